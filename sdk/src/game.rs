@@ -1,0 +1,89 @@
+//! The one trait a game implements.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::{Action, Event, GameError, GameRng, Manifest, Scene, Seat, Setup, Status};
+
+/// A board game, written in plain Rust.
+///
+/// The state is the value itself: it holds the board, whose turn it is and the random
+/// generator ([`GameRng`]), so that the same [`Setup`] and the same moves always give the
+/// same game. It must serialize deterministically (use `BTreeMap`, not `HashMap`).
+///
+/// Legal moves come in two forms. [`Game::moves`] returns your own compact move type: bots
+/// and random playouts use it and never build a string. [`Game::describe`] turns one move
+/// into an [`Action`] with its stable textual id, click path and label, for people and logs.
+pub trait Game: Clone + Serialize + DeserializeOwned + 'static {
+    /// A legal move, in whatever form is cheapest for you.
+    type Move: Clone;
+
+    /// What the launcher shows about the game.
+    fn manifest() -> Manifest;
+
+    /// A new game. The set-up has been checked against the manifest: the player count is in
+    /// range and every option is present with a valid value.
+    fn new(setup: &Setup) -> Result<Self, GameError>;
+
+    /// Whose turn it is, or how the game ended.
+    fn status(&self) -> Status;
+
+    /// The legal moves of `seat` now; empty when the seat has nothing to do.
+    /// A seat listed by [`Game::status`] must always have at least one move.
+    fn moves(&self, seat: Seat) -> Vec<Self::Move>;
+
+    /// The move as an action: its stable id, click path and label.
+    fn describe(&self, seat: Seat, mv: &Self::Move) -> Action;
+
+    /// The move's stable id alone. Override it when building the whole [`Action`] is costly.
+    fn move_id(&self, seat: Seat, mv: &Self::Move) -> String {
+        self.describe(seat, mv).id
+    }
+
+    /// Plays a move returned by [`Game::moves`] for `seat`, recording what happened in `log`.
+    fn play(&mut self, seat: Seat, mv: &Self::Move, log: &mut Log);
+
+    /// What `viewer` may see (`None`: a spectator who sees only public information).
+    /// Leave out everything that viewer must not know.
+    fn view(&self, viewer: Option<Seat>) -> Scene;
+
+    /// Re-draws everything `viewer` cannot see, at random but consistently with what that
+    /// viewer knows (where the unseen cards could be, given the cards played). Used by the
+    /// conformance kit's leak check and by bots that must not peek. Games without hidden
+    /// information keep the default, which changes nothing.
+    fn redraw_hidden(&mut self, viewer: Option<Seat>, rng: &mut GameRng) {
+        let _ = (viewer, rng);
+    }
+}
+
+/// Where [`Game::play`] records events. Switched off during playouts, so that building event
+/// texts costs nothing there.
+#[derive(Debug, Default)]
+pub struct Log {
+    enabled: bool,
+    events: Vec<Event>,
+}
+
+impl Log {
+    /// A log that keeps events.
+    pub fn recording() -> Self {
+        Log { enabled: true, events: Vec::new() }
+    }
+
+    /// A log that drops events without building them.
+    pub fn off() -> Self {
+        Log::default()
+    }
+
+    /// Records the event made by `event` (only called when the log is recording).
+    pub fn record(&mut self, event: impl FnOnce() -> Event) {
+        if self.enabled {
+            self.events.push(event());
+        }
+    }
+
+    /// The events recorded so far.
+    pub fn into_events(self) -> Vec<Event> {
+        self.events
+    }
+}

@@ -1,0 +1,44 @@
+//! # veillee-sdk
+//!
+//! Write a board game once, in plain Rust, and run it in the Veillée launcher as a sandboxed
+//! WebAssembly plugin. The same crate also builds natively, for fast rule tests and as a
+//! benchmark baseline.
+//!
+//! You implement [`Game`] and write [`export_game!`] once. The guide in this crate's
+//! README walks through a complete plugin.
+//!
+//! Nothing here knows about the host: no files, no clock, no randomness but the seed.
+
+#![warn(missing_docs)]
+
+pub mod abi;
+mod action;
+mod colour;
+mod error;
+mod game;
+mod manifest;
+mod playout;
+mod rng;
+pub mod scene;
+mod setup;
+mod status;
+mod table;
+mod text;
+
+pub use action::{Action, Event, Target};
+pub use colour::Colour;
+pub use error::GameError;
+pub use game::{Game, Log};
+pub use manifest::{Choice, Manifest, OperationKind, OperationSpec, OptionKind, OptionSpec, SeatInfo};
+pub use playout::{random_playout, PlayoutResult};
+pub use rng::GameRng;
+pub use scene::{Board, Card, Cell, Highlight, HighlightKind, Piece, Scene, ScoreLine, Shape, Zone};
+pub use setup::{OptionValue, Seat, Setup};
+pub use status::{Outcome, Status};
+pub use table::{GameTable, Handle};
+pub use text::{text, Text};
+
+/// The guide in README.md, compiled as doc-tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
