@@ -1,0 +1,1 @@
+//! Siège (placeholder while the rules are written).
