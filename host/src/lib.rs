@@ -1,5 +1,15 @@
 //! Veillée's host: everything but the window. Runs games shipped as sandboxed wasm plugins.
+//!
+//! Dependencies point one way: `cli` → `catalog`/`simulate`/`conformance`/`bench` →
+//! `engine` → `plugin` (wasmtime). See ARCHITECTURE.md for the map.
 
+pub mod bench;
 pub mod builtin;
+pub mod catalog;
+pub mod cli;
+pub mod conformance;
+pub mod data_dir;
 pub mod engine;
+pub mod native;
 pub mod plugin;
+pub mod simulate;

@@ -48,3 +48,16 @@ impl<'de> Deserialize<'de> for Colour {
             .ok_or_else(|| serde::de::Error::custom(format!("`{s}` is not a #rrggbb colour")))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Colour;
+
+    #[test]
+    fn colours_are_hex_in_json() {
+        let c = Colour::rgb(0x12, 0xab, 0xff);
+        assert_eq!(serde_json::to_string(&c).unwrap(), "\"#12abff\"");
+        assert_eq!(serde_json::from_str::<Colour>("\"#12abff\"").unwrap(), c);
+        assert!(serde_json::from_str::<Colour>("\"red\"").is_err());
+    }
+}

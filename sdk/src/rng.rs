@@ -36,3 +36,19 @@ impl GameRng {
         self.0.random()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::GameRng;
+
+    #[test]
+    fn same_seed_same_draws_even_after_a_save() {
+        let mut a = GameRng::new(7);
+        let draws: Vec<usize> = (0..5).map(|_| a.below(100)).collect();
+        let mut b = GameRng::new(7);
+        assert_eq!(draws, (0..5).map(|_| b.below(100)).collect::<Vec<_>>());
+        let saved = serde_json::to_string(&a).unwrap();
+        let mut restored: GameRng = serde_json::from_str(&saved).unwrap();
+        assert_eq!(a.next_u64(), restored.next_u64());
+    }
+}

@@ -94,3 +94,75 @@ impl Setup {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{text, Choice, Colour, OptionSpec, SeatInfo};
+
+    fn manifest() -> Manifest {
+        let seat = SeatInfo { name: text("A", "A"), colour: Colour::rgb(1, 2, 3) };
+        Manifest {
+            id: "demo".into(),
+            name: text("Démo", "Demo"),
+            description: text("", ""),
+            version: "1.0.0".into(),
+            min_players: 2,
+            max_players: 3,
+            seats: vec![seat.clone(), seat.clone(), seat],
+            options: vec![
+                OptionSpec { id: "fast".into(), label: text("Rapide", "Fast"), kind: OptionKind::Bool { default: true } },
+                OptionSpec { id: "rounds".into(), label: text("Manches", "Rounds"), kind: OptionKind::Integer { min: 1, max: 5, default: 3 } },
+                OptionSpec {
+                    id: "mode".into(),
+                    label: text("Mode", "Mode"),
+                    kind: OptionKind::Choice {
+                        choices: vec![Choice { id: "memory".into(), label: text("Mémoire", "Memory") }],
+                        default: "memory".into(),
+                    },
+                },
+            ],
+            hidden_information: false,
+            operations: vec![],
+        }
+    }
+
+    #[test]
+    fn defaults_fill_missing_options() {
+        let resolved = Setup::new(2, 9).resolved(&manifest()).unwrap();
+        assert!(resolved.flag("fast"));
+        assert_eq!(resolved.integer("rounds"), Some(3));
+        assert_eq!(resolved.choice("mode"), Some("memory"));
+    }
+
+    #[test]
+    fn bad_setups_are_refused_with_the_reason() {
+        let m = manifest();
+        let too_many = Setup::new(4, 1).resolved(&m).unwrap_err();
+        assert!(too_many.to_string().contains("2–3 players, not 4"), "{too_many}");
+        let mut out_of_range = Setup::new(2, 1);
+        out_of_range.options.insert("rounds".into(), OptionValue::Integer(9));
+        assert!(out_of_range.resolved(&m).unwrap_err().to_string().contains("rounds"));
+        let mut unknown = Setup::new(2, 1);
+        unknown.options.insert("speed".into(), OptionValue::Bool(true));
+        assert!(unknown.resolved(&m).unwrap_err().to_string().contains("unknown option `speed`"));
+    }
+
+    #[test]
+    fn manifest_problems_are_named() {
+        assert!(manifest().problems().is_empty());
+        let mut bad = manifest();
+        bad.id = "Bad Id".into();
+        bad.max_players = 4;
+        let problems = bad.problems().join("\n");
+        assert!(problems.contains("game id `Bad Id`"), "{problems}");
+        assert!(problems.contains("3 seats are described but up to 4"), "{problems}");
+    }
+
+    #[test]
+    fn setup_json_round_trips_with_typed_options() {
+        let resolved = Setup::new(3, u64::MAX).resolved(&manifest()).unwrap();
+        let json = serde_json::to_string(&resolved).unwrap();
+        assert_eq!(serde_json::from_str::<Setup>(&json).unwrap(), resolved);
+    }
+}

@@ -1,1 +1,360 @@
-//! Siège (placeholder while the rules are written).
+//! # Siège
+//!
+//! A 1966 siege game for two players: four mounted knights (the attacker, seat 0) storm a
+//! castle held by four foot soldiers and their lord (the defender, seat 1). The rules are
+//! `shared/rules/siege.md`; comments cite its rule ids (`SG-K2`). The board is a
+//! reconstruction (the original picture is lost): see this crate's README.md.
+//!
+//! Action ids: `c0-d2` (a move, from and to squares), `lord-d6` / `lord-e6` (where the
+//! defender puts the lord, before any move), `pass` (only when a player has no legal move).
+
+mod board;
+mod rules;
+mod saved;
+mod scene;
+#[cfg(test)]
+mod tests;
+
+use serde::{Deserialize, Serialize};
+use veillee_sdk::{
+    text, Action, Event, Game, GameError, Log, Manifest, Outcome, Scene, Seat, Setup, Status,
+    Target,
+};
+
+use board::{Code, Sq, CELLS, EMPTY, LORD};
+
+/// The attacker's seat (the knights). SG-S2: the attacker moves first.
+pub const ATTACKER: Seat = 0;
+/// The defender's seat (the soldiers and the lord).
+pub const DEFENDER: Seat = 1;
+/// Consecutive moves (passes included) without a capture after which the game is drawn
+/// (SG-E3).
+pub const QUIET_LIMIT: u16 = 200;
+/// How many of the defender's first moves the special rule SG-R governs.
+pub const SPECIAL_RULE_MOVES: u8 = 4;
+
+/// The id of the board in the scene.
+pub const BOARD_ID: &str = "board";
+
+/// A game of Siège: the whole state.
+///
+/// It serializes to a readable JSON object (pieces by id and square name); see
+/// `saved.rs`. Nothing in it is random.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "saved::Saved", try_from = "saved::Saved")]
+pub struct Siege {
+    /// What stands on every square (see [`board::Code`]); cells off the board stay empty.
+    board: [Code; CELLS],
+    /// Whose move it is (once the lord is placed).
+    to_move: Seat,
+    /// Whether the defender has put the lord on a crown (SG-S1: the defender's first decision).
+    lord_placed: bool,
+    /// Moves the defender has made since placing the lord, counted up to 4 (SG-R).
+    defender_moves: u8,
+    /// Whether either side has captured anything yet (ends SG-R).
+    capture_made: bool,
+    /// Consecutive moves and passes without a capture (SG-E3).
+    quiet_plies: u16,
+    /// Moves and passes played since the lord was placed.
+    plies: u32,
+    /// Knights still on the board (derived from `board`).
+    knights: u8,
+    /// Soldiers still on the board (derived from `board`).
+    soldiers: u8,
+    /// Whether a knight has captured the lord (SG-E1).
+    lord_taken: bool,
+    /// The last move, for highlights; `None` at the start and after a pass.
+    last: Option<LastMove>,
+}
+
+/// The last move played, for the scene's highlights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LastMove {
+    /// Where the piece came from (`None` for the lord's placement).
+    from: Option<Sq>,
+    /// Where it went.
+    to: Sq,
+    /// What it captured ([`EMPTY`] when nothing).
+    taken: Code,
+}
+
+/// A legal move: three bytes, `Copy`, and never a string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// The defender's first decision: the lord goes on this crown square (`lord-d6`).
+    PlaceLord(Sq),
+    /// A piece moves from one square to another, capturing whatever stands there
+    /// (`c0-d2`).
+    Step {
+        /// Square left.
+        from: Sq,
+        /// Square reached.
+        to: Sq,
+    },
+    /// The player has no legal move (SG-E3).
+    Pass,
+}
+
+impl Siege {
+    /// The position before the defender has placed the lord (SG-S1).
+    pub fn initial() -> Self {
+        let mut board = [EMPTY; CELLS];
+        for i in 0..4u8 {
+            board[board::KNIGHT_HOMES[i as usize] as usize] = board::knight(i);
+            board[board::SOLDIER_HOMES[i as usize] as usize] = board::soldier(i);
+        }
+        Siege {
+            board,
+            to_move: DEFENDER,
+            lord_placed: false,
+            defender_moves: 0,
+            capture_made: false,
+            quiet_plies: 0,
+            plies: 0,
+            knights: 4,
+            soldiers: 4,
+            lord_taken: false,
+            last: None,
+        }
+    }
+
+    /// Whether the special rule SG-R binds the defender's next move: one of the defender's
+    /// first four moves, and nobody has captured anything yet.
+    pub fn special_rule_applies(&self) -> bool {
+        self.lord_placed && !self.capture_made && self.defender_moves < SPECIAL_RULE_MOVES
+    }
+
+    /// Consecutive moves without a capture so far.
+    pub fn quiet_plies(&self) -> u16 {
+        self.quiet_plies
+    }
+
+    /// Moves and passes played since the lord was placed.
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// How the game has ended, if it has.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if !self.lord_placed {
+            return None;
+        }
+        if let Some(outcome) = self.decided() {
+            return Some(outcome);
+        }
+        // SG-E3: a player without a move passes; when neither side can move the game is
+        // drawn at once (passing back and forth would change nothing).
+        if !self.has_any_move(self.to_move) && !self.has_any_move(self.to_move ^ 1) {
+            return Some(Outcome::draw(text(
+                "Aucun des deux camps ne peut jouer : partie nulle",
+                "Neither side can move: the game is drawn",
+            )));
+        }
+        None
+    }
+
+    /// The endings that need no move generation: SG-E1, SG-E2 and the 200-move rule.
+    fn decided(&self) -> Option<Outcome> {
+        if self.lord_taken {
+            // SG-E1
+            Some(Outcome::win(
+                ATTACKER,
+                text(
+                    "Le seigneur est fait prisonnier : l'assaillant gagne",
+                    "The lord is captured: the attacker wins",
+                ),
+            ))
+        } else if self.knights == 0 {
+            // SG-E2
+            Some(Outcome::win(
+                DEFENDER,
+                text(
+                    "Les quatre chevaliers sont faits prisonniers : le défenseur gagne",
+                    "All four knights are captured: the defender wins",
+                ),
+            ))
+        } else if self.quiet_plies >= QUIET_LIMIT {
+            // SG-E3
+            Some(Outcome::draw(text(
+                "200 coups sans prise : partie nulle",
+                "200 moves without a capture: the game is drawn",
+            )))
+        } else {
+            None
+        }
+    }
+
+    fn is_decided(&self) -> bool {
+        self.lord_taken || self.knights == 0 || self.quiet_plies >= QUIET_LIMIT
+    }
+
+    /// The action's label.
+    fn label(&self, mv: &Move) -> veillee_sdk::Text {
+        match *mv {
+            Move::PlaceLord(s) => text(
+                format!("Placer le seigneur sur {}", board::name(s)),
+                format!("Place the lord on {}", board::name(s)),
+            ),
+            Move::Step { from, to } => {
+                let piece = self.board[from as usize];
+                let taken = self.board[to as usize];
+                let (fr, en) = board::piece_title(piece);
+                let (from, to) = (board::name(from), board::name(to));
+                let mut label = text(format!("{fr} {from} → {to}"), format!("{en} {from} → {to}"));
+                if taken != EMPTY {
+                    let (fr, en) = board::piece_noun(taken);
+                    label.fr.push_str(&format!(" prend {fr}"));
+                    label.en.push_str(&format!(" takes {en}"));
+                }
+                label
+            }
+            Move::Pass => text("Passer (aucun coup possible)", "Pass (no legal move)"),
+        }
+    }
+}
+
+impl Game for Siege {
+    type Move = Move;
+
+    fn manifest() -> Manifest {
+        scene::manifest()
+    }
+
+    fn new(_setup: &Setup) -> Result<Self, GameError> {
+        // No options and no randomness: every game starts the same way.
+        Ok(Siege::initial())
+    }
+
+    fn status(&self) -> Status {
+        if !self.lord_placed {
+            return Status::to_act(DEFENDER);
+        }
+        match self.outcome() {
+            Some(outcome) => Status::Finished { outcome },
+            None => Status::to_act(self.to_move),
+        }
+    }
+
+    fn moves(&self, seat: Seat) -> Vec<Move> {
+        if !self.lord_placed {
+            // SG-S1: the defender's first decision is the lord's crown square.
+            return if seat == DEFENDER {
+                vec![Move::PlaceLord(board::D6), Move::PlaceLord(board::E6)]
+            } else {
+                Vec::new()
+            };
+        }
+        if seat != self.to_move || self.is_decided() {
+            return Vec::new();
+        }
+        let mut moves = Vec::with_capacity(40);
+        self.each_move(seat, &mut |mv| {
+            moves.push(mv);
+            false
+        });
+        // SG-E3: `pass` only when there is nothing else, and only while the other side can
+        // still move (otherwise the game is drawn and nobody acts).
+        if moves.is_empty() && self.has_any_move(seat ^ 1) {
+            moves.push(Move::Pass);
+        }
+        moves
+    }
+
+    fn describe(&self, seat: Seat, mv: &Move) -> Action {
+        let path = match *mv {
+            Move::PlaceLord(s) => vec![scene::cell_target(s)],
+            Move::Step { from, to } => vec![
+                Target::piece(board::piece_id(self.board[from as usize])),
+                scene::cell_target(to),
+            ],
+            Move::Pass => Vec::new(),
+        };
+        Action { id: self.move_id(seat, mv), path, label: self.label(mv) }
+    }
+
+    fn move_id(&self, _seat: Seat, mv: &Move) -> String {
+        let mut id = String::with_capacity(7);
+        match *mv {
+            Move::PlaceLord(s) => {
+                id.push_str("lord-");
+                board::push_name(&mut id, s);
+            }
+            Move::Step { from, to } => {
+                board::push_name(&mut id, from);
+                id.push('-');
+                board::push_name(&mut id, to);
+            }
+            Move::Pass => id.push_str("pass"),
+        }
+        id
+    }
+
+    fn play(&mut self, seat: Seat, mv: &Move, log: &mut Log) {
+        match *mv {
+            Move::PlaceLord(s) => {
+                debug_assert!(!self.lord_placed && board::has(board::CROWN, s));
+                log.record(|| Event::new(self.label(mv)));
+                self.board[s as usize] = LORD;
+                self.lord_placed = true;
+                // SG-S2: the attacker moves first.
+                self.to_move = ATTACKER;
+                self.last = Some(LastMove { from: None, to: s, taken: EMPTY });
+            }
+            Move::Step { from, to } => {
+                debug_assert_eq!(seat, self.to_move);
+                log.record(|| Event::new(self.label(mv)));
+                let piece = std::mem::replace(&mut self.board[from as usize], EMPTY);
+                let taken = std::mem::replace(&mut self.board[to as usize], piece);
+                if taken == EMPTY {
+                    self.quiet_plies = self.quiet_plies.saturating_add(1);
+                } else {
+                    // SG-K5, SG-D2, SG-L3: the captured piece leaves the game.
+                    self.quiet_plies = 0;
+                    // SG-R: the obligation ends with the first capture.
+                    self.capture_made = true;
+                    if board::is_knight(taken) {
+                        self.knights -= 1;
+                    } else if board::is_soldier(taken) {
+                        self.soldiers -= 1;
+                    } else {
+                        self.lord_taken = true;
+                    }
+                }
+                if self.to_move == DEFENDER && self.defender_moves < SPECIAL_RULE_MOVES {
+                    self.defender_moves += 1;
+                }
+                self.finish_ply(log);
+                self.last = Some(LastMove { from: Some(from), to, taken });
+            }
+            Move::Pass => {
+                log.record(|| Event::new(self.label(mv)));
+                // SG-E3: a pass counts towards the 200 moves without capture. It is not one
+                // of the defender's "first four moves" of SG-R (nothing moved).
+                self.quiet_plies = self.quiet_plies.saturating_add(1);
+                self.finish_ply(log);
+                self.last = None;
+            }
+        }
+    }
+
+    fn view(&self, _viewer: Option<Seat>) -> Scene {
+        // Perfect information: every viewer sees the same scene.
+        scene::view(self)
+    }
+}
+
+impl Siege {
+    /// Hands the move to the other side and records the end of the game, if it came.
+    fn finish_ply(&mut self, log: &mut Log) {
+        self.to_move ^= 1;
+        self.plies += 1;
+        if self.is_decided() {
+            log.record(|| {
+                let outcome = self.decided().expect("the game is decided");
+                Event::new(outcome.reason)
+            });
+        }
+    }
+}
+
+veillee_sdk::export_game!(Siege);

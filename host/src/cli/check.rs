@@ -1,0 +1,32 @@
+//! `veillee check GAME|FILE`.
+
+use std::path::Path;
+
+use crate::catalog::Catalog;
+use crate::conformance::{check, CheckConfig};
+use crate::native::native_engine;
+
+pub fn run(catalog: &Catalog, game: &str, games: u32, seed: u64) -> anyhow::Result<()> {
+    let path = Path::new(game);
+    let (mut plugin, mut native) = if path.is_file() {
+        let bytes = std::fs::read(path)?;
+        (catalog.runtime().load(&path.display().to_string(), &bytes)?, None)
+    } else {
+        let is_builtin = catalog.game(game).is_some_and(|e| e.origin == crate::catalog::Origin::Builtin);
+        (catalog.engine(game)?, if is_builtin { native_engine(game) } else { None })
+    };
+    let config = CheckConfig { games, seed, ..CheckConfig::default() };
+    let reference = native.as_deref_mut().map(|n| n as &mut dyn crate::engine::GameEngine);
+    let report = check(&mut plugin, reference, &config);
+    let versus = if native.is_some() { ", native and wasm builds compared move by move" } else { "" };
+    println!("{}: {} games, {} moves checked{versus}", report.game, report.games, report.moves);
+    if report.passed() {
+        println!("conformance: passed");
+        Ok(())
+    } else {
+        for failure in &report.failures {
+            println!("  FAILED {failure}");
+        }
+        anyhow::bail!("{} failed the conformance kit ({} problems)", report.game, report.failures.len())
+    }
+}

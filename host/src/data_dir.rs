@@ -1,0 +1,47 @@
+//! Where Veillée keeps its files: installed plugins, the compiled-code cache, and later the
+//! saved sessions and user variants.
+
+use std::path::{Path, PathBuf};
+
+/// Environment variable that overrides the data directory (tests, portable installs).
+pub const DATA_DIR_ENV: &str = "VEILLEE_DATA_DIR";
+
+/// The user's Veillée data directory and its layout.
+#[derive(Clone, Debug)]
+pub struct DataDir {
+    root: PathBuf,
+}
+
+impl DataDir {
+    /// The directory given on the command line, else `$VEILLEE_DATA_DIR`, else the platform's
+    /// data directory (`~/.local/share/veillee` on Linux).
+    pub fn resolve(explicit: Option<PathBuf>) -> anyhow::Result<DataDir> {
+        let root = explicit
+            .or_else(|| std::env::var_os(DATA_DIR_ENV).filter(|v| !v.is_empty()).map(PathBuf::from))
+            .or_else(|| directories::ProjectDirs::from("", "", "veillee").map(|d| d.data_dir().to_path_buf()))
+            .ok_or_else(|| {
+                anyhow::anyhow!("cannot find a home directory for Veillée's data: pass --data-dir DIR or set {DATA_DIR_ENV}")
+            })?;
+        Ok(DataDir::at(root))
+    }
+
+    /// A data directory at a given place.
+    pub fn at(root: impl Into<PathBuf>) -> DataDir {
+        DataDir { root: root.into() }
+    }
+
+    /// The directory itself.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Installed plugins, one `<game id>.wasm` each.
+    pub fn plugins(&self) -> PathBuf {
+        self.root.join("plugins")
+    }
+
+    /// Compiled plugin code, keyed by content hash.
+    pub fn compiled_cache(&self) -> PathBuf {
+        self.root.join("cache").join("compiled")
+    }
+}

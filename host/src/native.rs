@@ -1,0 +1,12 @@
+//! Native builds of the built-in games: the conformance kit's reference and the benchmark
+//! baseline. The launcher itself only ever plays the wasm plugins.
+
+use crate::engine::{GameEngine, NativeEngine};
+
+/// The native build of a built-in game, by game id.
+pub fn native_engine(game_id: &str) -> Option<Box<dyn GameEngine + Send>> {
+    match game_id {
+        "siege" => Some(Box::new(NativeEngine::<veillee_siege::Siege>::default())),
+        _ => None,
+    }
+}
