@@ -13,8 +13,12 @@ use std::process::Command;
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
 fn main() {
-    let host_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let root = host_dir.parent().expect("host/ sits in the workspace").to_path_buf();
+    let host_dir =
+        PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let root = host_dir
+        .parent()
+        .expect("host/ sits in the workspace")
+        .to_path_buf();
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     for watched in ["plugins", "sdk", "Cargo.lock", "Cargo.toml"] {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
@@ -25,7 +29,13 @@ fn main() {
     ensure_wasm_target();
     let target_dir = env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .map(|dir| if dir.is_absolute() { dir } else { root.join(dir) })
+        .map(|dir| {
+            if dir.is_absolute() {
+                dir
+            } else {
+                root.join(dir)
+            }
+        })
         .unwrap_or_else(|| root.join("target"))
         .join("plugin-wasm");
     build_plugins(&root, &target_dir, &plugins);
@@ -39,7 +49,12 @@ fn main() {
         let built = target_dir.join(WASM_TARGET).join("plugin").join(&file);
         let copy = out_dir.join(&file);
         fs::copy(&built, &copy).unwrap_or_else(|e| panic!("copying {}: {e}", built.display()));
-        writeln!(generated, "    ({name:?}, include_bytes!({:?})),", copy.display().to_string()).unwrap();
+        writeln!(
+            generated,
+            "    ({name:?}, include_bytes!({:?})),",
+            copy.display().to_string()
+        )
+        .unwrap();
     }
     generated.push_str("];\n");
     fs::write(out_dir.join("builtin_plugins.rs"), generated).expect("writing builtin_plugins.rs");
@@ -68,9 +83,12 @@ fn ensure_wasm_target() {
         .and_then(|out| String::from_utf8(out.stdout).ok())
         .map(|s| PathBuf::from(s.trim()));
     let installed = |sysroot: &Option<PathBuf>| {
-        sysroot
-            .as_ref()
-            .is_some_and(|root| root.join("lib/rustlib").join(WASM_TARGET).join("lib").is_dir())
+        sysroot.as_ref().is_some_and(|root| {
+            root.join("lib/rustlib")
+                .join(WASM_TARGET)
+                .join("lib")
+                .is_dir()
+        })
     };
     if installed(&sysroot) {
         return;
@@ -100,7 +118,14 @@ fn build_plugins(root: &Path, target_dir: &Path, plugins: &[String]) {
     let mut command = Command::new(cargo);
     command
         .current_dir(root)
-        .args(["build", "--locked", "--profile", "plugin", "--target", WASM_TARGET])
+        .args([
+            "build",
+            "--locked",
+            "--profile",
+            "plugin",
+            "--target",
+            WASM_TARGET,
+        ])
         .arg("--target-dir")
         .arg(target_dir);
     for name in plugins {

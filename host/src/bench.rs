@@ -42,7 +42,8 @@ pub struct BenchReport {
 
 /// Runs the benchmark for a built-in game.
 pub fn run(game: &str, playouts: u32) -> anyhow::Result<BenchReport> {
-    let bytes = crate::builtin::plugin_bytes(game).with_context(|| format!("`{game}` is not a built-in game"))?;
+    let bytes = crate::builtin::plugin_bytes(game)
+        .with_context(|| format!("`{game}` is not a built-in game"))?;
     let mut native = native_engine(game).with_context(|| format!("no native build of `{game}`"))?;
     let (cold, cached, mut wasm) = load_times(game, bytes)?;
 
@@ -79,24 +80,37 @@ pub fn run(game: &str, playouts: u32) -> anyhow::Result<BenchReport> {
 }
 
 /// Loads the plugin with an empty compiled-code cache, then again from the cache.
-fn load_times(game: &str, bytes: &[u8]) -> anyhow::Result<(Duration, Duration, crate::plugin::Plugin)> {
+fn load_times(
+    game: &str,
+    bytes: &[u8],
+) -> anyhow::Result<(Duration, Duration, crate::plugin::Plugin)> {
     let cache = std::env::temp_dir().join(format!("veillee-bench-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&cache);
     let runtime = Runtime::new(Some(cache.clone()))?;
     let started = Instant::now();
     let cold = runtime.load(game, bytes)?;
     let cold_time = started.elapsed();
-    anyhow::ensure!(!cold.loaded_from_cache(), "the first load unexpectedly came from the cache");
+    anyhow::ensure!(
+        !cold.loaded_from_cache(),
+        "the first load unexpectedly came from the cache"
+    );
     let started = Instant::now();
     let cached = runtime.load(game, bytes)?;
     let cached_time = started.elapsed();
-    anyhow::ensure!(cached.loaded_from_cache(), "the second load did not come from the cache");
+    anyhow::ensure!(
+        cached.loaded_from_cache(),
+        "the second load did not come from the cache"
+    );
     let _ = std::fs::remove_dir_all(&cache);
     Ok((cold_time, cached_time, cached))
 }
 
 /// Plays `count` random games from seed `first`; returns the time and the moves played.
-fn time_playouts(engine: &mut dyn GameEngine, first: u32, count: u32) -> anyhow::Result<(Duration, u64)> {
+fn time_playouts(
+    engine: &mut dyn GameEngine,
+    first: u32,
+    count: u32,
+) -> anyhow::Result<(Duration, u64)> {
     let players = engine.manifest().min_players;
     let mut moves = 0;
     let mut elapsed = Duration::ZERO;

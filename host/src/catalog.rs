@@ -65,11 +65,21 @@ impl Catalog {
     /// Loads every built-in and installed plugin. Plugins that fail to load are left out and
     /// listed in [`Catalog::problems`].
     pub fn open(runtime: Runtime, data: DataDir) -> Catalog {
-        let mut catalog = Catalog { runtime, data, entries: Vec::new(), problems: Vec::new() };
+        let mut catalog = Catalog {
+            runtime,
+            data,
+            entries: Vec::new(),
+            problems: Vec::new(),
+        };
         for (name, bytes) in BUILTIN_PLUGINS {
             match catalog.runtime.load(name, bytes) {
-                Ok(plugin) => catalog.entries.push(GameEntry { origin: Origin::Builtin, plugin }),
-                Err(e) => catalog.problems.push(format!("built-in game {name} could not be loaded: {e}")),
+                Ok(plugin) => catalog.entries.push(GameEntry {
+                    origin: Origin::Builtin,
+                    plugin,
+                }),
+                Err(e) => catalog
+                    .problems
+                    .push(format!("built-in game {name} could not be loaded: {e}")),
             }
         }
         for file in installed_files(&catalog.data.plugins()) {
@@ -82,12 +92,20 @@ impl Catalog {
     }
 
     fn load_installed(&self, file: &Path) -> anyhow::Result<GameEntry> {
-        let bytes = fs::read(file).with_context(|| format!("cannot read installed plugin {}", file.display()))?;
+        let bytes = fs::read(file)
+            .with_context(|| format!("cannot read installed plugin {}", file.display()))?;
         let plugin = self.runtime.load(&file_stem(file), &bytes)?;
         if self.builtin(&plugin.manifest().id).is_some() {
-            bail!("{} is ignored: its game id `{}` is a built-in game's", file.display(), plugin.manifest().id);
+            bail!(
+                "{} is ignored: its game id `{}` is a built-in game's",
+                file.display(),
+                plugin.manifest().id
+            );
         }
-        Ok(GameEntry { origin: Origin::Installed(file.to_path_buf()), plugin })
+        Ok(GameEntry {
+            origin: Origin::Installed(file.to_path_buf()),
+            plugin,
+        })
     }
 
     /// The games.
@@ -111,14 +129,23 @@ impl Catalog {
     }
 
     fn builtin(&self, id: &str) -> Option<&GameEntry> {
-        self.entries.iter().find(|e| e.origin == Origin::Builtin && e.manifest().id == id)
+        self.entries
+            .iter()
+            .find(|e| e.origin == Origin::Builtin && e.manifest().id == id)
     }
 
     /// A fresh engine for a game, or an error listing the games there are.
     pub fn engine(&self, id: &str) -> anyhow::Result<Plugin> {
         let entry = self.game(id).ok_or_else(|| {
-            let known: Vec<&str> = self.entries.iter().map(|e| e.manifest().id.as_str()).collect();
-            anyhow::anyhow!("no game `{id}` is installed; the games are: {}", known.join(", "))
+            let known: Vec<&str> = self
+                .entries
+                .iter()
+                .map(|e| e.manifest().id.as_str())
+                .collect();
+            anyhow::anyhow!(
+                "no game `{id}` is installed; the games are: {}",
+                known.join(", ")
+            )
         })?;
         Ok(entry.plugin.duplicate()?)
     }
@@ -130,17 +157,30 @@ impl Catalog {
         let mut plugin = self.runtime.load(&file_stem(file), &bytes)?;
         let id = plugin.manifest().id.clone();
         if self.builtin(&id).is_some() {
-            bail!("cannot install {}: `{id}` is the id of a built-in game", file.display());
+            bail!(
+                "cannot install {}: `{id}` is the id of a built-in game",
+                file.display()
+            );
         }
-        self_check(&mut plugin).with_context(|| format!("{} failed its self-check game and was not installed", file.display()))?;
+        self_check(&mut plugin).with_context(|| {
+            format!(
+                "{} failed its self-check game and was not installed",
+                file.display()
+            )
+        })?;
         let dir = self.data.plugins();
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let target = dir.join(format!("{id}.wasm"));
         let partial = dir.join(format!(".{id}.wasm.partial"));
-        fs::write(&partial, &bytes).with_context(|| format!("cannot write {}", partial.display()))?;
-        fs::rename(&partial, &target).with_context(|| format!("cannot move the plugin into {}", target.display()))?;
+        fs::write(&partial, &bytes)
+            .with_context(|| format!("cannot write {}", partial.display()))?;
+        fs::rename(&partial, &target)
+            .with_context(|| format!("cannot move the plugin into {}", target.display()))?;
         self.entries.retain(|e| e.manifest().id != id);
-        self.entries.push(GameEntry { origin: Origin::Installed(target), plugin });
+        self.entries.push(GameEntry {
+            origin: Origin::Installed(target),
+            plugin,
+        });
         Ok(self.entries.last().expect("just pushed"))
     }
 
@@ -161,10 +201,24 @@ impl Catalog {
 
 /// A few short random games through the conformance kit.
 fn self_check(plugin: &mut Plugin) -> anyhow::Result<()> {
-    let config = CheckConfig { games: 2, seed: 1, max_moves: 3_000, actions_tried_per_step: 2 };
+    let config = CheckConfig {
+        games: 2,
+        seed: 1,
+        max_moves: 3_000,
+        actions_tried_per_step: 2,
+    };
     let report = conformance::check(plugin, None, &config);
     if !report.passed() {
-        bail!("{}", report.failures.iter().take(5).cloned().collect::<Vec<_>>().join("\n"));
+        bail!(
+            "{}",
+            report
+                .failures
+                .iter()
+                .take(5)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
     }
     Ok(())
 }
@@ -182,5 +236,7 @@ fn installed_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn file_stem(file: &Path) -> String {
-    file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| file.display().to_string())
+    file.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| file.display().to_string())
 }

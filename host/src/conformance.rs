@@ -25,7 +25,12 @@ pub struct CheckConfig {
 
 impl Default for CheckConfig {
     fn default() -> Self {
-        CheckConfig { games: 20, seed: 1, max_moves: 5_000, actions_tried_per_step: 6 }
+        CheckConfig {
+            games: 20,
+            seed: 1,
+            max_moves: 5_000,
+            actions_tried_per_step: 6,
+        }
     }
 }
 
@@ -56,18 +61,33 @@ pub fn state_hash(state: &[u8]) -> String {
 }
 
 /// Runs the kit over every player count of the game.
-pub fn check(engine: &mut dyn GameEngine, mut reference: Option<&mut dyn GameEngine>, config: &CheckConfig) -> CheckReport {
+pub fn check(
+    engine: &mut dyn GameEngine,
+    mut reference: Option<&mut (dyn GameEngine + '_)>,
+    config: &CheckConfig,
+) -> CheckReport {
     let manifest = engine.manifest().clone();
-    let mut report = CheckReport { game: manifest.id.clone(), ..CheckReport::default() };
+    let mut report = CheckReport {
+        game: manifest.id.clone(),
+        ..CheckReport::default()
+    };
     if let Some(reference) = reference.as_deref_mut() {
         if reference.manifest() != &manifest {
-            report.failures.push("the native and wasm builds have different manifests".into());
+            report
+                .failures
+                .push("the native and wasm builds have different manifests".into());
         }
     }
     for players in manifest.min_players..=manifest.max_players {
         for i in 0..config.games {
             let setup = Setup::new(players, config.seed.wrapping_add(i as u64));
-            let mut game = GameCheck { engine: &mut *engine, reference: reference.as_deref_mut(), config, setup, failures: Vec::new() };
+            let mut game = GameCheck {
+                engine: &mut *engine,
+                reference: reference.as_deref_mut(),
+                config,
+                setup,
+                failures: Vec::new(),
+            };
             let moves = game.run();
             report.games += 1;
             report.moves += moves as u64;
@@ -82,15 +102,15 @@ pub fn check(engine: &mut dyn GameEngine, mut reference: Option<&mut dyn GameEng
 }
 
 /// One random game under scrutiny.
-struct GameCheck<'a> {
-    engine: &'a mut dyn GameEngine,
-    reference: Option<&'a mut dyn GameEngine>,
+struct GameCheck<'a, 'e, 'r> {
+    engine: &'a mut (dyn GameEngine + 'e),
+    reference: Option<&'a mut (dyn GameEngine + 'r)>,
     config: &'a CheckConfig,
     setup: Setup,
     failures: Vec<String>,
 }
 
-impl GameCheck<'_> {
+impl GameCheck<'_, '_, '_> {
     fn fail(&mut self, step: u32, what: impl std::fmt::Display) {
         self.failures.push(format!(
             "{} players, seed {}, move {step}: {what}",
@@ -110,7 +130,10 @@ impl GameCheck<'_> {
         let reference = match self.reference.as_deref_mut().map(|r| r.create(&self.setup)) {
             Some(Ok(h)) => Some(h),
             Some(Err(e)) => {
-                self.fail(0, format!("the native build could not create the game: {e}"));
+                self.fail(
+                    0,
+                    format!("the native build could not create the game: {e}"),
+                );
                 None
             }
             None => None,
@@ -131,7 +154,13 @@ impl GameCheck<'_> {
         played.len() as u32
     }
 
-    fn play(&mut self, game: Handle, reference: Option<Handle>, rng: &mut GameRng, played: &mut Vec<(Seat, String)>) -> Result<(), EngineError> {
+    fn play(
+        &mut self,
+        game: Handle,
+        reference: Option<Handle>,
+        rng: &mut GameRng,
+        played: &mut Vec<(Seat, String)>,
+    ) -> Result<(), EngineError> {
         loop {
             let step = played.len() as u32;
             let status = self.engine.status(game)?;
@@ -151,13 +180,22 @@ impl GameCheck<'_> {
                 Status::ToAct { seats } => seats.clone(),
             };
             if step >= self.config.max_moves {
-                self.fail(step, format!("the game did not end within {} moves", self.config.max_moves));
+                self.fail(
+                    step,
+                    format!(
+                        "the game did not end within {} moves",
+                        self.config.max_moves
+                    ),
+                );
                 return Ok(());
             }
             let seat = seats[rng.below(seats.len())];
             let actions = self.engine.legal_actions(game, seat)?;
             if actions.is_empty() {
-                self.fail(step, format!("seat {seat} is to act but has no legal action"));
+                self.fail(
+                    step,
+                    format!("seat {seat} is to act but has no legal action"),
+                );
                 return Ok(());
             }
             self.check_actions(step, game, seat, &actions, rng)?;
@@ -167,7 +205,10 @@ impl GameCheck<'_> {
             self.engine.apply(game, seat, &action.id)?;
             if let (Some(r), Some(h)) = (self.reference.as_deref_mut(), reference) {
                 if let Err(e) = r.apply(h, seat, &action.id) {
-                    self.fail(step, format!("the native build refused `{}`: {e}", action.id));
+                    self.fail(
+                        step,
+                        format!("the native build refused `{}`: {e}", action.id),
+                    );
                     return Ok(());
                 }
             }
@@ -177,7 +218,14 @@ impl GameCheck<'_> {
 
     /// Every listed action applies (on copies), ids are unique, counts and indices agree, and
     /// click paths point at things in the actor's scene.
-    fn check_actions(&mut self, step: u32, game: Handle, seat: Seat, actions: &[Action], rng: &mut GameRng) -> Result<(), EngineError> {
+    fn check_actions(
+        &mut self,
+        step: u32,
+        game: Handle,
+        seat: Seat,
+        actions: &[Action],
+        rng: &mut GameRng,
+    ) -> Result<(), EngineError> {
         let mut ids: Vec<&str> = actions.iter().map(|a| a.id.as_str()).collect();
         ids.sort_unstable();
         if let Some(pair) = ids.windows(2).find(|w| w[0] == w[1]) {
@@ -185,7 +233,13 @@ impl GameCheck<'_> {
         }
         let count = self.engine.action_count(game, seat)?;
         if count as usize != actions.len() {
-            self.fail(step, format!("action_count says {count} but {} actions are listed", actions.len()));
+            self.fail(
+                step,
+                format!(
+                    "action_count says {count} but {} actions are listed",
+                    actions.len()
+                ),
+            );
         }
         let scene = self.engine.view(game, Some(seat))?;
         for action in actions {
@@ -202,10 +256,19 @@ impl GameCheck<'_> {
             match (applied, indexed) {
                 (Ok(_), Ok(())) => {
                     if self.engine.save(by_id)? != self.engine.save(by_index)? {
-                        self.fail(step, format!("applying `{}` by id and by index #{index} give different states", actions[index].id));
+                        self.fail(
+                            step,
+                            format!(
+                                "applying `{}` by id and by index #{index} give different states",
+                                actions[index].id
+                            ),
+                        );
                     }
                 }
-                (Err(e), _) | (_, Err(e)) => self.fail(step, format!("listed action `{}` does not apply: {e}", actions[index].id)),
+                (Err(e), _) | (_, Err(e)) => self.fail(
+                    step,
+                    format!("listed action `{}` does not apply: {e}", actions[index].id),
+                ),
             }
             self.engine.drop_game(by_id);
             self.engine.drop_game(by_index);
@@ -214,16 +277,30 @@ impl GameCheck<'_> {
     }
 
     /// An unlisted action and a seat out of turn are refused, and the game is unchanged.
-    fn check_refusals(&mut self, step: u32, game: Handle, seat: Seat, seats: &[Seat]) -> Result<(), EngineError> {
+    fn check_refusals(
+        &mut self,
+        step: u32,
+        game: Handle,
+        seat: Seat,
+        seats: &[Seat],
+    ) -> Result<(), EngineError> {
         let before = self.engine.save(game)?;
         match self.engine.apply(game, seat, "not-an-action") {
             Err(EngineError::Game(GameError::IllegalAction { .. })) => {}
-            Err(e) => self.fail(step, format!("an unlisted action gave {e}, not an illegal-action error")),
+            Err(e) => self.fail(
+                step,
+                format!("an unlisted action gave {e}, not an illegal-action error"),
+            ),
             Ok(_) => self.fail(step, "an unlisted action `not-an-action` was accepted"),
         }
         let idle = (0..self.setup.players).find(|s| !seats.contains(s));
         if let Some(idle) = idle {
-            let first = self.engine.legal_actions(game, seat)?.first().map(|a| a.id.clone()).unwrap_or_default();
+            let first = self
+                .engine
+                .legal_actions(game, seat)?
+                .first()
+                .map(|a| a.id.clone())
+                .unwrap_or_default();
             if self.engine.apply(game, idle, &first).is_ok() {
                 self.fail(step, format!("seat {idle} played `{first}` out of turn"));
             }
@@ -242,14 +319,22 @@ impl GameCheck<'_> {
         let same_status = self.engine.status(loaded)? == self.engine.status(game)?;
         self.engine.drop_game(loaded);
         if saved != again || !same_status {
-            self.fail(step, "saving and loading the state does not give the same game");
+            self.fail(
+                step,
+                "saving and loading the state does not give the same game",
+            );
         }
         Ok(())
     }
 
     /// Views are well formed for every seat and a spectator, and (hidden information)
     /// re-drawing what a viewer cannot see never changes that viewer's view.
-    fn check_views(&mut self, step: u32, game: Handle, _status: &Status) -> Result<(), EngineError> {
+    fn check_views(
+        &mut self,
+        step: u32,
+        game: Handle,
+        _status: &Status,
+    ) -> Result<(), EngineError> {
         let hidden = self.engine.manifest().hidden_information;
         let viewers = std::iter::once(None).chain((0..self.setup.players).map(Some));
         for viewer in viewers.collect::<Vec<_>>() {
@@ -277,13 +362,17 @@ impl GameCheck<'_> {
             for (seat, id) in played {
                 self.engine.apply(replay, *seat, id)?;
             }
-            let same = state_hash(&self.engine.save(replay)?) == state_hash(&self.engine.save(game)?);
+            let same =
+                state_hash(&self.engine.save(replay)?) == state_hash(&self.engine.save(game)?);
             self.engine.drop_game(replay);
             Ok(same)
         })();
         match result {
             Ok(true) => {}
-            Ok(false) => self.fail(played.len() as u32, "replaying seed + actions gives a different state"),
+            Ok(false) => self.fail(
+                played.len() as u32,
+                "replaying seed + actions gives a different state",
+            ),
             Err(e) => self.fail(played.len() as u32, format!("replay failed: {e}")),
         }
     }
@@ -302,14 +391,18 @@ impl GameCheck<'_> {
             };
             let first = run(self.engine)?;
             if first.0.stuck {
-                return Ok(Some("a random playout got stuck: a seat to act had no legal move".into()));
+                return Ok(Some(
+                    "a random playout got stuck: a seat to act had no legal move".into(),
+                ));
             }
             if run(self.engine)? != first {
                 return Ok(Some("two playouts with the same seed differ".into()));
             }
             if let Some(reference) = self.reference.as_deref_mut() {
                 if run(reference)? != first {
-                    return Ok(Some("the native and wasm playouts with the same seed differ".into()));
+                    return Ok(Some(
+                        "the native and wasm playouts with the same seed differ".into(),
+                    ));
                 }
             }
             Ok(None)
@@ -323,7 +416,13 @@ impl GameCheck<'_> {
 }
 
 /// Compares two engines playing the same game: status, legal actions, state and views.
-fn compare_engines(a: &mut dyn GameEngine, ha: Handle, b: &mut dyn GameEngine, hb: Handle, status: &Status) -> Result<Option<String>, EngineError> {
+fn compare_engines(
+    a: &mut dyn GameEngine,
+    ha: Handle,
+    b: &mut dyn GameEngine,
+    hb: Handle,
+    status: &Status,
+) -> Result<Option<String>, EngineError> {
     if &b.status(hb)? != status {
         return Ok(Some("status".into()));
     }
@@ -344,14 +443,30 @@ fn compare_engines(a: &mut dyn GameEngine, ha: Handle, b: &mut dyn GameEngine, h
 /// Why a scene cannot be drawn, if it cannot.
 pub fn scene_problem(scene: &Scene) -> Option<String> {
     if scene.rotation > 3 {
-        return Some(format!("rotation {} is not 0–3 quarter turns", scene.rotation));
+        return Some(format!(
+            "rotation {} is not 0–3 quarter turns",
+            scene.rotation
+        ));
     }
     for board in &scene.boards {
         if board.cells.len() != board.cols as usize * board.rows as usize {
-            return Some(format!("board `{}` has {} cells for {}×{}", board.id, board.cells.len(), board.cols, board.rows));
+            return Some(format!(
+                "board `{}` has {} cells for {}×{}",
+                board.id,
+                board.cells.len(),
+                board.cols,
+                board.rows
+            ));
         }
-        if let Some(p) = board.pieces.iter().find(|p| p.col >= board.cols || p.row >= board.rows) {
-            return Some(format!("piece `{}` stands outside board `{}`", p.id, board.id));
+        if let Some(p) = board
+            .pieces
+            .iter()
+            .find(|p| p.col >= board.cols || p.row >= board.rows)
+        {
+            return Some(format!(
+                "piece `{}` stands outside board `{}`",
+                p.id, board.id
+            ));
         }
     }
     None
@@ -361,13 +476,23 @@ pub fn scene_problem(scene: &Scene) -> Option<String> {
 pub fn path_problem(scene: &Scene, action: &Action) -> Option<String> {
     action.path.iter().find_map(|target| match target {
         Target::Cell { board, col, row } => match scene.boards.iter().find(|b| &b.id == board) {
-            None => Some(format!("its path names board `{board}`, which the scene lacks")),
-            Some(b) if b.cell(*col, *row).is_none() => Some(format!("its path names cell ({col}, {row}) outside board `{board}`")),
+            None => Some(format!(
+                "its path names board `{board}`, which the scene lacks"
+            )),
+            Some(b) if b.cell(*col, *row).is_none() => Some(format!(
+                "its path names cell ({col}, {row}) outside board `{board}`"
+            )),
             Some(_) => None,
         },
-        Target::Piece { id } => (!scene.boards.iter().any(|b| b.pieces.iter().any(|p| &p.id == id)))
-            .then(|| format!("its path names piece `{id}`, which is not in the scene")),
-        Target::Card { id } => (!scene.zones.iter().any(|z| z.cards.iter().any(|c| &c.id == id)))
-            .then(|| format!("its path names card `{id}`, which is not in the scene")),
+        Target::Piece { id } => (!scene
+            .boards
+            .iter()
+            .any(|b| b.pieces.iter().any(|p| &p.id == id)))
+        .then(|| format!("its path names piece `{id}`, which is not in the scene")),
+        Target::Card { id } => (!scene
+            .zones
+            .iter()
+            .any(|z| z.cards.iter().any(|c| &c.id == id)))
+        .then(|| format!("its path names card `{id}`, which is not in the scene")),
     })
 }

@@ -41,7 +41,12 @@ pub trait GameEngine {
     /// The legal actions of `seat`.
     fn legal_actions(&mut self, game: Handle, seat: Seat) -> Result<Vec<Action>, EngineError>;
     /// Plays an action by id.
-    fn apply(&mut self, game: Handle, seat: Seat, action_id: &str) -> Result<Vec<Event>, EngineError>;
+    fn apply(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        action_id: &str,
+    ) -> Result<Vec<Event>, EngineError>;
     /// Number of legal actions of `seat` (fast path).
     fn action_count(&mut self, game: Handle, seat: Seat) -> Result<u32, EngineError>;
     /// Plays legal action number `index` of `seat` (fast path, no strings).
@@ -49,9 +54,19 @@ pub trait GameEngine {
     /// What `viewer` sees (`None`: a spectator).
     fn view(&mut self, game: Handle, viewer: Option<Seat>) -> Result<Scene, EngineError>;
     /// Plays the game out at random in place, in one call.
-    fn playout(&mut self, game: Handle, seed: u64, max_moves: u32) -> Result<PlayoutResult, EngineError>;
+    fn playout(
+        &mut self,
+        game: Handle,
+        seed: u64,
+        max_moves: u32,
+    ) -> Result<PlayoutResult, EngineError>;
     /// A copy with everything `viewer` cannot see re-drawn from `seed`.
-    fn redraw_hidden(&mut self, game: Handle, viewer: Option<Seat>, seed: u64) -> Result<Handle, EngineError>;
+    fn redraw_hidden(
+        &mut self,
+        game: Handle,
+        viewer: Option<Seat>,
+        seed: u64,
+    ) -> Result<Handle, EngineError>;
 }
 
 /// A game crate linked into the host natively: the reference for the conformance kit and the
@@ -63,7 +78,10 @@ pub struct NativeEngine<G: Game> {
 
 impl<G: Game> Default for NativeEngine<G> {
     fn default() -> Self {
-        NativeEngine { manifest: G::manifest(), table: GameTable::default() }
+        NativeEngine {
+            manifest: G::manifest(),
+            table: GameTable::default(),
+        }
     }
 }
 
@@ -92,7 +110,12 @@ impl<G: Game> GameEngine for NativeEngine<G> {
     fn legal_actions(&mut self, game: Handle, seat: Seat) -> Result<Vec<Action>, EngineError> {
         Ok(self.table.legal_actions(game, seat)?)
     }
-    fn apply(&mut self, game: Handle, seat: Seat, action_id: &str) -> Result<Vec<Event>, EngineError> {
+    fn apply(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        action_id: &str,
+    ) -> Result<Vec<Event>, EngineError> {
         Ok(self.table.apply(game, seat, action_id)?)
     }
     fn action_count(&mut self, game: Handle, seat: Seat) -> Result<u32, EngineError> {
@@ -104,10 +127,20 @@ impl<G: Game> GameEngine for NativeEngine<G> {
     fn view(&mut self, game: Handle, viewer: Option<Seat>) -> Result<Scene, EngineError> {
         Ok(self.table.view(game, viewer)?)
     }
-    fn playout(&mut self, game: Handle, seed: u64, max_moves: u32) -> Result<PlayoutResult, EngineError> {
+    fn playout(
+        &mut self,
+        game: Handle,
+        seed: u64,
+        max_moves: u32,
+    ) -> Result<PlayoutResult, EngineError> {
         Ok(self.table.playout(game, seed, max_moves)?)
     }
-    fn redraw_hidden(&mut self, game: Handle, viewer: Option<Seat>, seed: u64) -> Result<Handle, EngineError> {
+    fn redraw_hidden(
+        &mut self,
+        game: Handle,
+        viewer: Option<Seat>,
+        seed: u64,
+    ) -> Result<Handle, EngineError> {
         Ok(self.table.redraw_hidden(game, viewer, seed)?)
     }
 }

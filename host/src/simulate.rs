@@ -56,13 +56,19 @@ pub struct SimulationReport {
 }
 
 /// Plays `config.games` random games. `progress` is called after each game.
-pub fn simulate(plugin: &Plugin, config: &SimulationConfig, progress: &(dyn Fn() + Sync)) -> Result<SimulationReport, EngineError> {
+pub fn simulate(
+    plugin: &Plugin,
+    config: &SimulationConfig,
+    progress: &(dyn Fn() + Sync),
+) -> Result<SimulationReport, EngineError> {
     let manifest = plugin.manifest().clone();
     let next = AtomicU32::new(0);
     let results = Mutex::new(Vec::with_capacity(config.games as usize));
     let started = Instant::now();
     let threads = config.threads.clamp(1, config.games.max(1) as usize);
-    let engines = (0..threads).map(|_| plugin.duplicate()).collect::<Result<Vec<_>, _>>()?;
+    let engines = (0..threads)
+        .map(|_| plugin.duplicate())
+        .collect::<Result<Vec<_>, _>>()?;
     std::thread::scope(|scope| {
         for mut engine in engines {
             let (next, results) = (&next, &results);
@@ -72,7 +78,10 @@ pub fn simulate(plugin: &Plugin, config: &SimulationConfig, progress: &(dyn Fn()
                     break;
                 }
                 let result = play_one(&mut engine, config, index);
-                results.lock().unwrap_or_else(|e| e.into_inner()).push((index, result));
+                results
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((index, result));
                 progress();
             });
         }
@@ -90,7 +99,11 @@ pub fn simulate(plugin: &Plugin, config: &SimulationConfig, progress: &(dyn Fn()
         report.games += 1;
         let seed = config.seed.wrapping_add(index as u64);
         match result {
-            Ok(PlayoutResult { moves, outcome: Some(outcome), .. }) => {
+            Ok(PlayoutResult {
+                moves,
+                outcome: Some(outcome),
+                ..
+            }) => {
                 report.total_moves += moves as u64;
                 finished_moves += moves as u64;
                 if outcome.is_draw() {
@@ -104,14 +117,22 @@ pub fn simulate(plugin: &Plugin, config: &SimulationConfig, progress: &(dyn Fn()
             }
             Ok(PlayoutResult { moves, stuck, .. }) => {
                 report.total_moves += moves as u64;
-                let why = if stuck { "a seat to act had no legal move" } else { "the game did not end" };
+                let why = if stuck {
+                    "a seat to act had no legal move"
+                } else {
+                    "the game did not end"
+                };
                 report.record_error(format!("seed {seed}: {why} after {moves} moves"));
             }
             Err(e) => report.record_error(format!("seed {seed}: {e}")),
         }
     }
     let finished = report.games - report.errors;
-    report.mean_length = if finished > 0 { finished_moves as f64 / finished as f64 } else { 0.0 };
+    report.mean_length = if finished > 0 {
+        finished_moves as f64 / finished as f64
+    } else {
+        0.0
+    };
     report.seconds = started.elapsed().as_secs_f64();
     report.moves_per_second = report.total_moves as f64 / report.seconds.max(1e-9);
     Ok(report)
@@ -126,12 +147,20 @@ impl SimulationReport {
     }
 }
 
-fn play_one(engine: &mut Plugin, config: &SimulationConfig, index: u32) -> Result<PlayoutResult, EngineError> {
+fn play_one(
+    engine: &mut Plugin,
+    config: &SimulationConfig,
+    index: u32,
+) -> Result<PlayoutResult, EngineError> {
     let seed = config.seed.wrapping_add(index as u64);
     let game = engine.create(&Setup::new(config.players, seed))?;
     // The playout's own random choices come from a seed derived from, not equal to, the
     // game's seed, so that they are independent of the game's chance draws.
-    let result = engine.playout(game, seed.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15, config.max_moves);
+    let result = engine.playout(
+        game,
+        seed.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15,
+        config.max_moves,
+    );
     engine.drop_game(game);
     result
 }

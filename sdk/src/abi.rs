@@ -142,7 +142,9 @@ pub mod guest {
     }
 
     fn json<T: Serialize>(result: Result<T, GameError>) -> i64 {
-        match result.and_then(|v| serde_json::to_vec(&v).map_err(|e| GameError::Protocol(e.to_string()))) {
+        match result
+            .and_then(|v| serde_json::to_vec(&v).map_err(|e| GameError::Protocol(e.to_string())))
+        {
             Ok(bytes) => output(bytes),
             Err(e) => fail(e),
         }
@@ -156,7 +158,8 @@ pub mod guest {
     }
 
     fn seat(seat: i32) -> Result<Seat, GameError> {
-        Seat::try_from(seat).map_err(|_| GameError::Protocol(format!("seat {seat} is out of range")))
+        Seat::try_from(seat)
+            .map_err(|_| GameError::Protocol(format!("seat {seat} is out of range")))
     }
 
     fn viewer(viewer: i32) -> Result<Option<Seat>, GameError> {
@@ -226,7 +229,10 @@ pub mod guest {
     pub fn apply<G: Game>(h: i32, s: i32, id_len: i32) -> i64 {
         let id = String::from_utf8(input(id_len))
             .map_err(|_| GameError::Protocol("action id is not UTF-8".into()));
-        json(seat(s).and_then(|s| id.and_then(|id| with_table::<G, _>(|t| t.apply(h as u32, s, &id)))))
+        json(
+            seat(s)
+                .and_then(|s| id.and_then(|id| with_table::<G, _>(|t| t.apply(h as u32, s, &id)))),
+        )
     }
 
     pub fn action_count<G: Game>(h: i32, s: i32) -> i64 {
@@ -234,7 +240,9 @@ pub mod guest {
     }
 
     pub fn apply_index<G: Game>(h: i32, s: i32, index: i32) -> i64 {
-        number(seat(s).and_then(|s| with_table::<G, _>(|t| t.apply_index(h as u32, s, index as u32).map(|()| 0))))
+        number(seat(s).and_then(|s| {
+            with_table::<G, _>(|t| t.apply_index(h as u32, s, index as u32).map(|()| 0))
+        }))
     }
 
     pub fn view<G: Game>(h: i32, v: i32) -> i64 {
@@ -242,11 +250,16 @@ pub mod guest {
     }
 
     pub fn playout<G: Game>(h: i32, seed: i64, max_moves: i32) -> i64 {
-        json(with_table::<G, _>(|t| t.playout(h as u32, seed as u64, max_moves.max(0) as u32)))
+        json(with_table::<G, _>(|t| {
+            t.playout(h as u32, seed as u64, max_moves.max(0) as u32)
+        }))
     }
 
     pub fn redraw_hidden<G: Game>(h: i32, v: i32, seed: i64) -> i64 {
-        number(viewer(v).and_then(|v| with_table::<G, _>(|t| t.redraw_hidden(h as u32, v, seed as u64))))
+        number(
+            viewer(v)
+                .and_then(|v| with_table::<G, _>(|t| t.redraw_hidden(h as u32, v, seed as u64))),
+        )
     }
 
     pub fn panic_message() -> i64 {
@@ -277,41 +290,77 @@ macro_rules! export_game {
         const _: () = {
             use $crate::abi::guest;
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_abi_version() -> i32 { guest::abi_version() }
+            pub extern "C" fn veillee_abi_version() -> i32 {
+                guest::abi_version()
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_input(len: i32) -> i32 { guest::input_buffer(len) }
+            pub extern "C" fn veillee_input(len: i32) -> i32 {
+                guest::input_buffer(len)
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_output_ptr() -> i32 { guest::output_ptr() }
+            pub extern "C" fn veillee_output_ptr() -> i32 {
+                guest::output_ptr()
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_manifest() -> i64 { guest::manifest::<$game>() }
+            pub extern "C" fn veillee_manifest() -> i64 {
+                guest::manifest::<$game>()
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_new(len: i32) -> i64 { guest::new::<$game>(len) }
+            pub extern "C" fn veillee_new(len: i32) -> i64 {
+                guest::new::<$game>(len)
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_load(len: i32) -> i64 { guest::load::<$game>(len) }
+            pub extern "C" fn veillee_load(len: i32) -> i64 {
+                guest::load::<$game>(len)
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_save(h: i32) -> i64 { guest::save::<$game>(h) }
+            pub extern "C" fn veillee_save(h: i32) -> i64 {
+                guest::save::<$game>(h)
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_clone(h: i32) -> i64 { guest::clone_game::<$game>(h) }
+            pub extern "C" fn veillee_clone(h: i32) -> i64 {
+                guest::clone_game::<$game>(h)
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_drop(h: i32) { guest::drop_game::<$game>(h) }
+            pub extern "C" fn veillee_drop(h: i32) {
+                guest::drop_game::<$game>(h)
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_status(h: i32) -> i64 { guest::status::<$game>(h) }
+            pub extern "C" fn veillee_status(h: i32) -> i64 {
+                guest::status::<$game>(h)
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_legal_actions(h: i32, s: i32) -> i64 { guest::legal_actions::<$game>(h, s) }
+            pub extern "C" fn veillee_legal_actions(h: i32, s: i32) -> i64 {
+                guest::legal_actions::<$game>(h, s)
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_apply(h: i32, s: i32, len: i32) -> i64 { guest::apply::<$game>(h, s, len) }
+            pub extern "C" fn veillee_apply(h: i32, s: i32, len: i32) -> i64 {
+                guest::apply::<$game>(h, s, len)
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_action_count(h: i32, s: i32) -> i64 { guest::action_count::<$game>(h, s) }
+            pub extern "C" fn veillee_action_count(h: i32, s: i32) -> i64 {
+                guest::action_count::<$game>(h, s)
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_apply_index(h: i32, s: i32, i: i32) -> i64 { guest::apply_index::<$game>(h, s, i) }
+            pub extern "C" fn veillee_apply_index(h: i32, s: i32, i: i32) -> i64 {
+                guest::apply_index::<$game>(h, s, i)
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_view(h: i32, v: i32) -> i64 { guest::view::<$game>(h, v) }
+            pub extern "C" fn veillee_view(h: i32, v: i32) -> i64 {
+                guest::view::<$game>(h, v)
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_playout(h: i32, seed: i64, max: i32) -> i64 { guest::playout::<$game>(h, seed, max) }
+            pub extern "C" fn veillee_playout(h: i32, seed: i64, max: i32) -> i64 {
+                guest::playout::<$game>(h, seed, max)
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_redraw_hidden(h: i32, v: i32, seed: i64) -> i64 { guest::redraw_hidden::<$game>(h, v, seed) }
+            pub extern "C" fn veillee_redraw_hidden(h: i32, v: i32, seed: i64) -> i64 {
+                guest::redraw_hidden::<$game>(h, v, seed)
+            }
             #[unsafe(no_mangle)]
-            pub extern "C" fn veillee_panic_message() -> i64 { guest::panic_message() }
+            pub extern "C" fn veillee_panic_message() -> i64 {
+                guest::panic_message()
+            }
         };
     };
 }

@@ -45,7 +45,11 @@ pub enum Target {
 impl Target {
     /// A cell target.
     pub fn cell(board: impl Into<String>, col: u16, row: u16) -> Self {
-        Target::Cell { board: board.into(), col, row }
+        Target::Cell {
+            board: board.into(),
+            col,
+            row,
+        }
     }
 
     /// A piece target.
@@ -67,7 +71,10 @@ pub struct Event {
 impl Event {
     /// An ordinary event.
     pub fn new(text: Text) -> Self {
-        Event { text, reveal: false }
+        Event {
+            text,
+            reveal: false,
+        }
     }
 
     /// An event that revealed hidden information or drew chance.

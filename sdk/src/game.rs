@@ -67,7 +67,10 @@ pub struct Log {
 impl Log {
     /// A log that keeps events.
     pub fn recording() -> Self {
-        Log { enabled: true, events: Vec::new() }
+        Log {
+            enabled: true,
+            events: Vec::new(),
+        }
     }
 
     /// A log that drops events without building them.

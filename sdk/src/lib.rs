@@ -29,10 +29,14 @@ pub use action::{Action, Event, Target};
 pub use colour::Colour;
 pub use error::GameError;
 pub use game::{Game, Log};
-pub use manifest::{Choice, Manifest, OperationKind, OperationSpec, OptionKind, OptionSpec, SeatInfo};
+pub use manifest::{
+    Choice, Manifest, OperationKind, OperationSpec, OptionKind, OptionSpec, SeatInfo,
+};
 pub use playout::{random_playout, PlayoutResult};
 pub use rng::GameRng;
-pub use scene::{Board, Card, Cell, Highlight, HighlightKind, Piece, Scene, ScoreLine, Shape, Zone};
+pub use scene::{
+    Board, Card, Cell, Highlight, HighlightKind, Piece, Scene, ScoreLine, Shape, Zone,
+};
 pub use setup::{OptionValue, Seat, Setup};
 pub use status::{Outcome, Status};
 pub use table::{GameTable, Handle};

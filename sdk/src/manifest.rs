@@ -157,9 +157,20 @@ impl OptionSpec {
         match &self.kind {
             OptionKind::Bool { .. } => None,
             OptionKind::Choice { choices, default } => (!choices.iter().any(|c| &c.id == default))
-                .then(|| format!("option `{}`: default `{default}` is not one of its choices", self.id)),
-            OptionKind::Integer { min, max, default } => (!(min..=max).contains(&default))
-                .then(|| format!("option `{}`: default {default} is outside {min}–{max}", self.id)),
+                .then(|| {
+                    format!(
+                        "option `{}`: default `{default}` is not one of its choices",
+                        self.id
+                    )
+                }),
+            OptionKind::Integer { min, max, default } => {
+                (!(min..=max).contains(&default)).then(|| {
+                    format!(
+                        "option `{}`: default {default} is outside {min}–{max}",
+                        self.id
+                    )
+                })
+            }
         }
     }
 }

@@ -25,19 +25,37 @@ pub fn random_playout<G: Game>(game: &mut G, seed: u64, max_moves: u32) -> Playo
     loop {
         let seat = match game.status() {
             Status::Finished { outcome } => {
-                return PlayoutResult { moves, outcome: Some(outcome), stuck: false }
+                return PlayoutResult {
+                    moves,
+                    outcome: Some(outcome),
+                    stuck: false,
+                }
             }
             Status::ToAct { seats } => match rng.pick(&seats) {
                 Some(&seat) => seat,
-                None => return PlayoutResult { moves, outcome: None, stuck: true },
+                None => {
+                    return PlayoutResult {
+                        moves,
+                        outcome: None,
+                        stuck: true,
+                    }
+                }
             },
         };
         if moves >= max_moves {
-            return PlayoutResult { moves, outcome: None, stuck: false };
+            return PlayoutResult {
+                moves,
+                outcome: None,
+                stuck: false,
+            };
         }
         let legal = game.moves(seat);
         let Some(mv) = rng.pick(&legal) else {
-            return PlayoutResult { moves, outcome: None, stuck: true };
+            return PlayoutResult {
+                moves,
+                outcome: None,
+                stuck: true,
+            };
         };
         let mv = mv.clone();
         game.play(seat, &mv, &mut log);

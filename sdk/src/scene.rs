@@ -190,7 +190,8 @@ impl Board {
         if col >= self.cols || row >= self.rows {
             return None;
         }
-        self.cells.get_mut(row as usize * self.cols as usize + col as usize)
+        self.cells
+            .get_mut(row as usize * self.cols as usize + col as usize)
     }
 
     /// The cell at a column and row, if inside the grid.
@@ -198,6 +199,7 @@ impl Board {
         if col >= self.cols || row >= self.rows {
             return None;
         }
-        self.cells.get(row as usize * self.cols as usize + col as usize)
+        self.cells
+            .get(row as usize * self.cols as usize + col as usize)
     }
 }

@@ -37,7 +37,11 @@ pub enum OptionValue {
 impl Setup {
     /// A set-up with default options.
     pub fn new(players: u8, seed: u64) -> Self {
-        Setup { players, options: BTreeMap::new(), seed }
+        Setup {
+            players,
+            options: BTreeMap::new(),
+            seed,
+        }
     }
 
     /// Checks the player count and every option against the manifest, and fills in defaults.
@@ -48,8 +52,14 @@ impl Setup {
                 manifest.name.en, manifest.min_players, manifest.max_players, self.players
             )));
         }
-        if let Some(unknown) = self.options.keys().find(|k| !manifest.options.iter().any(|o| &o.id == *k)) {
-            return Err(GameError::InvalidSetup(format!("unknown option `{unknown}`")));
+        if let Some(unknown) = self
+            .options
+            .keys()
+            .find(|k| !manifest.options.iter().any(|o| &o.id == *k))
+        {
+            return Err(GameError::InvalidSetup(format!(
+                "unknown option `{unknown}`"
+            )));
         }
         let mut resolved = self.clone();
         for spec in &manifest.options {
@@ -58,14 +68,21 @@ impl Setup {
                 (None, OptionKind::Integer { default, .. }) => OptionValue::Integer(*default),
                 (None, OptionKind::Choice { default, .. }) => OptionValue::Choice(default.clone()),
                 (Some(v @ OptionValue::Bool(_)), OptionKind::Bool { .. }) => v.clone(),
-                (Some(OptionValue::Integer(v)), OptionKind::Integer { min, max, .. }) if (min..=max).contains(&v) => {
+                (Some(OptionValue::Integer(v)), OptionKind::Integer { min, max, .. })
+                    if (min..=max).contains(&v) =>
+                {
                     OptionValue::Integer(*v)
                 }
-                (Some(OptionValue::Choice(v)), OptionKind::Choice { choices, .. }) if choices.iter().any(|c| &c.id == v) => {
+                (Some(OptionValue::Choice(v)), OptionKind::Choice { choices, .. })
+                    if choices.iter().any(|c| &c.id == v) =>
+                {
                     OptionValue::Choice(v.clone())
                 }
                 (Some(v), _) => {
-                    return Err(GameError::InvalidSetup(format!("option `{}` cannot be {v:?}", spec.id)))
+                    return Err(GameError::InvalidSetup(format!(
+                        "option `{}` cannot be {v:?}",
+                        spec.id
+                    )))
                 }
             };
             resolved.options.insert(spec.id.clone(), value);
@@ -101,7 +118,10 @@ mod tests {
     use crate::{text, Choice, Colour, OptionSpec, SeatInfo};
 
     fn manifest() -> Manifest {
-        let seat = SeatInfo { name: text("A", "A"), colour: Colour::rgb(1, 2, 3) };
+        let seat = SeatInfo {
+            name: text("A", "A"),
+            colour: Colour::rgb(1, 2, 3),
+        };
         Manifest {
             id: "demo".into(),
             name: text("Démo", "Demo"),
@@ -111,13 +131,28 @@ mod tests {
             max_players: 3,
             seats: vec![seat.clone(), seat.clone(), seat],
             options: vec![
-                OptionSpec { id: "fast".into(), label: text("Rapide", "Fast"), kind: OptionKind::Bool { default: true } },
-                OptionSpec { id: "rounds".into(), label: text("Manches", "Rounds"), kind: OptionKind::Integer { min: 1, max: 5, default: 3 } },
+                OptionSpec {
+                    id: "fast".into(),
+                    label: text("Rapide", "Fast"),
+                    kind: OptionKind::Bool { default: true },
+                },
+                OptionSpec {
+                    id: "rounds".into(),
+                    label: text("Manches", "Rounds"),
+                    kind: OptionKind::Integer {
+                        min: 1,
+                        max: 5,
+                        default: 3,
+                    },
+                },
                 OptionSpec {
                     id: "mode".into(),
                     label: text("Mode", "Mode"),
                     kind: OptionKind::Choice {
-                        choices: vec![Choice { id: "memory".into(), label: text("Mémoire", "Memory") }],
+                        choices: vec![Choice {
+                            id: "memory".into(),
+                            label: text("Mémoire", "Memory"),
+                        }],
                         default: "memory".into(),
                     },
                 },
@@ -139,13 +174,28 @@ mod tests {
     fn bad_setups_are_refused_with_the_reason() {
         let m = manifest();
         let too_many = Setup::new(4, 1).resolved(&m).unwrap_err();
-        assert!(too_many.to_string().contains("2–3 players, not 4"), "{too_many}");
+        assert!(
+            too_many.to_string().contains("2–3 players, not 4"),
+            "{too_many}"
+        );
         let mut out_of_range = Setup::new(2, 1);
-        out_of_range.options.insert("rounds".into(), OptionValue::Integer(9));
-        assert!(out_of_range.resolved(&m).unwrap_err().to_string().contains("rounds"));
+        out_of_range
+            .options
+            .insert("rounds".into(), OptionValue::Integer(9));
+        assert!(out_of_range
+            .resolved(&m)
+            .unwrap_err()
+            .to_string()
+            .contains("rounds"));
         let mut unknown = Setup::new(2, 1);
-        unknown.options.insert("speed".into(), OptionValue::Bool(true));
-        assert!(unknown.resolved(&m).unwrap_err().to_string().contains("unknown option `speed`"));
+        unknown
+            .options
+            .insert("speed".into(), OptionValue::Bool(true));
+        assert!(unknown
+            .resolved(&m)
+            .unwrap_err()
+            .to_string()
+            .contains("unknown option `speed`"));
     }
 
     #[test]
@@ -156,7 +206,10 @@ mod tests {
         bad.max_players = 4;
         let problems = bad.problems().join("\n");
         assert!(problems.contains("game id `Bad Id`"), "{problems}");
-        assert!(problems.contains("3 seats are described but up to 4"), "{problems}");
+        assert!(
+            problems.contains("3 seats are described but up to 4"),
+            "{problems}"
+        );
     }
 
     #[test]

@@ -58,12 +58,20 @@ pub struct Outcome {
 impl Outcome {
     /// One winner.
     pub fn win(seat: Seat, reason: Text) -> Self {
-        Outcome { winners: vec![seat], scores: Vec::new(), reason }
+        Outcome {
+            winners: vec![seat],
+            scores: Vec::new(),
+            reason,
+        }
     }
 
     /// Nobody won.
     pub fn draw(reason: Text) -> Self {
-        Outcome { winners: Vec::new(), scores: Vec::new(), reason }
+        Outcome {
+            winners: Vec::new(),
+            scores: Vec::new(),
+            reason,
+        }
     }
 
     /// Whether nobody won.

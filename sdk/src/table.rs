@@ -4,8 +4,8 @@
 //! this table, so a native build and a wasm build of a game behave identically.
 
 use crate::{
-    random_playout, Action, Event, Game, GameError, GameRng, Log, PlayoutResult, Scene, Seat, Setup,
-    Status,
+    random_playout, Action, Event, Game, GameError, GameRng, Log, PlayoutResult, Scene, Seat,
+    Setup, Status,
 };
 
 /// A handle to a live game in a [`GameTable`].
@@ -20,7 +20,10 @@ pub struct GameTable<G: Game> {
 
 impl<G: Game> Default for GameTable<G> {
     fn default() -> Self {
-        GameTable { games: Vec::new(), free: Vec::new() }
+        GameTable {
+            games: Vec::new(),
+            free: Vec::new(),
+        }
     }
 }
 
@@ -34,8 +37,8 @@ impl<G: Game> GameTable<G> {
 
     /// Restores a game saved by [`GameTable::save`].
     pub fn load(&mut self, bytes: &[u8]) -> Result<Handle, GameError> {
-        let game: G = serde_json::from_slice(bytes)
-            .map_err(|e| GameError::InvalidState(e.to_string()))?;
+        let game: G =
+            serde_json::from_slice(bytes).map_err(|e| GameError::InvalidState(e.to_string()))?;
         Ok(self.insert(game))
     }
 
@@ -66,18 +69,30 @@ impl<G: Game> GameTable<G> {
     /// The legal actions of `seat`, as the player sees them.
     pub fn legal_actions(&self, handle: Handle, seat: Seat) -> Result<Vec<Action>, GameError> {
         let game = self.get(handle)?;
-        Ok(game.moves(seat).iter().map(|mv| game.describe(seat, mv)).collect())
+        Ok(game
+            .moves(seat)
+            .iter()
+            .map(|mv| game.describe(seat, mv))
+            .collect())
     }
 
     /// Plays the action with this id for `seat`.
-    pub fn apply(&mut self, handle: Handle, seat: Seat, action_id: &str) -> Result<Vec<Event>, GameError> {
+    pub fn apply(
+        &mut self,
+        handle: Handle,
+        seat: Seat,
+        action_id: &str,
+    ) -> Result<Vec<Event>, GameError> {
         let game = self.get_mut(handle)?;
         check_turn(game, seat)?;
         let moves = game.moves(seat);
         let mv = moves
             .iter()
             .find(|mv| game.move_id(seat, mv) == action_id)
-            .ok_or_else(|| GameError::IllegalAction { seat, action: action_id.to_string() })?;
+            .ok_or_else(|| GameError::IllegalAction {
+                seat,
+                action: action_id.to_string(),
+            })?;
         let mut log = Log::recording();
         game.play(seat, mv, &mut log);
         Ok(log.into_events())
@@ -94,10 +109,12 @@ impl<G: Game> GameTable<G> {
         let game = self.get_mut(handle)?;
         check_turn(game, seat)?;
         let moves = game.moves(seat);
-        let mv = moves.get(index as usize).ok_or_else(|| GameError::IllegalAction {
-            seat,
-            action: format!("#{index}"),
-        })?;
+        let mv = moves
+            .get(index as usize)
+            .ok_or_else(|| GameError::IllegalAction {
+                seat,
+                action: format!("#{index}"),
+            })?;
         game.play(seat, mv, &mut Log::off());
         Ok(())
     }
@@ -108,12 +125,22 @@ impl<G: Game> GameTable<G> {
     }
 
     /// Plays the game out at random, in place.
-    pub fn playout(&mut self, handle: Handle, seed: u64, max_moves: u32) -> Result<PlayoutResult, GameError> {
+    pub fn playout(
+        &mut self,
+        handle: Handle,
+        seed: u64,
+        max_moves: u32,
+    ) -> Result<PlayoutResult, GameError> {
         Ok(random_playout(self.get_mut(handle)?, seed, max_moves))
     }
 
     /// A copy of the game with everything `viewer` cannot see re-drawn from `seed`.
-    pub fn redraw_hidden(&mut self, handle: Handle, viewer: Option<Seat>, seed: u64) -> Result<Handle, GameError> {
+    pub fn redraw_hidden(
+        &mut self,
+        handle: Handle,
+        viewer: Option<Seat>,
+        seed: u64,
+    ) -> Result<Handle, GameError> {
         let mut copy = self.get(handle)?.clone();
         copy.redraw_hidden(viewer, &mut GameRng::new(seed));
         Ok(self.insert(copy))

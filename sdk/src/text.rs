@@ -14,13 +14,19 @@ pub struct Text {
 impl Text {
     /// A text from its French and English versions.
     pub fn new(fr: impl Into<String>, en: impl Into<String>) -> Self {
-        Text { fr: fr.into(), en: en.into() }
+        Text {
+            fr: fr.into(),
+            en: en.into(),
+        }
     }
 
     /// The same text in both languages (a square name, a number).
     pub fn same(both: impl Into<String>) -> Self {
         let both = both.into();
-        Text { fr: both.clone(), en: both }
+        Text {
+            fr: both.clone(),
+            en: both,
+        }
     }
 
     /// The version for a language code (`"fr"` or anything else for English).

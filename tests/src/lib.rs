@@ -1,0 +1,26 @@
+//! Veillée's integration suite: shared helpers. The tests themselves are in `tests/`.
+
+use veillee::catalog::Catalog;
+use veillee::data_dir::DataDir;
+use veillee::plugin::{Plugin, Runtime};
+
+/// A runtime without an on-disk cache, as tests use.
+pub fn runtime() -> Runtime {
+    Runtime::new(None).expect("the plugin runtime starts")
+}
+
+/// A fresh instance of a built-in game's wasm plugin.
+pub fn builtin_plugin(runtime: &Runtime, id: &str) -> Plugin {
+    let bytes = veillee::builtin::plugin_bytes(id).unwrap_or_else(|| panic!("{id} is built in"));
+    runtime
+        .load(id, bytes)
+        .unwrap_or_else(|e| panic!("{id} loads: {e}"))
+}
+
+/// A catalog over a temporary data directory (kept alive by the returned guard).
+pub fn temp_catalog() -> (Catalog, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let data = DataDir::at(dir.path());
+    let runtime = Runtime::new(Some(data.compiled_cache())).expect("the plugin runtime starts");
+    (Catalog::open(runtime, data), dir)
+}

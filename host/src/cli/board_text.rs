@@ -15,7 +15,13 @@ pub fn render(scene: &Scene, lang: &str) -> String {
         let cards: Vec<String> = zone
             .cards
             .iter()
-            .map(|c| if c.face_up { format!("[{}]", c.title.get(lang)) } else { "[?]".into() })
+            .map(|c| {
+                if c.face_up {
+                    format!("[{}]", c.title.get(lang))
+                } else {
+                    "[?]".into()
+                }
+            })
             .collect();
         let _ = writeln!(out, "{}: {}", zone.title.get(lang), cards.join(" "));
     }
@@ -33,13 +39,28 @@ fn render_board(out: &mut String, board: &Board, lang: &str) {
     let common = most_common_kind(board);
     let mut legend: BTreeMap<char, String> = BTreeMap::new();
     for row in 0..board.rows {
-        let label = board.row_labels.get(row as usize).map(String::as_str).unwrap_or("");
+        let label = board
+            .row_labels
+            .get(row as usize)
+            .map(String::as_str)
+            .unwrap_or("");
         let _ = write!(out, "{label:>3} ");
         for col in 0..board.cols {
             let symbol = match board.pieces.iter().find(|p| p.col == col && p.row == row) {
                 Some(piece) => {
                     let c = piece_char(piece.shape, &piece.label, piece.owner);
-                    legend.insert(c, format!("{:?}{}", piece.shape, piece.owner.map(|o| format!(" of seat {o}")).unwrap_or_default()).to_lowercase());
+                    legend.insert(
+                        c,
+                        format!(
+                            "{:?}{}",
+                            piece.shape,
+                            piece
+                                .owner
+                                .map(|o| format!(" of seat {o}"))
+                                .unwrap_or_default()
+                        )
+                        .to_lowercase(),
+                    );
                     c
                 }
                 None => cell_char(board, col, row, &common, &mut legend),
@@ -51,12 +72,23 @@ fn render_board(out: &mut String, board: &Board, lang: &str) {
     if !board.col_labels.is_empty() {
         let _ = writeln!(out, "     {}", board.col_labels.join(" "));
     }
-    let legend: Vec<String> = legend.iter().map(|(c, what)| format!("{c} {what}")).collect();
+    let legend: Vec<String> = legend
+        .iter()
+        .map(|(c, what)| format!("{c} {what}"))
+        .collect();
     let _ = writeln!(out, "     ({})", legend.join(", "));
 }
 
-fn cell_char(board: &Board, col: u16, row: u16, common: &str, legend: &mut BTreeMap<char, String>) -> char {
-    let Some(cell) = board.cell(col, row) else { return ' ' };
+fn cell_char(
+    board: &Board,
+    col: u16,
+    row: u16,
+    common: &str,
+    legend: &mut BTreeMap<char, String>,
+) -> char {
+    let Some(cell) = board.cell(col, row) else {
+        return ' ';
+    };
     if cell.kind == "void" {
         return ' ';
     }
@@ -76,7 +108,11 @@ fn most_common_kind(board: &Board) -> String {
     for cell in &board.cells {
         *counts.entry(cell.kind.as_str()).or_default() += 1;
     }
-    counts.into_iter().max_by_key(|(_, n)| *n).map(|(k, _)| k.to_string()).unwrap_or_default()
+    counts
+        .into_iter()
+        .max_by_key(|(_, n)| *n)
+        .map(|(k, _)| k.to_string())
+        .unwrap_or_default()
 }
 
 /// Upper case for even seats, lower case for odd ones.

@@ -10,16 +10,43 @@ pub fn run(catalog: &Catalog, game: &str, games: u32, seed: u64) -> anyhow::Resu
     let path = Path::new(game);
     let (mut plugin, mut native) = if path.is_file() {
         let bytes = std::fs::read(path)?;
-        (catalog.runtime().load(&path.display().to_string(), &bytes)?, None)
+        (
+            catalog
+                .runtime()
+                .load(&path.display().to_string(), &bytes)?,
+            None,
+        )
     } else {
-        let is_builtin = catalog.game(game).is_some_and(|e| e.origin == crate::catalog::Origin::Builtin);
-        (catalog.engine(game)?, if is_builtin { native_engine(game) } else { None })
+        let is_builtin = catalog
+            .game(game)
+            .is_some_and(|e| e.origin == crate::catalog::Origin::Builtin);
+        (
+            catalog.engine(game)?,
+            if is_builtin {
+                native_engine(game)
+            } else {
+                None
+            },
+        )
     };
-    let config = CheckConfig { games, seed, ..CheckConfig::default() };
-    let reference = native.as_deref_mut().map(|n| n as &mut dyn crate::engine::GameEngine);
+    let config = CheckConfig {
+        games,
+        seed,
+        ..CheckConfig::default()
+    };
+    let reference = native
+        .as_deref_mut()
+        .map(|n| n as &mut dyn crate::engine::GameEngine);
     let report = check(&mut plugin, reference, &config);
-    let versus = if native.is_some() { ", native and wasm builds compared move by move" } else { "" };
-    println!("{}: {} games, {} moves checked{versus}", report.game, report.games, report.moves);
+    let versus = if native.is_some() {
+        ", native and wasm builds compared move by move"
+    } else {
+        ""
+    };
+    println!(
+        "{}: {} games, {} moves checked{versus}",
+        report.game, report.games, report.moves
+    );
     if report.passed() {
         println!("conformance: passed");
         Ok(())
@@ -27,6 +54,10 @@ pub fn run(catalog: &Catalog, game: &str, games: u32, seed: u64) -> anyhow::Resu
         for failure in &report.failures {
             println!("  FAILED {failure}");
         }
-        anyhow::bail!("{} failed the conformance kit ({} problems)", report.game, report.failures.len())
+        anyhow::bail!(
+            "{} failed the conformance kit ({} problems)",
+            report.game,
+            report.failures.len()
+        )
     }
 }

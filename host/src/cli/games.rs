@@ -6,7 +6,10 @@ use crate::catalog::{Catalog, Origin};
 use crate::data_dir::DataDir;
 
 pub fn list_games(catalog: &Catalog, lang: &str) -> anyhow::Result<()> {
-    println!("{:<14} {:<28} {:<8} {:<9} origin", "id", "name", "players", "version");
+    println!(
+        "{:<14} {:<28} {:<8} {:<9} origin",
+        "id", "name", "players", "version"
+    );
     for entry in catalog.games() {
         let m = entry.manifest();
         let players = if m.min_players == m.max_players {
@@ -14,7 +17,14 @@ pub fn list_games(catalog: &Catalog, lang: &str) -> anyhow::Result<()> {
         } else {
             format!("{}–{}", m.min_players, m.max_players)
         };
-        println!("{:<14} {:<28} {:<8} {:<9} {}", m.id, m.name.get(lang), players, m.version, entry.origin.label());
+        println!(
+            "{:<14} {:<28} {:<8} {:<9} {}",
+            m.id,
+            m.name.get(lang),
+            players,
+            m.version,
+            entry.origin.label()
+        );
     }
     print_problems(catalog);
     Ok(())
@@ -27,7 +37,13 @@ pub fn list_plugins(catalog: &Catalog, data: &DataDir) -> anyhow::Result<()> {
         if let Origin::Installed(path) = &entry.origin {
             any = true;
             let m = entry.manifest();
-            println!("  {:<14} {:<9} sha256 {}  {}", m.id, m.version, &entry.hash()[..16], path.display());
+            println!(
+                "  {:<14} {:<9} sha256 {}  {}",
+                m.id,
+                m.version,
+                &entry.hash()[..16],
+                path.display()
+            );
         }
     }
     if !any {
@@ -40,7 +56,12 @@ pub fn list_plugins(catalog: &Catalog, data: &DataDir) -> anyhow::Result<()> {
 pub fn install(catalog: &mut Catalog, file: &Path, lang: &str) -> anyhow::Result<()> {
     let entry = catalog.install(file)?;
     let m = entry.manifest();
-    println!("Installed {} ({}) version {}.", m.name.get(lang), m.id, m.version);
+    println!(
+        "Installed {} ({}) version {}.",
+        m.name.get(lang),
+        m.id,
+        m.version
+    );
     Ok(())
 }
 

@@ -8,13 +8,21 @@ use crate::catalog::Catalog;
 use crate::conformance::state_hash;
 use crate::engine::GameEngine;
 
-pub fn run(catalog: &Catalog, game: &str, seed: u64, players: Option<u8>, actions: &[String], viewer: Option<Seat>) -> anyhow::Result<()> {
+pub fn run(
+    catalog: &Catalog,
+    game: &str,
+    seed: u64,
+    players: Option<u8>,
+    actions: &[String],
+    viewer: Option<Seat>,
+) -> anyhow::Result<()> {
     let mut engine = catalog.engine(game)?;
     let players = players.unwrap_or(engine.manifest().min_players);
     let handle = engine.create(&Setup::new(players, seed))?;
     let mut applied = Vec::new();
     for (index, spec) in actions.iter().enumerate() {
-        let (seat, id) = resolve(&mut engine, handle, spec).with_context(|| format!("action {} of --actions (`{spec}`)", index + 1))?;
+        let (seat, id) = resolve(&mut engine, handle, spec)
+            .with_context(|| format!("action {} of --actions (`{spec}`)", index + 1))?;
         let events = engine.apply(handle, seat, &id)?;
         applied.push(json!({ "seat": seat, "id": id, "events": events }));
     }
@@ -39,7 +47,11 @@ pub fn run(catalog: &Catalog, game: &str, seed: u64, players: Option<u8>, action
 }
 
 /// `SEAT:ID`, or `ID` played by the first seat to act that may play it.
-fn resolve(engine: &mut dyn GameEngine, handle: veillee_sdk::Handle, spec: &str) -> anyhow::Result<(Seat, String)> {
+fn resolve(
+    engine: &mut dyn GameEngine,
+    handle: veillee_sdk::Handle,
+    spec: &str,
+) -> anyhow::Result<(Seat, String)> {
     if let Some((seat, id)) = spec.split_once(':') {
         if let Ok(seat) = seat.parse::<Seat>() {
             return Ok((seat, id.to_string()));

@@ -144,15 +144,39 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Plugins => games::list_plugins(&open()?, &data),
         Command::Install { file } => games::install(&mut open()?, &file, &lang),
         Command::Uninstall { id } => games::uninstall(&mut open()?, &id),
-        Command::Simulate { game, games, seed, players, max_moves, threads, json } => {
-            simulate::run(&open()?, &game, games, seed, players, max_moves, threads, json)
-        }
+        Command::Simulate {
+            game,
+            games,
+            seed,
+            players,
+            max_moves,
+            threads,
+            json,
+        } => simulate::run(
+            &open()?,
+            &game,
+            games,
+            seed,
+            players,
+            max_moves,
+            threads,
+            json,
+        ),
         Command::Play { game, seats, seed } => play::run(&open()?, &game, &seats, seed, &lang),
-        Command::Inspect { game, seed, players, actions, viewer, json: _ } => {
-            inspect::run(&open()?, &game, seed, players, &actions, viewer)
-        }
+        Command::Inspect {
+            game,
+            seed,
+            players,
+            actions,
+            viewer,
+            json: _,
+        } => inspect::run(&open()?, &game, seed, players, &actions, viewer),
         Command::Check { game, games, seed } => check::run(&open()?, &game, games, seed),
-        Command::Bench { game, playouts, json } => bench::run(&game, playouts, json),
+        Command::Bench {
+            game,
+            playouts,
+            json,
+        } => bench::run(&game, playouts, json),
     }
 }
 

@@ -15,13 +15,22 @@ enum Player {
     Random,
 }
 
-pub fn run(catalog: &Catalog, game: &str, seats: &[String], seed: Option<u64>, lang: &str) -> anyhow::Result<()> {
+pub fn run(
+    catalog: &Catalog,
+    game: &str,
+    seats: &[String],
+    seed: Option<u64>,
+    lang: &str,
+) -> anyhow::Result<()> {
     let mut engine = catalog.engine(game)?;
     let players = parse_seats(seats)?;
     let seed = seed.unwrap_or_else(clock_seed);
     let manifest = engine.manifest().clone();
     let handle = engine.create(&Setup::new(players.len() as u8, seed))?;
-    println!("{} — seed {seed} (replay it with --seed {seed})", manifest.name.get(lang));
+    println!(
+        "{} — seed {seed} (replay it with --seed {seed})",
+        manifest.name.get(lang)
+    );
     let mut rng = GameRng::new(seed ^ 0xb07);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -31,20 +40,33 @@ pub fn run(catalog: &Catalog, game: &str, seats: &[String], seed: Option<u64>, l
         let seat = match &status {
             Status::Finished { outcome } => {
                 println!("{}", render(&engine.view(handle, None)?, lang));
-                let winners: Vec<String> = outcome.winners.iter().map(|&w| seat_name(&manifest, w, lang)).collect();
+                let winners: Vec<String> = outcome
+                    .winners
+                    .iter()
+                    .map(|&w| seat_name(&manifest, w, lang))
+                    .collect();
                 match winners.is_empty() {
                     true => println!("Draw — {}", outcome.reason.get(lang)),
-                    false => println!("Winner: {} — {}", winners.join(", "), outcome.reason.get(lang)),
+                    false => println!(
+                        "Winner: {} — {}",
+                        winners.join(", "),
+                        outcome.reason.get(lang)
+                    ),
                 }
                 return Ok(());
             }
             Status::ToAct { seats } => *seats.first().context("no seat to act")?,
         };
-        let player = *players.get(seat as usize).context("the game asked an unknown seat to act")?;
+        let player = *players
+            .get(seat as usize)
+            .context("the game asked an unknown seat to act")?;
         let actions = engine.legal_actions(handle, seat)?;
         let chosen = if player == Player::Human {
             if manifest.hidden_information && last_human.is_some_and(|s| s != seat) {
-                println!("\n\n==== Pass to {} — press Enter when ready ====", seat_name(&manifest, seat, lang));
+                println!(
+                    "\n\n==== Pass to {} — press Enter when ready ====",
+                    seat_name(&manifest, seat, lang)
+                );
                 let mut line = String::new();
                 input.read_line(&mut line)?;
                 print!("\x1b[2J\x1b[H");
@@ -52,9 +74,18 @@ pub fn run(catalog: &Catalog, game: &str, seats: &[String], seed: Option<u64>, l
             last_human = Some(seat);
             println!("\n{}", render(&engine.view(handle, Some(seat))?, lang));
             for (i, action) in actions.iter().enumerate() {
-                println!("  {:>3}. {}  [{}]", i + 1, action.label.get(lang), action.id);
+                println!(
+                    "  {:>3}. {}  [{}]",
+                    i + 1,
+                    action.label.get(lang),
+                    action.id
+                );
             }
-            match ask(&mut input, &actions.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(), &seat_name(&manifest, seat, lang))? {
+            match ask(
+                &mut input,
+                &actions.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(),
+                &seat_name(&manifest, seat, lang),
+            )? {
                 Some(i) => i,
                 None => {
                     println!("Game abandoned (seed {seed}).");
@@ -66,7 +97,11 @@ pub fn run(catalog: &Catalog, game: &str, seats: &[String], seed: Option<u64>, l
         };
         let action = &actions[chosen];
         let events = engine.apply(handle, seat, &action.id)?;
-        println!("{}: {}", seat_name(&manifest, seat, lang), action.label.get(lang));
+        println!(
+            "{}: {}",
+            seat_name(&manifest, seat, lang),
+            action.label.get(lang)
+        );
         for event in events {
             println!("    {}", event.text.get(lang));
         }
@@ -94,7 +129,10 @@ fn ask(input: &mut impl BufRead, ids: &[&str], who: &str) -> anyhow::Result<Opti
         if let Some(i) = ids.iter().position(|id| *id == answer) {
             return Ok(Some(i));
         }
-        println!("`{answer}` is not one of the {} moves listed above.", ids.len());
+        println!(
+            "`{answer}` is not one of the {} moves listed above.",
+            ids.len()
+        );
     }
 }
 
@@ -110,9 +148,15 @@ fn parse_seats(seats: &[String]) -> anyhow::Result<Vec<Player>> {
 }
 
 fn seat_name(manifest: &veillee_sdk::Manifest, seat: Seat, lang: &str) -> String {
-    manifest.seats.get(seat as usize).map(|s| s.name.get(lang).to_string()).unwrap_or_else(|| format!("seat {seat}"))
+    manifest
+        .seats
+        .get(seat as usize)
+        .map(|s| s.name.get(lang).to_string())
+        .unwrap_or_else(|| format!("seat {seat}"))
 }
 
 fn clock_seed() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs())
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_secs())
 }

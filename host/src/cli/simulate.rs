@@ -7,7 +7,16 @@ use crate::engine::GameEngine;
 use crate::simulate::{simulate, SimulationConfig};
 
 #[allow(clippy::too_many_arguments)]
-pub fn run(catalog: &Catalog, game: &str, games: u32, seed: u64, players: Option<u8>, max_moves: u32, threads: Option<usize>, json: bool) -> anyhow::Result<()> {
+pub fn run(
+    catalog: &Catalog,
+    game: &str,
+    games: u32,
+    seed: u64,
+    players: Option<u8>,
+    max_moves: u32,
+    threads: Option<usize>,
+    json: bool,
+) -> anyhow::Result<()> {
     let plugin = catalog.engine(game)?;
     let manifest = plugin.manifest();
     let players = players.unwrap_or(manifest.min_players);
@@ -18,28 +27,61 @@ pub fn run(catalog: &Catalog, game: &str, games: u32, seed: u64, players: Option
         manifest.min_players,
         manifest.max_players
     );
-    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let config = SimulationConfig { games, seed, players, max_moves, threads };
-    let bar = if json || games < 50 { ProgressBar::hidden() } else { ProgressBar::new(games as u64) };
-    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    let threads =
+        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let config = SimulationConfig {
+        games,
+        seed,
+        players,
+        max_moves,
+        threads,
+    };
+    let bar = if json || games < 50 {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(games as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     let report = simulate(&plugin, &config, &|| bar.inc(1))?;
     bar.finish_and_clear();
     if json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
-        println!("{}: {} games, {} players, seeds {}–{}", report.game, report.games, players, seed, seed + games.saturating_sub(1) as u64);
+        println!(
+            "{}: {} games, {} players, seeds {}–{}",
+            report.game,
+            report.games,
+            players,
+            seed,
+            seed + games.saturating_sub(1) as u64
+        );
         for (seat, wins) in report.wins.iter().enumerate() {
-            let name = manifest.seats.get(seat).map(|s| s.name.en.clone()).unwrap_or_else(|| format!("seat {seat}"));
+            let name = manifest
+                .seats
+                .get(seat)
+                .map(|s| s.name.en.clone())
+                .unwrap_or_else(|| format!("seat {seat}"));
             println!("  wins {name:<12} {wins}");
         }
         println!("  draws            {}", report.draws);
         println!("  errors           {}", report.errors);
         println!("  mean length      {:.1} moves", report.mean_length);
-        println!("  speed            {:.0} moves/s ({:.2} s, {threads} threads)", report.moves_per_second, report.seconds);
+        println!(
+            "  speed            {:.0} moves/s ({:.2} s, {threads} threads)",
+            report.moves_per_second, report.seconds
+        );
         for sample in &report.error_samples {
             println!("  error: {sample}");
         }
     }
-    anyhow::ensure!(report.errors == 0, "{} of {} games failed", report.errors, report.games);
+    anyhow::ensure!(
+        report.errors == 0,
+        "{} of {} games failed",
+        report.errors,
+        report.games
+    );
     Ok(())
 }

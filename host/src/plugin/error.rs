@@ -4,38 +4,73 @@
 #[derive(Debug, thiserror::Error)]
 pub enum PluginError {
     /// The file is not a WebAssembly module at all.
-    #[error("{plugin}: not a WebAssembly module ({detail})")]
+    #[error(
+        "{plugin}: not a WebAssembly module ({detail}); a Veillée game plugin is a .wasm file"
+    )]
     NotWasm { plugin: String, detail: String },
     /// The module is malformed or does not compile.
-    #[error("{plugin}: invalid WebAssembly: {detail}")]
+    #[error("{plugin}: invalid WebAssembly: {detail}; the file is damaged or truncated, or was not built for wasm32-unknown-unknown")]
     Invalid { plugin: String, detail: String },
     /// The module asks for something the sandbox does not give.
-    #[error("{plugin}: imports `{module}::{name}`, but Veillée plugins may import nothing (no files, network, clock or entropy)")]
-    ForbiddenImport { plugin: String, module: String, name: String },
+    #[error("{plugin}: imports `{module}::{name}`, but Veillée plugins may import nothing (no files, network, clock or entropy); build it for wasm32-unknown-unknown with veillee-sdk, without WASI or host functions")]
+    ForbiddenImport {
+        plugin: String,
+        module: String,
+        name: String,
+    },
     /// A required export is missing or has the wrong signature.
     #[error("{plugin}: missing or malformed export `{export}` ({detail}); is it built with veillee-sdk's export_game! macro?")]
-    MissingExport { plugin: String, export: String, detail: String },
+    MissingExport {
+        plugin: String,
+        export: String,
+        detail: String,
+    },
     /// Built for another major ABI version.
-    #[error("{plugin}: built for plugin ABI {found}, this Veillée speaks ABI {expected}; rebuild it with veillee-sdk {expected_major}.x")]
-    AbiMismatch { plugin: String, found: String, expected: String, expected_major: u16 },
+    #[error("{plugin}: built for plugin ABI {found}, but this Veillée speaks ABI {expected}; rebuild the plugin with a veillee-sdk for ABI {expected_major}.x, or use a Veillée that speaks ABI {found}")]
+    AbiMismatch {
+        plugin: String,
+        found: String,
+        expected: String,
+        expected_major: u16,
+    },
     /// The manifest is unreadable or not sane.
-    #[error("{plugin}: bad manifest: {detail}")]
+    #[error("{plugin}: bad manifest: {detail}; fix what the game's `Game::manifest` returns")]
     BadManifest { plugin: String, detail: String },
-    /// A call ran past its deadline (an infinite loop?).
-    #[error("{plugin}: `{call}` did not finish within {seconds} s and was stopped")]
-    Timeout { plugin: String, call: String, seconds: f64 },
-    /// A call tried to use more memory than a plugin may.
-    #[error("{plugin}: `{call}` tried to use more than {limit_mib} MiB of memory and was stopped")]
-    OutOfMemory { plugin: String, call: String, limit_mib: u64 },
-    /// The plugin panicked.
-    #[error("{plugin}: `{call}` panicked: {message}")]
-    Panic { plugin: String, call: String, message: String },
-    /// The plugin trapped (a bug in the plugin).
-    #[error("{plugin}: `{call}` crashed: {detail}")]
-    Trap { plugin: String, call: String, detail: String },
+    /// A call ran past its deadline (an infinite loop?). The plugin is restarted.
+    #[error("{plugin}: `{call}` did not finish within {seconds} s and was stopped (an endless loop in the game, or too much work for one call); its games in progress are lost")]
+    Timeout {
+        plugin: String,
+        call: String,
+        seconds: f64,
+    },
+    /// A call tried to use more memory than a plugin may. The plugin is restarted.
+    #[error("{plugin}: `{call}` tried to use more than {limit_mib} MiB of memory and was stopped; its games in progress are lost")]
+    OutOfMemory {
+        plugin: String,
+        call: String,
+        limit_mib: u64,
+    },
+    /// The plugin panicked (it trapped, and `veillee_panic_message` then gave a text).
+    #[error("{plugin}: `{call}` panicked: {message} (a bug in the game: report it to its author)")]
+    Panic {
+        plugin: String,
+        call: String,
+        message: String,
+    },
+    /// The plugin trapped (a bug in the plugin); `detail` is wasmtime's description.
+    #[error("{plugin}: `{call}` crashed: {detail} (a bug in the game: report it to its author)")]
+    Trap {
+        plugin: String,
+        call: String,
+        detail: String,
+    },
     /// The plugin broke the protocol (bad JSON, out-of-bounds buffer…).
-    #[error("{plugin}: `{call}` broke the plugin protocol: {detail}")]
-    Protocol { plugin: String, call: String, detail: String },
+    #[error("{plugin}: `{call}` broke the plugin protocol: {detail} (a bug in the plugin: report it to its author)")]
+    Protocol {
+        plugin: String,
+        call: String,
+        detail: String,
+    },
     /// The compiled-code cache or the engine could not be set up.
     #[error("plugin runtime: {0}")]
     Runtime(String),

@@ -60,10 +60,8 @@ pub const CASTLE: u64 = rect((2, 5), (3, 6));
 /// The lord's crown squares `d6` and `e6`.
 pub const CROWN: u64 = bit(D6) | bit(E6);
 /// The soldiers' dotted squares `c6 d5 e5 f6`.
-pub const DOT: u64 = bit(SOLDIER_HOMES[0])
-    | bit(SOLDIER_HOMES[1])
-    | bit(SOLDIER_HOMES[2])
-    | bit(SOLDIER_HOMES[3]);
+pub const DOT: u64 =
+    bit(SOLDIER_HOMES[0]) | bit(SOLDIER_HOMES[1]) | bit(SOLDIER_HOMES[2]) | bit(SOLDIER_HOMES[3]);
 
 /// The crown square `d6`.
 pub const D6: Sq = sq(3, 6);
@@ -148,12 +146,6 @@ pub const fn is_knight(c: Code) -> bool {
 #[inline]
 pub const fn is_soldier(c: Code) -> bool {
     matches!(c, 5..=8)
-}
-
-/// Whether the code is one of the defender's pieces (a soldier or the lord).
-#[inline]
-pub const fn is_defender(c: Code) -> bool {
-    matches!(c, 5..=9)
 }
 
 /// Stable piece id: `k1`–`k4`, `s1`–`s4`, `lord`.

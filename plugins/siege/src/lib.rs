@@ -269,7 +269,11 @@ impl Game for Siege {
             ],
             Move::Pass => Vec::new(),
         };
-        Action { id: self.move_id(seat, mv), path, label: self.label(mv) }
+        Action {
+            id: self.move_id(seat, mv),
+            path,
+            label: self.label(mv),
+        }
     }
 
     fn move_id(&self, _seat: Seat, mv: &Move) -> String {
@@ -298,7 +302,11 @@ impl Game for Siege {
                 self.lord_placed = true;
                 // SG-S2: the attacker moves first.
                 self.to_move = ATTACKER;
-                self.last = Some(LastMove { from: None, to: s, taken: EMPTY });
+                self.last = Some(LastMove {
+                    from: None,
+                    to: s,
+                    taken: EMPTY,
+                });
             }
             Move::Step { from, to } => {
                 debug_assert_eq!(seat, self.to_move);
@@ -324,7 +332,11 @@ impl Game for Siege {
                     self.defender_moves += 1;
                 }
                 self.finish_ply(log);
-                self.last = Some(LastMove { from: Some(from), to, taken });
+                self.last = Some(LastMove {
+                    from: Some(from),
+                    to,
+                    taken,
+                });
             }
             Move::Pass => {
                 log.record(|| Event::new(self.label(mv)));
@@ -358,3 +370,97 @@ impl Siege {
 }
 
 veillee_sdk::export_game!(Siege);
+
+impl Siege {
+    /// A position from a diagram, for tests and tools: seven lines for ranks 6 down to 0,
+    /// eight characters each for columns `a`–`h` (spaces ignored, an optional rank number
+    /// first): `K` a knight, `S` a soldier, `L` the lord, `.` (or any other character) an
+    /// empty square. On rank 0 only columns `c`–`f` may hold a piece.
+    ///
+    /// The lord counts as placed (a diagram without `L` is a game the attacker has won),
+    /// `to_move` is to move, nothing has been captured yet and the special rule SG-R is
+    /// over (see [`Siege::with_special_rule`]). Pieces on their starting squares keep their
+    /// ids (`k1` on c0, `s2` on d5); the others take the free ids in square order.
+    pub fn from_diagram(diagram: &str, to_move: Seat) -> Result<Siege, String> {
+        let mut lines: Vec<Vec<char>> = diagram
+            .lines()
+            .map(|line| {
+                line.chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect::<Vec<_>>()
+            })
+            .filter(|line| !line.is_empty())
+            .collect();
+        // An optional rank number may start each line (`6 ...L....`).
+        for (row, line) in lines.iter_mut().enumerate() {
+            let rank = (b'0' + board::RANKS - 1).wrapping_sub(row as u8) as char;
+            if line.len() == 9 && line[0] == rank {
+                line.remove(0);
+            }
+        }
+        if lines.len() != board::RANKS as usize || lines.iter().any(|l| l.len() != 8) {
+            return Err("a diagram is 7 lines (ranks 6 to 0) of 8 squares (a to h)".into());
+        }
+        if to_move > 1 {
+            return Err(format!("seat {to_move} does not play Siège"));
+        }
+        let mut wanted: Vec<(char, Sq)> = Vec::new();
+        for (row, line) in lines.iter().enumerate() {
+            let rank = board::RANKS - 1 - row as u8;
+            for (col, &c) in line.iter().enumerate() {
+                if matches!(c, 'K' | 'S' | 'L') {
+                    let s = board::sq(col as u8, rank);
+                    if !board::has(board::VALID, s) {
+                        return Err(format!("{} is not a square of the board", board::name(s)));
+                    }
+                    wanted.push((c, s));
+                }
+            }
+        }
+        wanted.sort_by_key(|&(_, s)| s);
+        let mut pieces = Vec::new();
+        for (letter, homes, first) in [
+            ('K', board::KNIGHT_HOMES, board::knight(0)),
+            ('S', board::SOLDIER_HOMES, board::soldier(0)),
+        ] {
+            let squares: Vec<Sq> = wanted
+                .iter()
+                .filter(|w| w.0 == letter)
+                .map(|w| w.1)
+                .collect();
+            if squares.len() > 4 {
+                return Err(format!("at most four `{letter}`"));
+            }
+            let mut free = (0..4u8)
+                .filter(|&i| !squares.contains(&homes[i as usize]))
+                .map(|i| first + i);
+            for &s in &squares {
+                let code = match homes.iter().position(|&h| h == s) {
+                    Some(i) => first + i as u8,
+                    None => free.next().expect("at most four pieces"),
+                };
+                pieces.push((code, s));
+            }
+        }
+        let lords: Vec<Sq> = wanted.iter().filter(|w| w.0 == 'L').map(|w| w.1).collect();
+        if lords.len() > 1 {
+            return Err("only one `L`".into());
+        }
+        pieces.extend(lords.iter().map(|&s| (LORD, s)));
+        Siege::try_from(saved::Saved::position(&pieces, to_move))
+    }
+
+    /// The same position with the special rule SG-R in force: the defender has made
+    /// `defender_moves` (0–3) of the first four moves and nothing has been captured yet.
+    pub fn with_special_rule(mut self, defender_moves: u8) -> Siege {
+        self.defender_moves = defender_moves.min(SPECIAL_RULE_MOVES);
+        self.capture_made = false;
+        self
+    }
+
+    /// The same position after `quiet_plies` moves without a capture.
+    pub fn with_quiet_plies(mut self, quiet_plies: u16) -> Siege {
+        self.quiet_plies = quiet_plies;
+        self
+    }
+}

@@ -1,0 +1,263 @@
+//! The `veillee` command line end to end, as a user runs it: a real process, a temporary data
+//! directory, the real embedded wasm plugins. (These live in the host package because only
+//! its own integration tests can locate the built binary.)
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn veillee(data: &Path, args: &[&str]) -> Output {
+    veillee_with_input(data, args, "")
+}
+
+fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_veillee"))
+        .args(args)
+        .env("VEILLEE_DATA_DIR", data)
+        .env("LANG", "en_GB.UTF-8")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("veillee starts");
+    // The process may exit before reading everything (e.g. on an error): ignore a broken pipe.
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes());
+    child.wait_with_output().expect("veillee finishes")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn games_lists_the_builtin_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(dir.path(), &["games"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let siege = text
+        .lines()
+        .find(|l| l.starts_with("siege"))
+        .unwrap_or_else(|| panic!("no siege in:\n{text}"));
+    assert!(
+        siege.contains("Siège") && siege.contains("built-in") && siege.contains(" 2 "),
+        "{siege}"
+    );
+}
+
+#[test]
+fn without_a_subcommand_it_prints_help() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(dir.path(), &[]);
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("simulate"), "{}", stdout(&out));
+}
+
+#[test]
+fn simulate_json_reports_complete_games_without_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(
+        dir.path(),
+        &[
+            "simulate", "siege", "--games", "40", "--seed", "3", "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("one JSON object");
+    assert_eq!(report["games"], 40);
+    assert_eq!(report["errors"], 0, "{report}");
+    let wins: u64 = report["wins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_u64().unwrap())
+        .sum();
+    assert_eq!(wins + report["draws"].as_u64().unwrap(), 40);
+    assert!(report["mean_length"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn simulate_is_reproducible_from_its_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |threads: &str| {
+        let out = veillee(
+            dir.path(),
+            &[
+                "simulate",
+                "siege",
+                "--games",
+                "20",
+                "--seed",
+                "11",
+                "--json",
+                "--threads",
+                threads,
+            ],
+        );
+        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        (
+            v["wins"].clone(),
+            v["draws"].clone(),
+            v["total_moves"].clone(),
+        )
+    };
+    assert_eq!(run("1"), run("2"));
+}
+
+#[test]
+fn inspect_applies_actions_and_shows_the_viewers_scene() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(
+        dir.path(),
+        &[
+            "inspect",
+            "siege",
+            "--seed",
+            "1",
+            "--actions",
+            "lord-d6,c0-d2",
+            "--viewer",
+            "1",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["applied"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        v["status"]["seats"],
+        serde_json::json!([1]),
+        "the defender moves after the knight"
+    );
+    let ids: Vec<&str> = v["legal_actions"][0]["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids.contains(&"d5-d4"),
+        "a soldier may leave its dot: {ids:?}"
+    );
+    assert!(
+        !ids.iter().any(|id| id.starts_with("d6-")),
+        "SG-R: the lord may not move yet: {ids:?}"
+    );
+    assert_eq!(v["state_hash"].as_str().unwrap().len(), 16);
+}
+
+#[test]
+fn inspect_names_an_illegal_action_and_lists_the_legal_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(
+        dir.path(),
+        &["inspect", "siege", "--actions", "lord-d6,c0-c1", "--json"],
+    );
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("action 2 of --actions (`c0-c1`)") && err.contains("c0-d2"),
+        "{err}"
+    );
+}
+
+#[test]
+fn play_reasks_on_invalid_input_and_quits_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee_with_input(
+        dir.path(),
+        &["play", "siege", "--seats", "random,human", "--seed", "5"],
+        "xyz\n999\n1\nq\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("`xyz` is not one of the"), "{text}");
+    assert!(text.contains("`999` is not one of the"), "{text}");
+    assert!(
+        text.contains("Defender: "),
+        "the first answer was played: {text}"
+    );
+    assert!(text.contains("Game abandoned (seed 5)"), "{text}");
+}
+
+#[test]
+fn install_refuses_a_file_that_is_not_a_plugin_and_installs_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let bogus = dir.path().join("notes.wasm");
+    std::fs::write(&bogus, "just some text").unwrap();
+    let out = veillee(dir.path(), &["install", bogus.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("not a WebAssembly module"),
+        "{}",
+        stderr(&out)
+    );
+    let installed = std::fs::read_dir(dir.path().join("plugins"))
+        .map(|d| d.count())
+        .unwrap_or(0);
+    assert_eq!(installed, 0);
+}
+
+#[test]
+fn install_refuses_to_shadow_a_builtin_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("my-siege.wasm");
+    std::fs::write(&copy, veillee::builtin::plugin_bytes("siege").unwrap()).unwrap();
+    let out = veillee(dir.path(), &["install", copy.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("`siege` is the id of a built-in game"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_broken_installed_plugin_is_reported_and_the_rest_still_works() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("plugins")).unwrap();
+    std::fs::write(
+        dir.path().join("plugins/broken.wasm"),
+        b"\0asm\x01\0\0\0garbage",
+    )
+    .unwrap();
+    let out = veillee(dir.path(), &["games"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("siege"));
+    assert!(stderr(&out).contains("broken.wasm"), "{}", stderr(&out));
+}
+
+#[test]
+fn check_runs_the_conformance_kit_against_the_native_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(dir.path(), &["check", "siege", "--games", "2"]);
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).contains("native and wasm builds compared"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(stdout(&out).contains("conformance: passed"));
+}
+
+#[test]
+fn uninstalling_a_builtin_game_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(dir.path(), &["uninstall", "siege"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("built-in game and cannot be uninstalled"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,0 +1,173 @@
+//! Move generation: how each piece moves (SG-K, SG-D, SG-L) and the special rule (SG-R).
+//!
+//! Moves are produced through a callback so that the same code fills the move list and
+//! answers "is there any move?" without allocating (the callback returns `true` to stop).
+
+use veillee_sdk::Seat;
+
+use crate::board::{self, has, step, Sq, CASTLE, CROWN, D6, DOT, E6, EMPTY, MOAT, START};
+use crate::{Move, Siege, ATTACKER};
+
+/// SG-K1: the chess knight's jumps. Those with `dr > 0` go forward (toward rank 6).
+const KNIGHT_JUMPS: [(i8, i8); 8] = [
+    (-2, 1),
+    (-1, 2),
+    (1, 2),
+    (2, 1),
+    (-2, -1),
+    (-1, -2),
+    (1, -2),
+    (2, -1),
+];
+
+/// SG-D1: the eight neighbours.
+const KING_STEPS: [(i8, i8); 8] = [
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (-1, 0),
+    (1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
+/// SG-L1: the four diagonal directions, forward and backward.
+const DIAGONALS: [(i8, i8); 4] = [(-1, 1), (1, 1), (-1, -1), (1, -1)];
+
+impl Siege {
+    /// Whether `seat` has at least one move (a pass aside).
+    pub(crate) fn has_any_move(&self, seat: Seat) -> bool {
+        self.each_move(seat, &mut |_| true)
+    }
+
+    /// Calls `f` on every legal move of `seat` (a pass aside), in a fixed order: by square
+    /// (a0 … h6), then by direction. Stops as soon as `f` returns `true`, and then returns
+    /// `true`.
+    pub(crate) fn each_move(&self, seat: Seat, f: &mut impl FnMut(Move) -> bool) -> bool {
+        let attacker = seat == ATTACKER;
+        // SG-R: during the defender's first four moves (and until a capture), only a
+        // soldier still on its own dotted square may move, and only onto a square without
+        // a dot. When no such move exists the defender has no legal move at all and passes
+        // (SG-E3): the original gives no escape from the obligation, and passing keeps the
+        // obligation without inventing one.
+        let special = !attacker && self.special_rule_applies();
+        for from in 0..board::CELLS as Sq {
+            let piece = self.board[from as usize];
+            let stop = if attacker {
+                board::is_knight(piece) && self.knight_moves(from, f)
+            } else if board::is_soldier(piece) {
+                let index = piece - board::soldier(0);
+                let free = !special || board::SOLDIER_HOMES[index as usize] == from;
+                free && self.soldier_moves(from, special, f)
+            } else if piece == board::LORD {
+                !special && self.lord_moves(from, f)
+            } else {
+                false
+            };
+            if stop {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A knight's moves from `from` (SG-K1 to SG-K5).
+    fn knight_moves(&self, from: Sq, f: &mut impl FnMut(Move) -> bool) -> bool {
+        let inside = has(CASTLE, from);
+        for (dc, dr) in KNIGHT_JUMPS {
+            // SG-K4: a knight leaps; nothing between `from` and `to` matters.
+            let Some(to) = step(from, dc, dr) else {
+                continue;
+            };
+            let into_castle = has(CASTLE, to);
+            // SG-K2: never back onto a start square.
+            if has(START, to) {
+                continue;
+            }
+            // SG-K3: once inside the castle, never out again.
+            if inside && !into_castle {
+                continue;
+            }
+            // SG-K1/SG-K2: forward only, except inside the castle or on the move that
+            // enters it from outside (both: the square reached is in the castle).
+            if dr < 0 && !into_castle {
+                continue;
+            }
+            // SG-K3: blue squares are allowed. SG-K5: landing on a soldier or the lord
+            // captures it; a knight never lands on another knight.
+            if board::is_knight(self.board[to as usize]) {
+                continue;
+            }
+            if f(Move::Step { from, to }) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A soldier's moves from `from` (SG-D1, SG-D2), restricted by SG-R when `special`.
+    fn soldier_moves(&self, from: Sq, special: bool, f: &mut impl FnMut(Move) -> bool) -> bool {
+        for (dc, dr) in KING_STEPS {
+            let Some(to) = step(from, dc, dr) else {
+                continue;
+            };
+            // SG-D1: never on a blue square; the start squares belong to the knights
+            // (interpretation: they lie outside the board proper).
+            if has(MOAT, to) || has(START, to) {
+                continue;
+            }
+            // SG-R: off the dotted square onto a square without a dot.
+            if special && has(DOT, to) {
+                continue;
+            }
+            let target = self.board[to as usize];
+            let legal = if target == EMPTY {
+                true
+            } else if board::is_knight(target) {
+                // SG-D2: a knight is captured only diagonally, never on a blue square.
+                dc != 0 && dr != 0 && !has(MOAT, to)
+            } else {
+                false
+            };
+            if legal && f(Move::Step { from, to }) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The lord's moves from `from` (SG-L1 to SG-L3).
+    fn lord_moves(&self, from: Sq, f: &mut impl FnMut(Move) -> bool) -> bool {
+        for (dc, dr) in DIAGONALS {
+            // SG-L1: two or three squares diagonally, forward or backward, within the castle,
+            // over empty squares only, onto an empty square or a knight (SG-L3).
+            let mut at = from;
+            for distance in 1..=3 {
+                let Some(next) = step(at, dc, dr) else { break };
+                if !has(CASTLE, next) {
+                    break;
+                }
+                at = next;
+                let target = self.board[at as usize];
+                let reachable = target == EMPTY || board::is_knight(target);
+                if distance >= 2 && reachable && f(Move::Step { from, to: at }) {
+                    return true;
+                }
+                if target != EMPTY {
+                    break;
+                }
+            }
+        }
+        // SG-L2: the sideways step between the two crown squares, onto an empty square or a
+        // knight (SG-L3).
+        if has(CROWN, from) {
+            let to = if from == D6 { E6 } else { D6 };
+            let target = self.board[to as usize];
+            if (target == EMPTY || board::is_knight(target)) && f(Move::Step { from, to }) {
+                return true;
+            }
+        }
+        false
+    }
+}

@@ -1,0 +1,240 @@
+//! What the launcher shows: the manifest and the scene.
+//!
+//! The scene's board has 8 columns (`a`–`h`) and 7 rows drawn with rank 6 at the top (scene
+//! row 0) down to rank 0 at the bottom (scene row 6): scene row = `6 - rank`.
+
+use veillee_sdk::{
+    text, Board, Cell, Colour, Highlight, HighlightKind, Manifest, Piece, Scene, ScoreLine,
+    SeatInfo, Shape, Target, Text,
+};
+
+use crate::board::{self, Sq, CASTLE, COLS, CROWN, DOT, MOAT, RANKS, START, VALID};
+use crate::{Siege, ATTACKER, BOARD_ID, DEFENDER, QUIET_LIMIT};
+
+/// The attacker's colour (a deep red).
+pub const ATTACKER_COLOUR: Colour = Colour::rgb(0xa3, 0x23, 0x1f);
+/// The defender's colour (ivory).
+pub const DEFENDER_COLOUR: Colour = Colour::rgb(0xf4, 0xee, 0xdc);
+
+const FIELD: Colour = Colour::rgb(0x7f, 0xb0, 0x5e);
+const MOAT_BLUE: Colour = Colour::rgb(0x4a, 0x8f, 0xd4);
+const STONE: Colour = Colour::rgb(0xa9, 0xa3, 0x98);
+const GOLD: Colour = Colour::rgb(0xe2, 0xb9, 0x48);
+const SAND: Colour = Colour::rgb(0xe9, 0xdc, 0xb5);
+const VOID: Colour = Colour::rgb(0x00, 0x00, 0x00);
+
+/// The manifest.
+pub fn manifest() -> Manifest {
+    Manifest {
+        id: "siege".into(),
+        name: Text::same("Siège"),
+        description: text(
+            "Jeu de siège de 1966 pour deux joueurs. Quatre chevaliers, qui sautent comme aux \
+             échecs mais seulement vers l'avant, partent à l'assaut du château pour faire \
+             prisonnier le seigneur ; quatre soldats à pied, qui ne prennent qu'en diagonale \
+             et ne traversent pas le fossé, et le seigneur lui-même défendent la place. \
+             L'assaillant gagne en prenant le seigneur, le défenseur en prenant les quatre \
+             chevaliers.",
+            "A 1966 siege game for two players. Four mounted knights, leaping like chess \
+             knights but only forward, storm the castle to capture its lord; four foot \
+             soldiers, who capture only diagonally and cannot cross the moat, defend it with \
+             the lord himself. The attacker wins by capturing the lord, the defender by \
+             capturing all four knights.",
+        ),
+        version: "1.0.0".into(),
+        min_players: 2,
+        max_players: 2,
+        seats: vec![
+            SeatInfo {
+                name: text("Assaillant", "Attacker"),
+                colour: ATTACKER_COLOUR,
+            },
+            SeatInfo {
+                name: text("Défenseur", "Defender"),
+                colour: DEFENDER_COLOUR,
+            },
+        ],
+        options: Vec::new(),
+        hidden_information: false,
+        operations: Vec::new(),
+    }
+}
+
+/// The scene row of a rank.
+fn scene_row(s: Sq) -> u16 {
+    u16::from(RANKS - 1 - board::rank(s))
+}
+
+/// The click target of a square.
+pub fn cell_target(s: Sq) -> Target {
+    Target::cell(BOARD_ID, u16::from(board::col(s)), scene_row(s))
+}
+
+/// The scene cell of a square.
+fn cell(s: Sq) -> Cell {
+    let (kind, colour) = if !board::has(VALID, s) {
+        ("void", VOID)
+    } else if board::has(START, s) {
+        ("start", SAND)
+    } else if board::has(CROWN, s) {
+        ("crown", GOLD)
+    } else if board::has(CASTLE, s) {
+        ("castle", STONE)
+    } else if board::has(MOAT, s) {
+        ("moat", MOAT_BLUE)
+    } else {
+        ("field", FIELD)
+    };
+    let label = if board::has(DOT, s) {
+        "•"
+    } else if board::has(CROWN, s) {
+        "♛"
+    } else if board::has(START, s) {
+        "◦"
+    } else {
+        ""
+    };
+    Cell {
+        kind: kind.into(),
+        colour,
+        label: label.into(),
+    }
+}
+
+/// The scene for every viewer (perfect information).
+pub fn view(game: &Siege) -> Scene {
+    let mut cells = Vec::with_capacity(board::CELLS);
+    for row in 0..RANKS {
+        for col in 0..COLS {
+            cells.push(cell(board::sq(col, RANKS - 1 - row)));
+        }
+    }
+    let mut pieces = Vec::with_capacity(9);
+    for s in 0..board::CELLS as Sq {
+        let code = game.board[s as usize];
+        if code == board::EMPTY {
+            continue;
+        }
+        let (shape, colour, owner) = if board::is_knight(code) {
+            (Shape::Knight, ATTACKER_COLOUR, ATTACKER)
+        } else if board::is_soldier(code) {
+            (Shape::Soldier, DEFENDER_COLOUR, DEFENDER)
+        } else {
+            (Shape::Lord, DEFENDER_COLOUR, DEFENDER)
+        };
+        pieces.push(Piece {
+            id: board::piece_id(code).into(),
+            col: u16::from(board::col(s)),
+            row: scene_row(s),
+            shape,
+            colour,
+            label: String::new(),
+            owner: Some(owner),
+        });
+    }
+    let board = Board {
+        id: BOARD_ID.into(),
+        title: Text::default(),
+        cols: u16::from(COLS),
+        rows: u16::from(RANKS),
+        col_labels: (b'a'..=b'h').map(|c| (c as char).to_string()).collect(),
+        row_labels: (0..RANKS).rev().map(|r| r.to_string()).collect(),
+        cells,
+        pieces,
+    };
+
+    let mut highlights = Vec::new();
+    if let Some(last) = game.last {
+        if let Some(from) = last.from {
+            highlights.push(Highlight {
+                target: cell_target(from),
+                kind: HighlightKind::LastMove,
+            });
+        }
+        highlights.push(Highlight {
+            target: cell_target(last.to),
+            kind: HighlightKind::LastMove,
+        });
+        if last.taken != board::EMPTY {
+            highlights.push(Highlight {
+                target: cell_target(last.to),
+                kind: HighlightKind::Danger,
+            });
+        }
+    }
+
+    Scene {
+        boards: vec![board],
+        zones: Vec::new(),
+        scores: vec![
+            ScoreLine {
+                label: text("Chevaliers restants", "Knights left"),
+                value: game.knights.to_string(),
+                seat: Some(ATTACKER),
+            },
+            ScoreLine {
+                label: text("Soldats restants", "Soldiers left"),
+                value: game.soldiers.to_string(),
+                seat: Some(DEFENDER),
+            },
+            ScoreLine {
+                label: text("Coups sans prise", "Moves without capture"),
+                value: format!("{}/{QUIET_LIMIT}", game.quiet_plies),
+                seat: None,
+            },
+        ],
+        message: message(game),
+        rotation: 0,
+        highlights,
+    }
+}
+
+/// Who is to move and what, or how the game ended.
+fn message(game: &Siege) -> Text {
+    if !game.lord_placed {
+        return text(
+            "Défenseur : placez le seigneur sur une couronne (d6 ou e6)",
+            "Defender: place the lord on a crown square (d6 or e6)",
+        );
+    }
+    if let Some(outcome) = game.outcome() {
+        return text(
+            format!("Partie terminée. {}", outcome.reason.fr),
+            format!("Game over. {}", outcome.reason.en),
+        );
+    }
+    let (fr, en) = if game.to_move == ATTACKER {
+        ("Assaillant", "Attacker")
+    } else {
+        ("Défenseur", "Defender")
+    };
+    if !game.has_any_move(game.to_move) {
+        return text(
+            format!("{fr} : aucun coup possible, il faut passer"),
+            format!("{en}: no legal move, you must pass"),
+        );
+    }
+    if game.to_move == ATTACKER {
+        text(
+            "Assaillant : déplacez un chevalier",
+            "Attacker: move a knight",
+        )
+    } else if game.special_rule_applies() {
+        let n = game.defender_moves + 1;
+        text(
+            format!(
+                "Défenseur : règle spéciale ({n}/4), sortez de sa case à point un soldat qui n'a \
+                 pas encore bougé, vers une case sans point"
+            ),
+            format!(
+                "Defender: special rule ({n}/4), move a soldier that has not moved yet off its \
+                 dotted square onto a square without a dot"
+            ),
+        )
+    } else {
+        text(
+            "Défenseur : déplacez un soldat ou le seigneur",
+            "Defender: move a soldier or the lord",
+        )
+    }
+}

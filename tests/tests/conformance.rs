@@ -1,0 +1,39 @@
+//! The conformance kit over every built-in game, through the real wasm plugins, with the
+//! native build as the reference where there is one.
+
+use veillee::conformance::{check, CheckConfig};
+use veillee::engine::GameEngine;
+use veillee::native::native_engine;
+use veillee_tests::{builtin_plugin, runtime};
+
+#[test]
+fn every_builtin_game_passes_the_conformance_kit() {
+    let runtime = runtime();
+    assert!(!veillee::builtin::BUILTIN_PLUGINS.is_empty());
+    for (id, _) in veillee::builtin::BUILTIN_PLUGINS {
+        let mut plugin = builtin_plugin(&runtime, id);
+        let mut native = native_engine(id);
+        let reference = native.as_deref_mut().map(|n| n as &mut dyn GameEngine);
+        let config = CheckConfig {
+            games: 8,
+            ..CheckConfig::default()
+        };
+        let report = check(&mut plugin, reference, &config);
+        assert!(
+            report.passed(),
+            "{id} failed the conformance kit:\n{}",
+            report.failures.join("\n")
+        );
+        assert!(report.moves > 0, "{id}: no move was checked");
+    }
+}
+
+#[test]
+fn every_builtin_game_has_a_native_reference() {
+    for (id, _) in veillee::builtin::BUILTIN_PLUGINS {
+        assert!(
+            native_engine(id).is_some(),
+            "{id} has no native build registered in host/src/native.rs"
+        );
+    }
+}
