@@ -25,7 +25,7 @@ fn main() {
     }
     println!("cargo:rerun-if-env-changed=CARGO_TARGET_DIR");
 
-    let plugins = plugin_dirs(&root.join("plugins"));
+    let plugins = plugin_dirs(&root);
     ensure_wasm_target();
     let target_dir = env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
@@ -60,13 +60,29 @@ fn main() {
     fs::write(out_dir.join("builtin_plugins.rs"), generated).expect("writing builtin_plugins.rs");
 }
 
-/// Every folder of `plugins/` holding a crate; the crate is named `veillee-<folder>`.
-fn plugin_dirs(plugins: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(plugins)
-        .unwrap_or_else(|e| panic!("reading {}: {e}", plugins.display()))
-        .filter_map(Result::ok)
-        .filter(|entry| entry.path().join("Cargo.toml").is_file())
-        .filter_map(|entry| entry.file_name().into_string().ok())
+/// The workspace members under `plugins/`: each is `plugins/<name>/`, crate `veillee-<name>`.
+/// A crate under `plugins/` that is not a member (one being developed on its own) is skipped.
+fn plugin_dirs(root: &Path) -> Vec<String> {
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(cargo)
+        .current_dir(root)
+        .args(["metadata", "--no-deps", "--format-version", "1", "--offline"])
+        .output()
+        .unwrap_or_else(|e| panic!("could not run cargo metadata: {e}"));
+    if !output.status.success() {
+        panic!("cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    let metadata: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("cargo metadata prints JSON");
+    let plugins = root.join("plugins");
+    let mut names: Vec<String> = metadata["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|package| package["manifest_path"].as_str())
+        .map(PathBuf::from)
+        .filter(|manifest| manifest.parent().and_then(Path::parent) == Some(plugins.as_path()))
+        .filter_map(|manifest| Some(manifest.parent()?.file_name()?.to_str()?.to_string()))
         .collect();
     names.sort();
     names
