@@ -66,11 +66,20 @@ fn plugin_dirs(root: &Path) -> Vec<String> {
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = Command::new(cargo)
         .current_dir(root)
-        .args(["metadata", "--no-deps", "--format-version", "1", "--offline"])
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
         .output()
         .unwrap_or_else(|e| panic!("could not run cargo metadata: {e}"));
     if !output.status.success() {
-        panic!("cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr));
+        panic!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
     }
     let metadata: serde_json::Value =
         serde_json::from_slice(&output.stdout).expect("cargo metadata prints JSON");
