@@ -204,8 +204,8 @@ fn self_check(plugin: &mut Plugin) -> anyhow::Result<()> {
     let config = CheckConfig {
         games: 2,
         seed: 1,
-        max_moves: 3_000,
         actions_tried_per_step: 2,
+        ..CheckConfig::default()
     };
     let report = conformance::check(plugin, None, &config);
     if !report.passed() {

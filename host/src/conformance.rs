@@ -19,8 +19,14 @@ pub struct CheckConfig {
     pub seed: u64,
     /// A game longer than this fails the check ("does not end").
     pub max_moves: u32,
-    /// Actions re-applied on copies at each step ("every listed action applies").
+    /// Actions re-applied on copies at each deep step ("every listed action applies").
     pub actions_tried_per_step: usize,
+    /// Every step of a game's first `deep_steps` gets every check; after that one step in
+    /// `deep_stride` does, and the others only the essential ones (legal actions exist,
+    /// the action applies, both builds agree on the state). Keeps long games affordable.
+    pub deep_steps: u32,
+    /// See `deep_steps`.
+    pub deep_stride: u32,
 }
 
 impl Default for CheckConfig {
@@ -28,8 +34,10 @@ impl Default for CheckConfig {
         CheckConfig {
             games: 20,
             seed: 1,
-            max_moves: 5_000,
+            max_moves: 20_000,
             actions_tried_per_step: 6,
+            deep_steps: 200,
+            deep_stride: 16,
         }
     }
 }
@@ -163,10 +171,13 @@ impl GameCheck<'_, '_, '_> {
     ) -> Result<(), EngineError> {
         loop {
             let step = played.len() as u32;
+            let deep = step < self.config.deep_steps || step.is_multiple_of(self.config.deep_stride.max(1));
             let status = self.engine.status(game)?;
-            self.check_views(step, game, &status)?;
+            if deep {
+                self.check_views(step, game, &status)?;
+            }
             if let (Some(r), Some(h)) = (self.reference.as_deref_mut(), reference) {
-                if let Some(diff) = compare_engines(self.engine, game, r, h, &status)? {
+                if let Some(diff) = compare_engines(self.engine, game, r, h, &status, deep)? {
                     self.fail(step, format!("native and wasm builds disagree: {diff}"));
                     return Ok(());
                 }
@@ -198,9 +209,11 @@ impl GameCheck<'_, '_, '_> {
                 );
                 return Ok(());
             }
-            self.check_actions(step, game, seat, &actions, rng)?;
-            self.check_refusals(step, game, seat, &seats)?;
-            self.check_round_trip(step, game)?;
+            if deep {
+                self.check_actions(step, game, seat, &actions, rng)?;
+                self.check_refusals(step, game, seat, &seats)?;
+                self.check_round_trip(step, game)?;
+            }
             let action = &actions[rng.below(actions.len())];
             self.engine.apply(game, seat, &action.id)?;
             if let (Some(r), Some(h)) = (self.reference.as_deref_mut(), reference) {
@@ -422,12 +435,16 @@ fn compare_engines(
     b: &mut dyn GameEngine,
     hb: Handle,
     status: &Status,
+    deep: bool,
 ) -> Result<Option<String>, EngineError> {
     if &b.status(hb)? != status {
         return Ok(Some("status".into()));
     }
     if a.save(ha)? != b.save(hb)? {
         return Ok(Some("saved state".into()));
+    }
+    if !deep {
+        return Ok(None);
     }
     for &seat in status.seats() {
         if a.legal_actions(ha, seat)? != b.legal_actions(hb, seat)? {

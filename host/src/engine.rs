@@ -26,6 +26,9 @@ pub enum EngineError {
 pub trait GameEngine {
     /// The game's manifest.
     fn manifest(&self) -> &Manifest;
+    /// What identifies this build of the game: a wasm plugin's SHA-256, or
+    /// `native:<id>@<version>`. Sessions record it to notice a changed plugin.
+    fn content_hash(&self) -> String;
     /// Creates a game; the set-up is checked against the manifest.
     fn create(&mut self, setup: &Setup) -> Result<Handle, EngineError>;
     /// Restores a game from [`GameEngine::save`]'s bytes.
@@ -88,6 +91,9 @@ impl<G: Game> Default for NativeEngine<G> {
 impl<G: Game> GameEngine for NativeEngine<G> {
     fn manifest(&self) -> &Manifest {
         &self.manifest
+    }
+    fn content_hash(&self) -> String {
+        format!("native:{}@{}", self.manifest.id, self.manifest.version)
     }
     fn create(&mut self, setup: &Setup) -> Result<Handle, EngineError> {
         Ok(self.table.create(setup)?)

@@ -12,4 +12,6 @@ pub mod data_dir;
 pub mod engine;
 pub mod native;
 pub mod plugin;
+pub mod session;
 pub mod simulate;
+pub mod store;

@@ -7,6 +7,12 @@ use crate::engine::{GameEngine, NativeEngine};
 pub fn native_engine(game_id: &str) -> Option<Box<dyn GameEngine + Send>> {
     match game_id {
         "siege" => Some(Box::new(NativeEngine::<veillee_siege::Siege>::default())),
+        "batisseurs" => Some(Box::new(
+            NativeEngine::<veillee_batisseurs::Batisseurs>::default(),
+        )),
+        "chateau-noir" => Some(Box::new(
+            NativeEngine::<veillee_chateau_noir::ChateauNoir>::default(),
+        )),
         _ => None,
     }
 }

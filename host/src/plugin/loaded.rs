@@ -233,6 +233,10 @@ impl GameEngine for Plugin {
         &self.shared.manifest
     }
 
+    fn content_hash(&self) -> String {
+        self.hash().to_string()
+    }
+
     fn create(&mut self, setup: &Setup) -> Result<Handle, EngineError> {
         let json = serde_json::to_vec(setup).map_err(|e| GameError::InvalidSetup(e.to_string()))?;
         let guest = self.ordinary(|live| live.new_game(&json))?;

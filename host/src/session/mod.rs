@@ -1,0 +1,438 @@
+//! Saved sessions: every game played through the host is event-sourced into the store.
+//!
+//! The log (seat + action id per move) is the source of truth: seed + log replays to the
+//! state. Snapshots every [`SNAPSHOT_EVERY`] moves only make resuming fast. Each move is
+//! durable (flushed) before [`Sessions::apply`] returns.
+
+mod replay;
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use veillee_sdk::{Event, Handle, Seat, Setup, Text};
+
+use crate::engine::{EngineError, GameEngine};
+use crate::store::model::{
+    LogEntry, PlayerKind, SeatPlayer, SessionFile, SessionMeta, FILE_FORMAT, FILE_FORMAT_VERSION,
+};
+use crate::store::{SessionChange, Store, StoreError};
+
+pub use replay::Diverged;
+
+/// A snapshot of the state is saved every this many moves.
+pub const SNAPSHOT_EVERY: u32 = 64;
+
+/// Why a session operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The game or its plugin failed.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// No such session.
+    #[error("there is no saved session {0} (`veillee sessions` lists them)")]
+    NotFound(u64),
+    /// The session is of another game than the engine given.
+    #[error("session {id} is a game of {expected}, not {found}")]
+    WrongGame {
+        id: u64,
+        expected: String,
+        found: String,
+    },
+    /// The log no longer replays with the installed plugin.
+    #[error(transparent)]
+    Diverged(#[from] Diverged),
+    /// Undo would take back something already revealed.
+    #[error("undoing would take back what was already revealed: {}; everyone at the table must agree (CLI: --agree)", .0.join("; "))]
+    RevealInTheWay(Vec<String>),
+    /// Nothing to undo.
+    #[error("there is nothing to undo")]
+    NothingToUndo,
+    /// Nothing to redo.
+    #[error("there is nothing to redo")]
+    NothingToRedo,
+    /// An export file that cannot be imported.
+    #[error("cannot import this file: {0}")]
+    BadFile(String),
+}
+
+/// A session being played: its metadata and the live game in the engine.
+#[derive(Debug)]
+pub struct LiveSession {
+    /// The session's metadata, kept up to date.
+    pub meta: SessionMeta,
+    /// The game in the engine.
+    pub game: Handle,
+}
+
+/// What an undo took back.
+#[derive(Debug)]
+pub struct Undone {
+    /// Moves removed from the log.
+    pub moves: u32,
+    /// Revealed things it crossed (only with everyone's agreement).
+    pub reveals: Vec<Text>,
+}
+
+/// The saved sessions of one database.
+#[derive(Clone)]
+pub struct Sessions {
+    store: Store,
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+impl Sessions {
+    /// Sessions kept in `store`.
+    pub fn new(store: Store) -> Sessions {
+        Sessions { store }
+    }
+
+    /// The underlying store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Every session, most recently played first.
+    pub fn list(&self) -> Result<Vec<SessionMeta>, SessionError> {
+        let mut sessions = self.store.sessions()?;
+        sessions.sort_by(|a, b| b.last_played.cmp(&a.last_played).then(b.id.cmp(&a.id)));
+        Ok(sessions)
+    }
+
+    /// One session's metadata.
+    pub fn get(&self, id: u64) -> Result<SessionMeta, SessionError> {
+        self.store.session(id)?.ok_or(SessionError::NotFound(id))
+    }
+
+    /// A session's whole log.
+    pub fn log(&self, id: u64) -> Result<Vec<LogEntry>, SessionError> {
+        Ok(self.store.log(id, 0)?)
+    }
+
+    /// Deletes a session for good.
+    pub fn delete(&self, id: u64) -> Result<(), SessionError> {
+        self.get(id)?;
+        Ok(self.store.delete_session(id)?)
+    }
+
+    /// Starts and saves a new session.
+    pub fn start(
+        &self,
+        engine: &mut dyn GameEngine,
+        seats: Vec<SeatPlayer>,
+        setup: Setup,
+    ) -> Result<LiveSession, SessionError> {
+        let game = engine.create(&setup)?;
+        let manifest = engine.manifest();
+        let time = now();
+        let meta = SessionMeta {
+            id: self.store.generate_id()?,
+            game: manifest.id.clone(),
+            plugin_hash: engine.content_hash(),
+            plugin_version: manifest.version.clone(),
+            variants: Vec::new(),
+            seats,
+            setup,
+            created: time,
+            last_played: time,
+            moves: 0,
+            status: engine.status(game)?,
+        };
+        let state = engine.save(game)?;
+        self.store.commit(
+            meta.id,
+            &SessionChange {
+                meta: Some(&meta),
+                snapshot: Some((0, &state)),
+                ..SessionChange::default()
+            },
+        )?;
+        Ok(LiveSession { meta, game })
+    }
+
+    /// Plays an action and saves it durably before returning its events.
+    pub fn apply(
+        &self,
+        engine: &mut dyn GameEngine,
+        live: &mut LiveSession,
+        seat: Seat,
+        action: &str,
+        extra: serde_json::Value,
+    ) -> Result<Vec<Event>, SessionError> {
+        let events = engine.apply(live.game, seat, action)?;
+        let entry = LogEntry {
+            seat,
+            action: action.to_string(),
+            extra,
+            reveals: events
+                .iter()
+                .filter(|e| e.reveal)
+                .map(|e| e.text.clone())
+                .collect(),
+        };
+        let saved = self.append(engine, live, &[entry], Some(&Vec::new()));
+        if let Err(error) = saved {
+            // The game is ahead of the disk: bring it back to what is saved.
+            self.rebuild(engine, live)?;
+            return Err(error);
+        }
+        Ok(events)
+    }
+
+    /// Writes entries already applied to the live game, with the new metadata.
+    fn append(
+        &self,
+        engine: &mut dyn GameEngine,
+        live: &mut LiveSession,
+        entries: &[LogEntry],
+        redo: Option<&crate::store::RedoStack>,
+    ) -> Result<(), SessionError> {
+        let mut meta = live.meta.clone();
+        let first = meta.moves;
+        meta.moves += entries.len() as u32;
+        meta.status = engine.status(live.game)?;
+        meta.last_played = now();
+        let crosses_snapshot = (first / SNAPSHOT_EVERY) != (meta.moves / SNAPSHOT_EVERY);
+        let state = if crosses_snapshot {
+            Some(engine.save(live.game)?)
+        } else {
+            None
+        };
+        let append = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (first + i as u32, e))
+            .collect();
+        let change = SessionChange {
+            meta: Some(&meta),
+            append,
+            snapshot: state.as_deref().map(|s| (meta.moves, s)),
+            redo,
+            ..SessionChange::default()
+        };
+        self.store.commit(meta.id, &change)?;
+        live.meta = meta;
+        Ok(())
+    }
+
+    /// Resumes a session: the latest snapshot, then the rest of the log. If the installed
+    /// plugin is not the one the session was played with, the whole log is replayed with it
+    /// and accepted only if every action is still legal and the outcome is the same.
+    pub fn resume(
+        &self,
+        engine: &mut dyn GameEngine,
+        id: u64,
+    ) -> Result<LiveSession, SessionError> {
+        let meta = self.get(id)?;
+        if engine.manifest().id != meta.game {
+            return Err(SessionError::WrongGame {
+                id,
+                expected: meta.game,
+                found: engine.manifest().id.clone(),
+            });
+        }
+        if engine.content_hash() == meta.plugin_hash {
+            let snapshot = self.store.latest_snapshot(id, meta.moves)?;
+            let from = snapshot.as_ref().map_or(0, |(moves, _)| *moves);
+            let tail = self.store.log(id, from)?;
+            let game =
+                replay::replay(engine, &meta, snapshot.map(|(_, state)| state), from, &tail)?;
+            return Ok(LiveSession { meta, game });
+        }
+        let log = self.store.log(id, 0)?;
+        let game = replay::replay(engine, &meta, None, 0, &log)?;
+        let mut meta = meta;
+        meta.plugin_hash = engine.content_hash();
+        meta.plugin_version = engine.manifest().version.clone();
+        let state = engine.save(game)?;
+        let change = SessionChange {
+            meta: Some(&meta),
+            drop_snapshots: true,
+            snapshot: Some((meta.moves, &state)),
+            ..SessionChange::default()
+        };
+        self.store.commit(id, &change)?;
+        Ok(LiveSession { meta, game })
+    }
+
+    /// Rebuilds the live game from what is saved.
+    fn rebuild(
+        &self,
+        engine: &mut dyn GameEngine,
+        live: &mut LiveSession,
+    ) -> Result<(), SessionError> {
+        engine.drop_game(live.game);
+        *live = self.resume(engine, live.meta.id)?;
+        Ok(())
+    }
+
+    /// Takes back `steps` decisions: each step removes the last human move and the bot moves
+    /// after it. Refused when it would take back a reveal, unless `agreed`.
+    pub fn undo(
+        &self,
+        engine: &mut dyn GameEngine,
+        live: &mut LiveSession,
+        steps: u32,
+        agreed: bool,
+    ) -> Result<Undone, SessionError> {
+        let id = live.meta.id;
+        let log = self.store.log(id, 0)?;
+        let keep = undo_point(&log, &live.meta.seats, steps);
+        if keep == log.len() {
+            return Err(SessionError::NothingToUndo);
+        }
+        let removed = &log[keep..];
+        let reveals: Vec<Text> = removed
+            .iter()
+            .flat_map(|e| e.reveals.iter().cloned())
+            .collect();
+        if !reveals.is_empty() && !agreed {
+            return Err(SessionError::RevealInTheWay(
+                reveals.iter().map(|t| t.en.clone()).collect(),
+            ));
+        }
+        let mut redo = self.store.redo_stack(id)?;
+        redo.push(removed.to_vec());
+        let keep = keep as u32;
+        let snapshot = self.store.latest_snapshot(id, keep)?;
+        let from = snapshot.as_ref().map_or(0, |(moves, _)| *moves);
+        let mut meta = live.meta.clone();
+        meta.moves = keep;
+        engine.drop_game(live.game);
+        live.game = replay::replay_unchecked(
+            engine,
+            &meta,
+            snapshot.map(|(_, s)| s),
+            from,
+            &log[from as usize..keep as usize],
+        )?;
+        meta.status = engine.status(live.game)?;
+        meta.last_played = now();
+        self.store.commit(
+            id,
+            &SessionChange {
+                meta: Some(&meta),
+                truncate_from: Some(keep),
+                redo: Some(&redo),
+                ..SessionChange::default()
+            },
+        )?;
+        live.meta = meta;
+        Ok(Undone {
+            moves: removed.len() as u32,
+            reveals,
+        })
+    }
+
+    /// Re-applies what the last undo took back.
+    pub fn redo(
+        &self,
+        engine: &mut dyn GameEngine,
+        live: &mut LiveSession,
+    ) -> Result<Vec<Event>, SessionError> {
+        let mut redo = self.store.redo_stack(live.meta.id)?;
+        let group = redo.pop().ok_or(SessionError::NothingToRedo)?;
+        let mut events = Vec::new();
+        for entry in &group {
+            events.extend(engine.apply(live.game, entry.seat, &entry.action)?);
+        }
+        self.append(engine, live, &group, Some(&redo))?;
+        Ok(events)
+    }
+
+    /// The session as one readable document.
+    pub fn export(&self, id: u64) -> Result<SessionFile, SessionError> {
+        Ok(SessionFile {
+            format: FILE_FORMAT.into(),
+            format_version: FILE_FORMAT_VERSION,
+            session: self.get(id)?,
+            log: self.store.log(id, 0)?,
+        })
+    }
+
+    /// Validates an exported session fully — its game, its log replayed to the recorded
+    /// outcome — and stores it under a new id. Nothing is written when any check fails.
+    pub fn import(
+        &self,
+        engine: &mut dyn GameEngine,
+        file: SessionFile,
+    ) -> Result<SessionMeta, SessionError> {
+        if file.format != FILE_FORMAT {
+            return Err(SessionError::BadFile(format!(
+                "it is not a Veillée session (format `{}`)",
+                file.format
+            )));
+        }
+        if file.format_version > FILE_FORMAT_VERSION {
+            return Err(SessionError::BadFile(format!(
+                "it was written by a newer Veillée (format {})",
+                file.format_version
+            )));
+        }
+        let mut meta = file.session;
+        if engine.manifest().id != meta.game {
+            return Err(SessionError::WrongGame {
+                id: meta.id,
+                expected: meta.game,
+                found: engine.manifest().id.clone(),
+            });
+        }
+        if meta.moves as usize != file.log.len() {
+            return Err(SessionError::BadFile(format!(
+                "it says {} moves but its log has {}",
+                meta.moves,
+                file.log.len()
+            )));
+        }
+        let game = replay::replay(engine, &meta, None, 0, &file.log)?;
+        let state = engine.save(game);
+        engine.drop_game(game);
+        let state = state?;
+        meta.id = self.store.generate_id()?;
+        meta.plugin_hash = engine.content_hash();
+        meta.plugin_version = engine.manifest().version.clone();
+        let append = file
+            .log
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (i as u32, e))
+            .collect();
+        self.store.commit(
+            meta.id,
+            &SessionChange {
+                meta: Some(&meta),
+                append,
+                snapshot: Some((meta.moves, &state)),
+                ..SessionChange::default()
+            },
+        )?;
+        Ok(meta)
+    }
+}
+
+/// How many log entries to keep so as to take back `steps` decisions: trailing bot moves
+/// go with the human move before them; a log of bots only loses one move per step.
+fn undo_point(log: &[LogEntry], seats: &[SeatPlayer], steps: u32) -> usize {
+    let is_human = |e: &LogEntry| {
+        seats
+            .get(e.seat as usize)
+            .is_none_or(|s| s.kind == PlayerKind::Human)
+    };
+    let mut keep = log.len();
+    for _ in 0..steps {
+        if keep == 0 {
+            break;
+        }
+        match log[..keep].iter().rposition(is_human) {
+            Some(human) => keep = human,
+            None => keep -= 1,
+        }
+    }
+    keep
+}

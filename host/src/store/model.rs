@@ -1,0 +1,97 @@
+//! What a saved session is made of. These types are the database's values and the export
+//! file's content: changing them means a new schema version (see `store::schema`).
+
+use serde::{Deserialize, Serialize};
+use veillee_sdk::{Seat, Setup, Status, Text};
+
+/// Everything about a session but its log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SessionMeta {
+    /// Unique id in this database.
+    pub id: u64,
+    /// The game's id.
+    pub game: String,
+    /// SHA-256 of the plugin the session was last played with.
+    pub plugin_hash: String,
+    /// That plugin's game version.
+    pub plugin_version: String,
+    /// The exact variant scripts in use (filled by the variants issue).
+    #[serde(default)]
+    pub variants: Vec<VariantScript>,
+    /// Who sits where.
+    pub seats: Vec<SeatPlayer>,
+    /// Player count, options and seed.
+    pub setup: Setup,
+    /// When it was started (seconds since 1970).
+    pub created: u64,
+    /// When a move was last played or undone.
+    pub last_played: u64,
+    /// Moves in the log.
+    pub moves: u32,
+    /// Where the game stands (the outcome once finished).
+    pub status: Status,
+}
+
+/// A variant script as it was when the session used it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VariantScript {
+    /// The script's id.
+    pub id: String,
+    /// SHA-256 of its text.
+    pub hash: String,
+    /// Its full text, so that the session replays even if the file changes.
+    pub text: String,
+}
+
+/// A player at a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatPlayer {
+    /// The name shown.
+    pub name: String,
+    /// Human or bot.
+    pub kind: PlayerKind,
+}
+
+/// Who decides for a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerKind {
+    /// A person at the table.
+    Human,
+    /// A bot.
+    Bot,
+}
+
+/// One applied action: the source of truth, replayed from the seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    /// Who acted.
+    pub seat: Seat,
+    /// The action's id.
+    pub action: String,
+    /// Anything else the replay needs (a turn timer's value, a script's choices).
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    pub extra: serde_json::Value,
+    /// What this action revealed (die rolls, tiles, cards), in words; empty when nothing.
+    /// Undo does not cross such an action without everyone's agreement.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reveals: Vec<Text>,
+}
+
+/// The export file: one readable JSON document.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SessionFile {
+    /// Always `"veillee-session"`.
+    pub format: String,
+    /// The file format's version.
+    pub format_version: u32,
+    /// The session.
+    pub session: SessionMeta,
+    /// Its whole log.
+    pub log: Vec<LogEntry>,
+}
+
+/// The export file's format name.
+pub const FILE_FORMAT: &str = "veillee-session";
+/// The export file's format version.
+pub const FILE_FORMAT_VERSION: u32 = 1;

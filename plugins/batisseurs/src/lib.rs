@@ -1,0 +1,546 @@
+//! # Bâtisseurs
+//!
+//! Fred Horn's castle-assembly game for two players: each player moves the five pieces of a
+//! castle (a tower, two gates and two straight triple walls) across a 9 × 9 board, and the
+//! first to gather them into a 3 × 3 square wins. The rules are `shared/rules/batisseurs.md`;
+//! comments cite its rule ids (`BT-M6`). The set-up and the shapes are a reconstruction (the
+//! original figures are lost): see this crate's README.md.
+//!
+//! Action ids: `e9-e8` (a unit piece), `b9-b7` (a wall, named by its middle square),
+//! `b9-b7+d8+e8` (a part of several pieces: its first piece's move, then the other pieces by
+//! square), `jump-e5-e3` (BT-M7), `pass` (only when a player has no legal move).
+
+mod board;
+mod rules;
+mod saved;
+mod scene;
+#[cfg(test)]
+mod tests;
+
+use serde::{Deserialize, Serialize};
+use veillee_sdk::{
+    text, Action, Event, Game, GameError, Log, Manifest, Outcome, Scene, Seat, Setup, Status,
+    Target, Text,
+};
+
+use board::{PieceIx, Sq, PIECES};
+
+/// White's seat. BT set-up: the player who starts takes White.
+pub const WHITE: Seat = 0;
+/// Black's seat.
+pub const BLACK: Seat = 1;
+/// BT-E3: the game is drawn after this many rounds (a round is White's move then Black's).
+pub const ROUND_LIMIT: u16 = 150;
+/// BT-E3: a position seen this many times with the same player to move is a draw.
+pub const REPETITIONS: usize = 3;
+
+/// The id of the board in the scene.
+pub const BOARD_ID: &str = "board";
+
+/// A position as compared by the repetition rule: each player's tower, gates (sorted) and
+/// walls (sorted), White first, then the player to move. Gates (and walls) are
+/// interchangeable, so two positions that differ only by which gate is where are the same.
+pub type Key = [u8; 11];
+
+/// A game of Bâtisseurs: the whole state.
+///
+/// It serializes to a readable JSON object (pieces by id and square name); see `saved.rs`.
+/// Nothing in it is random.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "saved::Saved", try_from = "saved::Saved")]
+pub struct Batisseurs {
+    /// Each player's pieces (White first), by index ([`board::WALL1`] …): their reference
+    /// squares (a wall's middle square).
+    at: [[Sq; PIECES as usize]; 2],
+    /// Whose move it is.
+    to_move: Seat,
+    /// Moves and passes played.
+    plies: u32,
+    /// Rounds completed (Black's moves and passes).
+    rounds: u16,
+    /// Every position since the start, the current one last (BT-E3).
+    history: Vec<Key>,
+    /// The last move, for highlights; `None` at the start and after a pass.
+    last: Option<LastMove>,
+    /// How the game ended, if it has.
+    end: Option<End>,
+}
+
+/// The last move played, for the scene's highlights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LastMove {
+    /// Who moved.
+    seat: Seat,
+    /// The pieces that moved (a bit set of indices).
+    part: u8,
+    /// Where its first piece's reference square was.
+    from: Sq,
+    /// Where it is now.
+    to: Sq,
+    /// Whether it was a jump (BT-M7).
+    jump: bool,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// BT-E1: only this player completed a castle at the end of the round.
+    Castle(Seat),
+    /// BT-E2: both did; this player's tower is in the centre and the other's is not.
+    TowerInCentre(Seat),
+    /// BT-E2: both did, and neither or both towers are in the centre.
+    BothCastles,
+    /// BT-E3: threefold repetition.
+    Repetition,
+    /// BT-E3: 150 rounds.
+    RoundLimit,
+}
+
+/// A legal move: four bytes, `Copy`, and never a string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// A part (bit set of piece indices, connected by sides) moves by `(dc, dr)` squares
+    /// (BT-M2 to BT-M6). `dr > 0` goes down the board, toward row 9.
+    Shift {
+        /// The pieces that move.
+        part: u8,
+        /// Columns.
+        dc: i8,
+        /// Rows.
+        dr: i8,
+    },
+    /// A blocked piece jumps two squares over opponent pieces (BT-M7).
+    Jump {
+        /// The piece.
+        piece: PieceIx,
+        /// Columns (−2, 0 or 2).
+        dc: i8,
+        /// Rows (−2, 0 or 2).
+        dr: i8,
+    },
+    /// The player has no legal move (BT-E3).
+    Pass,
+}
+
+/// The set-up (reconstruction): each player's walls, tower and gates by reference square.
+/// Black at the top: walls a1–c1 and g1–i1, tower e1, gates d2 and f2; White point-mirrored.
+const fn start() -> [[Sq; PIECES as usize]; 2] {
+    use board::sq;
+    [
+        // White: walls a9–c9 (middle b9) and g9–i9 (h9), tower e9, gates d8, f8.
+        [sq(1, 8), sq(7, 8), sq(4, 8), sq(3, 7), sq(5, 7)],
+        // Black: walls a1–c1 (b1) and g1–i1 (h1), tower e1, gates d2, f2.
+        [sq(1, 0), sq(7, 0), sq(4, 0), sq(3, 1), sq(5, 1)],
+    ]
+}
+
+impl Batisseurs {
+    /// The starting position, White to move.
+    pub fn initial() -> Self {
+        Batisseurs::position(start(), WHITE)
+    }
+
+    /// A position with nothing played yet.
+    fn position(at: [[Sq; PIECES as usize]; 2], to_move: Seat) -> Self {
+        let mut game = Batisseurs {
+            at,
+            to_move,
+            plies: 0,
+            rounds: 0,
+            history: Vec::new(),
+            last: None,
+            end: None,
+        };
+        game.history.push(game.key());
+        game
+    }
+
+    /// The position's key for the repetition rule.
+    pub fn key(&self) -> Key {
+        let mut key = [0u8; 11];
+        for seat in 0..2 {
+            let at = &self.at[seat];
+            let (g1, g2) = (at[3].min(at[4]), at[3].max(at[4]));
+            let (w1, w2) = (at[0].min(at[1]), at[0].max(at[1]));
+            key[seat * 5..seat * 5 + 5].copy_from_slice(&[at[2], g1, g2, w1, w2]);
+        }
+        key[10] = self.to_move;
+        key
+    }
+
+    /// Moves and passes played.
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// Rounds completed.
+    pub fn rounds(&self) -> u16 {
+        self.rounds
+    }
+
+    /// How many times the current position has been seen with this player to move.
+    pub fn repetitions(&self) -> usize {
+        let key = self.key();
+        self.history.iter().filter(|&&k| k == key).count()
+    }
+
+    /// How the game ended, if it has.
+    pub fn end(&self) -> Option<End> {
+        self.end
+    }
+
+    /// The outcome of an ending.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.end.map(|end| match end {
+            End::Castle(seat) => {
+                let (fr, en) = scene::side_name(seat);
+                Outcome::win(
+                    seat,
+                    text(
+                        format!("Les {fr} ont bâti leur château et gagnent"),
+                        format!("{en} has built the castle and wins"),
+                    ),
+                )
+            }
+            End::TowerInCentre(seat) => {
+                let (fr, en) = scene::side_name(seat);
+                Outcome::win(
+                    seat,
+                    text(
+                        format!(
+                            "Les deux châteaux sont achevés au même tour ; la tour des {fr} est au \
+                             centre : les {fr} gagnent"
+                        ),
+                        format!(
+                            "Both castles were completed in the same round; {en}'s tower is in the \
+                             centre: {en} wins"
+                        ),
+                    ),
+                )
+            }
+            End::BothCastles => Outcome::draw(text(
+                "Les deux châteaux sont achevés au même tour, sans départage par la tour : \
+                 partie nulle",
+                "Both castles were completed in the same round and the towers do not decide: \
+                 the game is drawn",
+            )),
+            End::Repetition => Outcome::draw(text(
+                "Même position pour la troisième fois : partie nulle",
+                "The same position for the third time: the game is drawn",
+            )),
+            End::RoundLimit => Outcome::draw(text(
+                format!("{ROUND_LIMIT} tours joués sans château : partie nulle"),
+                format!("{ROUND_LIMIT} rounds without a castle: the game is drawn"),
+            )),
+        })
+    }
+
+    /// The part a move moves (a bit set of pieces) and its translation.
+    fn motion(mv: &Move) -> Option<(u8, i8, i8)> {
+        match *mv {
+            Move::Shift { part, dc, dr } => Some((part, dc, dr)),
+            Move::Jump { piece, dc, dr } => Some((1 << piece, dc, dr)),
+            Move::Pass => None,
+        }
+    }
+
+    /// Where a move takes its first piece's reference square.
+    fn primary_squares(&self, seat: Seat, mv: &Move) -> Option<(Sq, Sq)> {
+        let (part, dc, dr) = Self::motion(mv)?;
+        let from = self.at[seat as usize][rules::primary(part) as usize];
+        let to = board::step(from, dc, dr)?;
+        Some((from, to))
+    }
+
+    /// The action's label: what moves where ("muraille + porte d8 : b9→b7").
+    fn label(&self, seat: Seat, mv: &Move) -> Text {
+        let Some((part, _, _)) = Self::motion(mv) else {
+            return text("Passer (aucun coup possible)", "Pass (no legal move)");
+        };
+        let (from, to) = self.primary_squares(seat, mv).expect("a legal move");
+        let first = rules::primary(part);
+        let (mut fr, mut en) = {
+            let (fr, en) = board::piece_noun(first);
+            (fr.to_string(), en.to_string())
+        };
+        for i in first + 1..PIECES {
+            if part & (1 << i) != 0 {
+                let (f, e) = board::piece_noun(i);
+                let at = board::name(self.at[seat as usize][i as usize]);
+                fr.push_str(&format!(" + {f} {at}"));
+                en.push_str(&format!(" + {e} {at}"));
+            }
+        }
+        let (from, to) = (board::name(from), board::name(to));
+        let mut label = text(format!("{fr} : {from}→{to}"), format!("{en}: {from}→{to}"));
+        if matches!(mv, Move::Jump { .. }) {
+            label.fr.push_str(" (saut par-dessus l'adversaire)");
+            label.en.push_str(" (jumps over the opponent)");
+        }
+        label
+    }
+
+    /// The scene id of a piece (its middle square for a wall): `w-tower`, `b-wall2`.
+    pub fn piece_id(seat: Seat, i: PieceIx) -> String {
+        let side = if seat == WHITE { "w" } else { "b" };
+        format!("{side}-{}", board::piece_suffix(i))
+    }
+
+    /// Hands the move to the other side, ends the round after Black's move, and records the
+    /// end of the game, if it came.
+    fn finish_ply(&mut self, log: &mut Log) {
+        let mover = self.to_move;
+        self.to_move ^= 1;
+        self.plies += 1;
+        let key = self.key();
+        self.history.push(key);
+        if mover == BLACK {
+            self.rounds = self.rounds.saturating_add(1);
+            // BT-E1: castles are checked at the end of each round, White's move then Black's.
+            self.end = match (self.castle(WHITE), self.castle(BLACK)) {
+                (Some(_), None) => Some(End::Castle(WHITE)),
+                (None, Some(_)) => Some(End::Castle(BLACK)),
+                // BT-E2: both in the same round: the tower in the centre decides.
+                (Some(_), Some(_)) => {
+                    match (self.tower_in_centre(WHITE), self.tower_in_centre(BLACK)) {
+                        (true, false) => Some(End::TowerInCentre(WHITE)),
+                        (false, true) => Some(End::TowerInCentre(BLACK)),
+                        _ => Some(End::BothCastles),
+                    }
+                }
+                (None, None) => None,
+            };
+        }
+        // BT-E3: the draws come after the castles.
+        if self.end.is_none() && self.history.iter().filter(|&&k| k == key).count() >= REPETITIONS {
+            self.end = Some(End::Repetition);
+        }
+        if self.end.is_none() && self.rounds >= ROUND_LIMIT {
+            self.end = Some(End::RoundLimit);
+        }
+        if self.end.is_some() {
+            log.record(|| Event::new(self.outcome().expect("the game has ended").reason));
+        }
+    }
+}
+
+impl Game for Batisseurs {
+    type Move = Move;
+
+    fn manifest() -> Manifest {
+        scene::manifest()
+    }
+
+    fn new(_setup: &Setup) -> Result<Self, GameError> {
+        // No options and no randomness: every game starts the same way.
+        Ok(Batisseurs::initial())
+    }
+
+    fn status(&self) -> Status {
+        match self.outcome() {
+            Some(outcome) => Status::Finished { outcome },
+            None => Status::to_act(self.to_move),
+        }
+    }
+
+    fn moves(&self, seat: Seat) -> Vec<Move> {
+        if seat != self.to_move || self.end.is_some() {
+            return Vec::new();
+        }
+        let mut moves = Vec::with_capacity(64);
+        self.each_move(seat, &mut |mv| {
+            moves.push(mv);
+            false
+        });
+        // BT-E3: a player with no legal move passes (and only then).
+        if moves.is_empty() {
+            moves.push(Move::Pass);
+        }
+        moves
+    }
+
+    fn describe(&self, seat: Seat, mv: &Move) -> Action {
+        let path = match (Self::motion(mv), self.primary_squares(seat, mv)) {
+            (Some((part, dc, dr)), Some((_, to))) => {
+                let first = rules::primary(part);
+                let dest = scene::cell_target(to);
+                let mut path = vec![Target::piece(Self::piece_id(seat, first)), dest.clone()];
+                // Several parts led by the same piece make the same move: the player then
+                // clicks the other pieces of the part (in piece order), then the destination
+                // again. Such paths never are a prefix of one another.
+                let rivals = self
+                    .moves(seat)
+                    .iter()
+                    .filter(|other| match other {
+                        Move::Shift {
+                            part: p,
+                            dc: c,
+                            dr: r,
+                        } => rules::primary(*p) == first && (*c, *r) == (dc, dr),
+                        _ => false,
+                    })
+                    .count();
+                if rivals > 1 {
+                    for i in first + 1..PIECES {
+                        if part & (1 << i) != 0 {
+                            path.push(Target::piece(Self::piece_id(seat, i)));
+                        }
+                    }
+                    path.push(dest);
+                }
+                path
+            }
+            _ => Vec::new(),
+        };
+        Action {
+            id: self.move_id(seat, mv),
+            path,
+            label: self.label(seat, mv),
+        }
+    }
+
+    fn move_id(&self, seat: Seat, mv: &Move) -> String {
+        let mut id = String::with_capacity(12);
+        let Some((from, to)) = self.primary_squares(seat, mv) else {
+            id.push_str("pass");
+            return id;
+        };
+        if matches!(mv, Move::Jump { .. }) {
+            id.push_str("jump-");
+        }
+        board::push_name(&mut id, from);
+        id.push('-');
+        board::push_name(&mut id, to);
+        if let Move::Shift { part, .. } = *mv {
+            for i in rules::primary(part) + 1..PIECES {
+                if part & (1 << i) != 0 {
+                    id.push('+');
+                    board::push_name(&mut id, self.at[seat as usize][i as usize]);
+                }
+            }
+        }
+        id
+    }
+
+    fn play(&mut self, seat: Seat, mv: &Move, log: &mut Log) {
+        debug_assert_eq!(seat, self.to_move);
+        log.record(|| Event::new(self.label(seat, mv)));
+        match Self::motion(mv) {
+            Some((part, dc, dr)) => {
+                let at = &mut self.at[seat as usize];
+                let offset = dr as i16 * board::SIZE as i16 + dc as i16;
+                let from = at[rules::primary(part) as usize];
+                for (i, square) in at.iter_mut().enumerate() {
+                    if part & (1 << i) != 0 {
+                        *square = (*square as i16 + offset) as Sq;
+                    }
+                }
+                self.last = Some(LastMove {
+                    seat,
+                    part,
+                    from,
+                    to: at[rules::primary(part) as usize],
+                    jump: matches!(mv, Move::Jump { .. }),
+                });
+            }
+            None => self.last = None,
+        }
+        self.finish_ply(log);
+    }
+
+    fn view(&self, _viewer: Option<Seat>) -> Scene {
+        // Perfect information: every viewer sees the same scene.
+        scene::view(self)
+    }
+}
+
+veillee_sdk::export_game!(Batisseurs);
+
+impl Batisseurs {
+    /// A position from a diagram, for tests and tools: nine lines for rows 1 (top) to 9,
+    /// nine characters each for columns `a`–`i` (spaces ignored, an optional row number
+    /// first). White's pieces in capitals, Black's in small letters: `T` the tower, `G` a
+    /// gate, `W` a wall square (a run of three, or six for two walls side by side); `.` (or
+    /// any other character) an empty square. Each player has exactly one tower, two gates
+    /// and two walls.
+    ///
+    /// Nothing has been played yet; `to_move` is to move. Walls and gates take their
+    /// numbers (`wall1`, `gate1` …) in square order.
+    pub fn from_diagram(diagram: &str, to_move: Seat) -> Result<Batisseurs, String> {
+        let mut lines: Vec<Vec<char>> = diagram
+            .lines()
+            .map(|line| {
+                line.chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect::<Vec<_>>()
+            })
+            .filter(|line| !line.is_empty())
+            .collect();
+        for (row, line) in lines.iter_mut().enumerate() {
+            if line.len() == 10 && line[0] == (b'1' + row as u8) as char {
+                line.remove(0);
+            }
+        }
+        if lines.len() != 9 || lines.iter().any(|l| l.len() != 9) {
+            return Err("a diagram is 9 lines (rows 1 to 9) of 9 squares (a to i)".into());
+        }
+        if to_move > 1 {
+            return Err(format!("seat {to_move} does not play Bâtisseurs"));
+        }
+        let mut at = [[Sq::MAX; PIECES as usize]; 2];
+        for seat in 0..2u8 {
+            let letter = |c: char| {
+                if seat == WHITE {
+                    c
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            };
+            let (mut towers, mut gates, mut walls) = (Vec::new(), Vec::new(), Vec::new());
+            for (row, line) in lines.iter().enumerate() {
+                let mut run = 0;
+                for col in 0..=9usize {
+                    let s = board::sq(col.min(8) as u8, row as u8);
+                    let c = line.get(col).copied().unwrap_or('.');
+                    if col < 9 && c == letter('W') {
+                        run += 1;
+                        continue;
+                    }
+                    if run % 3 != 0 {
+                        return Err(format!(
+                            "a run of {run} `{}` on row {}",
+                            letter('W'),
+                            row + 1
+                        ));
+                    }
+                    let end = if col < 9 { s } else { s + 1 };
+                    for k in 0..run / 3 {
+                        walls.push(end - (run - 3 * k) as u8 + 1);
+                    }
+                    run = 0;
+                    if col < 9 && c == letter('T') {
+                        towers.push(s);
+                    } else if col < 9 && c == letter('G') {
+                        gates.push(s);
+                    }
+                }
+            }
+            if towers.len() != 1 || gates.len() != 2 || walls.len() != 2 {
+                return Err(format!(
+                    "seat {seat} needs one tower, two gates and two walls, not {}, {} and {}",
+                    towers.len(),
+                    gates.len(),
+                    walls.len()
+                ));
+            }
+            at[seat as usize] = [walls[0], walls[1], towers[0], gates[0], gates[1]];
+        }
+        Ok(Batisseurs::position(at, to_move))
+    }
+
+    /// The same position after `rounds` rounds (for the BT-E3 round limit).
+    pub fn with_rounds(mut self, rounds: u16) -> Batisseurs {
+        self.rounds = rounds;
+        self
+    }
+}
