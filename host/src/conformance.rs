@@ -171,7 +171,8 @@ impl GameCheck<'_, '_, '_> {
     ) -> Result<(), EngineError> {
         loop {
             let step = played.len() as u32;
-            let deep = step < self.config.deep_steps || step.is_multiple_of(self.config.deep_stride.max(1));
+            let deep = step < self.config.deep_steps
+                || step.is_multiple_of(self.config.deep_stride.max(1));
             let status = self.engine.status(game)?;
             if deep {
                 self.check_views(step, game, &status)?;

@@ -24,3 +24,13 @@ pub fn temp_catalog() -> (Catalog, tempfile::TempDir) {
     let runtime = Runtime::new(Some(data.compiled_cache())).expect("the plugin runtime starts");
     (Catalog::open(runtime, data), dir)
 }
+
+pub mod dice;
+
+/// A store in a fresh temporary data directory.
+pub fn temp_store() -> (veillee::store::Store, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (store, recovery) = veillee::store::Store::open(dir.path()).expect("the store opens");
+    assert!(recovery.is_none());
+    (store, dir)
+}
