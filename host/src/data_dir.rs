@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 
 /// Environment variable that overrides the data directory (tests, portable installs).
 pub const DATA_DIR_ENV: &str = "VEILLEE_DATA_DIR";
+/// Environment variable that moves the compiled-code cache out of the data directory (to
+/// share it between several data directories, as the test suite does).
+pub const CACHE_DIR_ENV: &str = "VEILLEE_CACHE_DIR";
 
 /// The user's Veillée data directory and its layout.
 #[derive(Clone, Debug)]
@@ -40,8 +43,11 @@ impl DataDir {
         self.root.join("plugins")
     }
 
-    /// Compiled plugin code, keyed by content hash.
+    /// Compiled plugin code, keyed by content hash (`$VEILLEE_CACHE_DIR` when set).
     pub fn compiled_cache(&self) -> PathBuf {
-        self.root.join("cache").join("compiled")
+        match std::env::var_os(CACHE_DIR_ENV).filter(|v| !v.is_empty()) {
+            Some(dir) => PathBuf::from(dir),
+            None => self.root.join("cache").join("compiled"),
+        }
     }
 }

@@ -3,8 +3,8 @@
 //! the launcher window) talks to games only through [`GameEngine`].
 
 use veillee_sdk::{
-    Action, Event, Game, GameError, GameTable, Handle, Manifest, PlayoutResult, Scene, Seat, Setup,
-    Status,
+    Action, Event, Game, GameError, GameTable, Handle, Manifest, OperationCall, PlayoutResult,
+    Scene, Seat, Setup, Status,
 };
 
 use crate::plugin::PluginError;
@@ -70,6 +70,15 @@ pub trait GameEngine {
         viewer: Option<Seat>,
         seed: u64,
     ) -> Result<Handle, EngineError>;
+    /// Runs an operation the game declares in [`Manifest::operations`] (for variant
+    /// scripts): a query reads the game, a command changes it. Arguments and answer are
+    /// JSON values. Unknown names are refused with [`GameError::Operation`].
+    fn operation(
+        &mut self,
+        game: Handle,
+        name: &str,
+        args: &serde_json::Value,
+    ) -> Result<serde_json::Value, EngineError>;
 }
 
 /// A game crate linked into the host natively: the reference for the conformance kit and the
@@ -148,5 +157,17 @@ impl<G: Game> GameEngine for NativeEngine<G> {
         seed: u64,
     ) -> Result<Handle, EngineError> {
         Ok(self.table.redraw_hidden(game, viewer, seed)?)
+    }
+    fn operation(
+        &mut self,
+        game: Handle,
+        name: &str,
+        args: &serde_json::Value,
+    ) -> Result<serde_json::Value, EngineError> {
+        let call = OperationCall {
+            name: name.to_string(),
+            args: args.clone(),
+        };
+        Ok(self.table.operation(game, &call)?)
     }
 }

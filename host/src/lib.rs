@@ -15,3 +15,4 @@ pub mod plugin;
 pub mod session;
 pub mod simulate;
 pub mod store;
+pub mod variants;

@@ -13,6 +13,9 @@ pub fn native_engine(game_id: &str) -> Option<Box<dyn GameEngine + Send>> {
         "chateau-noir" => Some(Box::new(
             NativeEngine::<veillee_chateau_noir::ChateauNoir>::default(),
         )),
+        "roc-noir" => Some(Box::new(
+            NativeEngine::<veillee_roc_noir::RocNoir>::default(),
+        )),
         _ => None,
     }
 }

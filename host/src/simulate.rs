@@ -164,3 +164,85 @@ fn play_one(
     engine.drop_game(game);
     result
 }
+
+/// Like [`simulate`], but every game is played move by move through the host and saved as a
+/// session (bots at every seat), so that it can be resumed, exported or replayed. Slower:
+/// each move is written durably.
+pub fn simulate_saved(
+    plugin: &mut Plugin,
+    sessions: &crate::session::Sessions,
+    config: &SimulationConfig,
+    progress: &(dyn Fn() + Sync),
+) -> Result<SimulationReport, crate::session::SessionError> {
+    use crate::store::model::{PlayerKind, SeatPlayer};
+    let started = Instant::now();
+    let mut report = SimulationReport {
+        game: plugin.manifest().id.clone(),
+        players: config.players,
+        wins: vec![0; config.players as usize],
+        ..SimulationReport::default()
+    };
+    let seats: Vec<SeatPlayer> = (0..config.players)
+        .map(|s| SeatPlayer {
+            name: format!("Bot {}", s + 1),
+            kind: PlayerKind::Bot,
+        })
+        .collect();
+    let mut finished_moves = 0;
+    for index in 0..config.games {
+        let seed = config.seed.wrapping_add(index as u64);
+        let mut chooser = veillee_sdk::GameRng::new(seed.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15);
+        let mut live = sessions.start(plugin, seats.clone(), Setup::new(config.players, seed))?;
+        let outcome = loop {
+            let status = plugin.status(live.game)?;
+            if let Some(outcome) = status.outcome() {
+                break Some(outcome.clone());
+            }
+            if live.meta.moves >= config.max_moves {
+                break None;
+            }
+            let seat = status.seats()[chooser.below(status.seats().len())];
+            let actions = plugin.legal_actions(live.game, seat)?;
+            let Some(action) = chooser.pick(&actions) else {
+                break None;
+            };
+            sessions.apply(
+                plugin,
+                &mut live,
+                seat,
+                &action.id.clone(),
+                serde_json::Value::Null,
+            )?;
+        };
+        plugin.drop_game(live.game);
+        report.games += 1;
+        report.total_moves += live.meta.moves as u64;
+        match outcome {
+            Some(outcome) => {
+                finished_moves += live.meta.moves as u64;
+                if outcome.is_draw() {
+                    report.draws += 1;
+                }
+                for winner in outcome.winners {
+                    if let Some(w) = report.wins.get_mut(winner as usize) {
+                        *w += 1;
+                    }
+                }
+            }
+            None => report.record_error(format!(
+                "seed {seed}: the game did not end after {} moves (session {})",
+                live.meta.moves, live.meta.id
+            )),
+        }
+        progress();
+    }
+    let finished = report.games - report.errors;
+    report.mean_length = if finished > 0 {
+        finished_moves as f64 / finished as f64
+    } else {
+        0.0
+    };
+    report.seconds = started.elapsed().as_secs_f64();
+    report.moves_per_second = report.total_moves as f64 / report.seconds.max(1e-9);
+    Ok(report)
+}

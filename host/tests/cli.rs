@@ -14,6 +14,12 @@ fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_veillee"))
         .args(args)
         .env("VEILLEE_DATA_DIR", data)
+        // One compiled-code cache for the whole run: each test has its own data directory,
+        // and compiling every plugin again for each would dominate the run time.
+        .env(
+            "VEILLEE_CACHE_DIR",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/compiled-plugins"),
+        )
         .env("LANG", "en_GB.UTF-8")
         .env_remove("LC_ALL")
         .env_remove("LC_MESSAGES")
@@ -187,7 +193,122 @@ fn play_reasks_on_invalid_input_and_quits_cleanly() {
         text.contains("Defender: "),
         "the first answer was played: {text}"
     );
-    assert!(text.contains("Game abandoned (seed 5)"), "{text}");
+    assert!(
+        text.contains("Saved. Resume with `veillee resume"),
+        "{text}"
+    );
+}
+
+/// The session id a `play` printed.
+fn session_id(play_output: &str) -> String {
+    let after = play_output
+        .split("session ")
+        .nth(1)
+        .expect("play prints its session");
+    after.split_whitespace().next().unwrap().to_string()
+}
+
+#[test]
+fn a_played_game_is_saved_and_can_be_listed_resumed_undone_exported_imported_and_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two human seats: lord on d6, the attacker's c0-d2, then quit.
+    let out = veillee_with_input(
+        dir.path(),
+        &["play", "siege", "--seats", "human,human", "--seed", "9"],
+        "lord-d6\nc0-d2\nq\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let id = session_id(&stdout(&out));
+
+    let list = stdout(&veillee(dir.path(), &["sessions"]));
+    let row = list
+        .lines()
+        .find(|l| l.trim_start().starts_with(&id))
+        .unwrap_or_else(|| panic!("{list}"));
+    assert!(
+        row.contains("siege") && row.contains("in progress") && row.contains(" 2 "),
+        "{row}"
+    );
+
+    let undo = veillee(dir.path(), &["undo", &id]);
+    assert!(undo.status.success(), "{}", stderr(&undo));
+    assert!(
+        stdout(&undo).contains("1 moves taken back, now at move 1"),
+        "{}",
+        stdout(&undo)
+    );
+
+    let resumed = veillee_with_input(dir.path(), &["resume", &id], "q\n");
+    assert!(stdout(&resumed).contains("move 1"), "{}", stdout(&resumed));
+    assert!(
+        stdout(&resumed).contains("c0-d2"),
+        "the attacker is to move again: {}",
+        stdout(&resumed)
+    );
+
+    let file = dir.path().join("game.json");
+    assert!(
+        veillee(dir.path(), &["export", &id, file.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let imported = veillee(dir.path(), &["import", file.to_str().unwrap()]);
+    assert!(
+        stdout(&imported).contains("Imported as session"),
+        "{}",
+        stderr(&imported)
+    );
+
+    let deleted = veillee(dir.path(), &["delete", &id]);
+    assert!(deleted.status.success());
+    let list = stdout(&veillee(dir.path(), &["sessions"]));
+    assert_eq!(
+        list.lines().filter(|l| l.contains("siege")).count(),
+        1,
+        "only the imported copy is left: {list}"
+    );
+}
+
+#[test]
+fn importing_a_tampered_file_is_refused_and_names_the_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee_with_input(
+        dir.path(),
+        &["play", "siege", "--seats", "human,human", "--seed", "9"],
+        "lord-d6\nc0-d2\nq\n",
+    );
+    let id = session_id(&stdout(&out));
+    let file = dir.path().join("game.json");
+    veillee(dir.path(), &["export", &id, file.to_str().unwrap()]);
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("c0-d2", "c0-c1");
+    std::fs::write(&file, text).unwrap();
+    let imported = veillee(dir.path(), &["import", file.to_str().unwrap()]);
+    assert!(!imported.status.success());
+    assert!(
+        stderr(&imported).contains("diverges at move 2 (`c0-c1`"),
+        "{}",
+        stderr(&imported)
+    );
+}
+
+#[test]
+fn simulate_saves_sessions_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    veillee(dir.path(), &["simulate", "siege", "--games", "3", "--json"]);
+    assert!(stdout(&veillee(dir.path(), &["sessions"])).contains("No saved sessions"));
+    let out = veillee(
+        dir.path(),
+        &["simulate", "siege", "--games", "3", "--json", "--save"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let list = stdout(&veillee(dir.path(), &["sessions"]));
+    assert_eq!(
+        list.lines().filter(|l| l.contains("siege")).count(),
+        3,
+        "{list}"
+    );
 }
 
 #[test]

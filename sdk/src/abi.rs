@@ -39,11 +39,16 @@
 //! | `veillee_playout` | `(h: i32, seed: i64, max_moves: i32) -> i64` | JSON [`crate::PlayoutResult`] |
 //! | `veillee_redraw_hidden` | `(h: i32, viewer: i32, seed: i64) -> i64` | handle of a re-drawn copy |
 //! | `veillee_panic_message` | `() -> i64` | after a trap: `ptr << 32 \| len` of the panic text |
+//! | `veillee_operation` | `(h: i32, call_len: i32) -> i64` | since 1.1, optional: input: JSON [`crate::OperationCall`]; the operation's JSON answer |
+//!
+//! [`OPTIONAL_EXPORTS`] lists the exports added by minor versions: a plugin of an older minor
+//! version may lack them, and the host then treats the feature as absent (a 1.0 plugin
+//! offers no operations).
 
 /// Major version of the plugin ABI. A host and a plugin must agree on it.
 pub const ABI_MAJOR: u16 = 1;
 /// Minor version of the plugin ABI: additions only.
-pub const ABI_MINOR: u16 = 0;
+pub const ABI_MINOR: u16 = 1;
 
 /// The ABI version as `veillee_abi_version` returns it.
 pub const fn encoded_version() -> i32 {
@@ -78,6 +83,10 @@ pub const REQUIRED_EXPORTS: &[&str] = &[
     "veillee_panic_message",
 ];
 
+/// Exports added by minor versions, as (name, minor version that added it). The host
+/// accepts a plugin without them; when present they must have the documented type.
+pub const OPTIONAL_EXPORTS: &[(&str, u16)] = &[("veillee_operation", 1)];
+
 /// The guest side of the ABI, used by [`crate::export_game!`].
 #[doc(hidden)]
 pub mod guest {
@@ -86,7 +95,7 @@ pub mod guest {
 
     use serde::Serialize;
 
-    use crate::{Game, GameError, GameTable, Seat, Setup};
+    use crate::{Game, GameError, GameTable, OperationCall, Seat, Setup};
 
     thread_local! {
         static TABLE: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
@@ -262,6 +271,12 @@ pub mod guest {
         )
     }
 
+    pub fn operation<G: Game>(h: i32, call_len: i32) -> i64 {
+        let call = serde_json::from_slice::<OperationCall>(&input(call_len))
+            .map_err(|e| GameError::Protocol(format!("bad operation call: {e}")));
+        json(call.and_then(|call| with_table::<G, _>(|t| t.operation(h as u32, &call))))
+    }
+
     pub fn panic_message() -> i64 {
         thread_local! {
             static MESSAGE: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -356,6 +371,10 @@ macro_rules! export_game {
             #[unsafe(no_mangle)]
             pub extern "C" fn veillee_redraw_hidden(h: i32, v: i32, seed: i64) -> i64 {
                 guest::redraw_hidden::<$game>(h, v, seed)
+            }
+            #[unsafe(no_mangle)]
+            pub extern "C" fn veillee_operation(h: i32, len: i32) -> i64 {
+                guest::operation::<$game>(h, len)
             }
             #[unsafe(no_mangle)]
             pub extern "C" fn veillee_panic_message() -> i64 {

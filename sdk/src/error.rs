@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::Seat;
+use crate::{Seat, Text};
 
 /// Why a game refused a request. Crosses the plugin boundary as data.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,6 +28,24 @@ pub enum GameError {
     InvalidState(String),
     /// The host asked for something the plugin protocol does not allow.
     Protocol(String),
+    /// An operation offered to variant scripts (`query`/`command`) refused its arguments or
+    /// does not apply now. The game is unchanged.
+    Operation {
+        /// The operation's name.
+        name: String,
+        /// Why, in words.
+        reason: String,
+    },
+    /// A house rule (a variant script's `before_action`) refused the action, with its reason
+    /// for the player. The game is unchanged.
+    Refused {
+        /// Seat that tried.
+        seat: Seat,
+        /// The refused action id.
+        action: String,
+        /// What the house rule says.
+        reason: Text,
+    },
 }
 
 impl std::fmt::Display for GameError {
@@ -41,6 +59,18 @@ impl std::fmt::Display for GameError {
             GameError::InvalidSetup(why) => write!(f, "invalid set-up: {why}"),
             GameError::InvalidState(why) => write!(f, "invalid saved state: {why}"),
             GameError::Protocol(why) => write!(f, "plugin protocol error: {why}"),
+            GameError::Operation { name, reason } => {
+                write!(f, "operation `{name}` refused: {reason}")
+            }
+            GameError::Refused {
+                seat,
+                action,
+                reason,
+            } => write!(
+                f,
+                "`{action}` is refused by a house rule for seat {seat}: {}",
+                reason.en
+            ),
         }
     }
 }

@@ -54,6 +54,36 @@ pub trait Game: Clone + Serialize + DeserializeOwned + 'static {
     fn redraw_hidden(&mut self, viewer: Option<Seat>, rng: &mut GameRng) {
         let _ = (viewer, rng);
     }
+
+    /// Answers a read-only operation offered to variant scripts (`ctx.game.query`). Declare
+    /// each one in [`Manifest::operations`] with [`crate::OperationKind::Query`]; the host
+    /// only calls names declared there. Arguments and answer are plain JSON values (Lua tables
+    /// on the script's side). Games without operations keep the default, which refuses.
+    fn query(&self, name: &str, args: &serde_json::Value) -> Result<serde_json::Value, GameError> {
+        let _ = args;
+        Err(unknown_operation(name))
+    }
+
+    /// Performs a state-changing operation offered to variant scripts (`ctx.game.command`),
+    /// declared in [`Manifest::operations`] with [`crate::OperationKind::Command`]. It must
+    /// keep the game consistent (a command is not a move: it does not pass the turn unless
+    /// it says so). On `Err` the game must be unchanged.
+    fn command(
+        &mut self,
+        name: &str,
+        args: &serde_json::Value,
+    ) -> Result<serde_json::Value, GameError> {
+        let _ = args;
+        Err(unknown_operation(name))
+    }
+}
+
+/// The error of an operation a game does not implement.
+pub fn unknown_operation(name: &str) -> GameError {
+    GameError::Operation {
+        name: name.to_string(),
+        reason: "this game does not implement it".into(),
+    }
 }
 
 /// Where [`Game::play`] records events. Switched off during playouts, so that building event

@@ -28,7 +28,7 @@ mod text;
 pub use action::{Action, Event, Target};
 pub use colour::Colour;
 pub use error::GameError;
-pub use game::{Game, Log};
+pub use game::{unknown_operation, Game, Log};
 pub use manifest::{
     Choice, Manifest, OperationKind, OperationSpec, OptionKind, OptionSpec, SeatInfo,
 };
@@ -39,7 +39,7 @@ pub use scene::{
 };
 pub use setup::{OptionValue, Seat, Setup};
 pub use status::{Outcome, Status};
-pub use table::{GameTable, Handle};
+pub use table::{GameTable, Handle, OperationCall};
 pub use text::{text, Text};
 
 /// The guide in README.md, compiled as doc-tests.

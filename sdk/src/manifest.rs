@@ -143,6 +143,16 @@ impl Manifest {
                 self.max_players
             ));
         }
+        let mut names: Vec<&str> = Vec::new();
+        for op in &self.operations {
+            if op.name.is_empty() || names.contains(&op.name.as_str()) {
+                problems.push(format!(
+                    "operation name `{}` is empty or declared twice",
+                    op.name
+                ));
+            }
+            names.push(&op.name);
+        }
         for option in &self.options {
             if let Some(problem) = option.problem() {
                 problems.push(problem);

@@ -3,10 +3,23 @@
 //! The wasm exports ([`crate::export_game!`]) and the host's native engine both go through
 //! this table, so a native build and a wasm build of a game behave identically.
 
+use serde::{Deserialize, Serialize};
+
 use crate::{
-    random_playout, Action, Event, Game, GameError, GameRng, Log, PlayoutResult, Scene, Seat,
-    Setup, Status,
+    random_playout, Action, Event, Game, GameError, GameRng, Log, OperationKind, PlayoutResult,
+    Scene, Seat, Setup, Status,
 };
+
+/// One call of an operation offered to variant scripts, as it crosses the plugin ABI
+/// (`veillee_operation`'s input).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OperationCall {
+    /// The operation's name, as declared in [`crate::Manifest::operations`].
+    pub name: String,
+    /// Its arguments (a JSON object, `null` when none).
+    #[serde(default)]
+    pub args: serde_json::Value,
+}
 
 /// A handle to a live game in a [`GameTable`].
 pub type Handle = u32;
@@ -117,6 +130,28 @@ impl<G: Game> GameTable<G> {
             })?;
         game.play(seat, mv, &mut Log::off());
         Ok(())
+    }
+
+    /// Runs an operation declared in the manifest: a query reads the game, a command may
+    /// change it. Names the manifest does not declare are refused.
+    pub fn operation(
+        &mut self,
+        handle: Handle,
+        call: &OperationCall,
+    ) -> Result<serde_json::Value, GameError> {
+        let kind = G::manifest()
+            .operations
+            .iter()
+            .find(|op| op.name == call.name)
+            .map(|op| op.kind)
+            .ok_or_else(|| GameError::Operation {
+                name: call.name.clone(),
+                reason: "the game's manifest declares no such operation".into(),
+            })?;
+        match kind {
+            OperationKind::Query => self.get(handle)?.query(&call.name, &call.args),
+            OperationKind::Command => self.get_mut(handle)?.command(&call.name, &call.args),
+        }
     }
 
     /// What `viewer` sees.

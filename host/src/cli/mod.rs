@@ -6,7 +6,9 @@ mod check;
 mod games;
 mod inspect;
 mod play;
+mod sessions;
 mod simulate;
+mod variants;
 
 use std::path::PathBuf;
 
@@ -57,8 +59,11 @@ pub enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// Save every game as a session (played move by move; slower).
+        #[arg(long)]
+        save: bool,
     },
-    /// Play a game in the terminal.
+    /// Play a game in the terminal (saved move by move as a session).
     Play {
         /// Game id.
         game: String,
@@ -68,6 +73,46 @@ pub enum Command {
         /// Seed of the game (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,
+    },
+    /// List saved sessions.
+    Sessions,
+    /// Go on with a saved session in the terminal.
+    Resume {
+        /// Session id (see `veillee sessions`).
+        id: u64,
+    },
+    /// Take back moves of a saved session (bots' moves go with the human move before them).
+    Undo {
+        /// Session id.
+        id: u64,
+        /// Decisions to take back.
+        #[arg(long, default_value_t = 1)]
+        steps: u32,
+        /// Everyone at the table agrees to take back what was revealed (die rolls, cards).
+        #[arg(long)]
+        agree: bool,
+    },
+    /// Re-apply what the last undo took back.
+    Redo {
+        /// Session id.
+        id: u64,
+    },
+    /// Write a session to a readable JSON file.
+    Export {
+        /// Session id.
+        id: u64,
+        /// The file to write.
+        file: PathBuf,
+    },
+    /// Validate a session file fully (game installed, log replays) and store it.
+    Import {
+        /// The file to read.
+        file: PathBuf,
+    },
+    /// Delete a saved session.
+    Delete {
+        /// Session id.
+        id: u64,
     },
     /// Validate a plugin file fully and install it.
     Install {
@@ -112,6 +157,19 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// List house rules (Lua variants) per game: built-in ones and yours.
+    Variants {
+        /// Only this game's.
+        game: Option<String>,
+        /// Print the folder for your own scripts instead.
+        #[arg(long)]
+        dir: bool,
+    },
+    /// Load a house-rule script in the sandbox: its metadata, hooks, and a few random games.
+    CheckVariant {
+        /// The .lua file.
+        file: PathBuf,
+    },
     /// Measure wasm vs native speed and the compiled-code cache.
     Bench {
         /// Built-in game id.
@@ -152,17 +210,33 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             max_moves,
             threads,
             json,
-        } => simulate::run(
-            &open()?,
-            &game,
-            games,
-            seed,
-            players,
-            max_moves,
-            threads,
-            json,
-        ),
-        Command::Play { game, seats, seed } => play::run(&open()?, &game, &seats, seed, &lang),
+            save,
+        } => {
+            let sessions = if save {
+                Some(open_sessions(&data)?)
+            } else {
+                None
+            };
+            let options = simulate::Options {
+                games,
+                seed,
+                players,
+                max_moves,
+                threads,
+                json,
+            };
+            simulate::run(&open()?, &game, &options, sessions.as_ref())
+        }
+        Command::Play { game, seats, seed } => {
+            play::run(&open()?, &data, &game, &seats, seed, &lang)
+        }
+        Command::Sessions => sessions::list(&data),
+        Command::Resume { id } => play::resume(&open()?, &data, id, &lang),
+        Command::Undo { id, steps, agree } => sessions::undo(&open()?, &data, id, steps, agree),
+        Command::Redo { id } => sessions::redo(&open()?, &data, id),
+        Command::Export { id, file } => sessions::export(&data, id, &file),
+        Command::Import { file } => sessions::import(&open()?, &data, &file),
+        Command::Delete { id } => sessions::delete(&data, id),
         Command::Inspect {
             game,
             seed,
@@ -172,12 +246,23 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             json: _,
         } => inspect::run(&open()?, &game, seed, players, &actions, viewer),
         Command::Check { game, games, seed } => check::run(&open()?, &game, games, seed),
+        Command::Variants { game, dir } => variants::list(&data, game.as_deref(), dir, &lang),
+        Command::CheckVariant { file } => variants::check_variant(&open()?, &file, &lang),
         Command::Bench {
             game,
             playouts,
             json,
         } => bench::run(&game, playouts, json),
     }
+}
+
+/// The session store of the data directory, reporting a recovery from corruption.
+fn open_sessions(data: &DataDir) -> anyhow::Result<crate::session::Sessions> {
+    let (store, recovery) = crate::store::Store::open(data.root())?;
+    if let Some(recovery) = recovery {
+        eprintln!("warning: {recovery}");
+    }
+    Ok(crate::session::Sessions::new(store))
 }
 
 /// `fr` when the system locale is French, else `en`.

@@ -1,45 +1,87 @@
-//! `veillee play`: a game in the terminal, hot-seat between humans and random players.
+//! `veillee play` and `veillee resume`: a game in the terminal, hot-seat between humans and
+//! random bots, saved move by move as a session.
 
 use std::io::{BufRead, Write};
 
 use anyhow::{bail, Context};
-use veillee_sdk::{GameRng, Seat, Setup, Status};
+use veillee_sdk::{GameRng, Manifest, Seat, Setup, Status};
 
 use super::board_text::render;
+use super::open_sessions;
 use crate::catalog::Catalog;
+use crate::data_dir::DataDir;
 use crate::engine::GameEngine;
+use crate::session::{LiveSession, SessionError, Sessions};
+use crate::store::model::{PlayerKind, SeatPlayer};
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Player {
-    Human,
-    Random,
-}
-
+/// `veillee play`: a new session.
 pub fn run(
     catalog: &Catalog,
+    data: &DataDir,
     game: &str,
     seats: &[String],
     seed: Option<u64>,
     lang: &str,
 ) -> anyhow::Result<()> {
     let mut engine = catalog.engine(game)?;
-    let players = parse_seats(seats)?;
+    let kinds = parse_seats(seats)?;
     let seed = seed.unwrap_or_else(clock_seed);
     let manifest = engine.manifest().clone();
-    let handle = engine.create(&Setup::new(players.len() as u8, seed))?;
+    let players = kinds
+        .iter()
+        .enumerate()
+        .map(|(seat, &kind)| SeatPlayer {
+            name: seat_name(&manifest, seat as Seat, lang),
+            kind,
+        })
+        .collect();
+    let sessions = open_sessions(data)?;
+    let live = sessions.start(&mut engine, players, Setup::new(kinds.len() as u8, seed))?;
     println!(
-        "{} — seed {seed} (replay it with --seed {seed})",
-        manifest.name.get(lang)
+        "{} — session {} (resume it with `veillee resume {}`), seed {seed}",
+        manifest.name.get(lang),
+        live.meta.id,
+        live.meta.id
     );
-    let mut rng = GameRng::new(seed ^ 0xb07);
+    play_loop(&sessions, &mut engine, live, lang)
+}
+
+/// `veillee resume ID`: goes on with a saved session.
+pub fn resume(catalog: &Catalog, data: &DataDir, id: u64, lang: &str) -> anyhow::Result<()> {
+    let sessions = open_sessions(data)?;
+    let meta = sessions.get(id)?;
+    let mut engine = catalog.engine(&meta.game)?;
+    let live = sessions.resume(&mut engine, id)?;
+    println!(
+        "{} — session {id}, move {}",
+        engine.manifest().name.get(lang),
+        live.meta.moves
+    );
+    play_loop(&sessions, &mut engine, live, lang)
+}
+
+enum Answer {
+    Action(usize),
+    Undo,
+    Redo,
+    Quit,
+}
+
+fn play_loop(
+    sessions: &Sessions,
+    engine: &mut dyn GameEngine,
+    mut live: LiveSession,
+    lang: &str,
+) -> anyhow::Result<()> {
+    let manifest = engine.manifest().clone();
+    let mut rng = GameRng::new(live.meta.setup.seed ^ 0xb07 ^ u64::from(live.meta.moves));
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut last_human: Option<Seat> = None;
     loop {
-        let status = engine.status(handle)?;
-        let seat = match &status {
+        let seat = match engine.status(live.game)? {
             Status::Finished { outcome } => {
-                println!("{}", render(&engine.view(handle, None)?, lang));
+                println!("{}", render(&engine.view(live.game, None)?, lang));
                 let winners: Vec<String> = outcome
                     .winners
                     .iter()
@@ -57,22 +99,23 @@ pub fn run(
             }
             Status::ToAct { seats } => *seats.first().context("no seat to act")?,
         };
-        let player = *players
+        let kind = live
+            .meta
+            .seats
             .get(seat as usize)
-            .context("the game asked an unknown seat to act")?;
-        let actions = engine.legal_actions(handle, seat)?;
-        let chosen = if player == Player::Human {
+            .map_or(PlayerKind::Human, |s| s.kind);
+        let actions = engine.legal_actions(live.game, seat)?;
+        let chosen = if kind == PlayerKind::Human {
             if manifest.hidden_information && last_human.is_some_and(|s| s != seat) {
                 println!(
                     "\n\n==== Pass to {} — press Enter when ready ====",
                     seat_name(&manifest, seat, lang)
                 );
-                let mut line = String::new();
-                input.read_line(&mut line)?;
+                input.read_line(&mut String::new())?;
                 print!("\x1b[2J\x1b[H");
             }
             last_human = Some(seat);
-            println!("\n{}", render(&engine.view(handle, Some(seat))?, lang));
+            println!("\n{}", render(&engine.view(live.game, Some(seat))?, lang));
             for (i, action) in actions.iter().enumerate() {
                 println!(
                     "  {:>3}. {}  [{}]",
@@ -81,14 +124,22 @@ pub fn run(
                     action.id
                 );
             }
-            match ask(
-                &mut input,
-                &actions.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(),
-                &seat_name(&manifest, seat, lang),
-            )? {
-                Some(i) => i,
-                None => {
-                    println!("Game abandoned (seed {seed}).");
+            let ids: Vec<&str> = actions.iter().map(|a| a.id.as_str()).collect();
+            match ask(&mut input, &ids, &seat_name(&manifest, seat, lang))? {
+                Answer::Action(i) => i,
+                Answer::Undo => {
+                    undo(sessions, engine, &mut live, &mut input)?;
+                    continue;
+                }
+                Answer::Redo => {
+                    match sessions.redo(engine, &mut live) {
+                        Ok(_) => println!("Redone."),
+                        Err(e) => println!("{e}"),
+                    }
+                    continue;
+                }
+                Answer::Quit => {
+                    println!("Saved. Resume with `veillee resume {}`.", live.meta.id);
                     return Ok(());
                 }
             }
@@ -96,7 +147,8 @@ pub fn run(
             rng.below(actions.len())
         };
         let action = &actions[chosen];
-        let events = engine.apply(handle, seat, &action.id)?;
+        let events =
+            sessions.apply(engine, &mut live, seat, &action.id, serde_json::Value::Null)?;
         println!(
             "{}: {}",
             seat_name(&manifest, seat, lang),
@@ -108,26 +160,58 @@ pub fn run(
     }
 }
 
-/// Asks until the answer is an action number or id; `None` on `q` or end of input.
-fn ask(input: &mut impl BufRead, ids: &[&str], who: &str) -> anyhow::Result<Option<usize>> {
+/// Undoes one decision, asking the table when it would take back a reveal.
+fn undo(
+    sessions: &Sessions,
+    engine: &mut dyn GameEngine,
+    live: &mut LiveSession,
+    input: &mut impl BufRead,
+) -> anyhow::Result<()> {
+    match sessions.undo(engine, live, 1, false) {
+        Ok(undone) => println!("Undone ({} moves).", undone.moves),
+        Err(SessionError::RevealInTheWay(reveals)) => {
+            print!(
+                "This takes back what was revealed: {}. Does everyone agree? [y/N] ",
+                reveals.join("; ")
+            );
+            std::io::stdout().flush()?;
+            let mut line = String::new();
+            input.read_line(&mut line)?;
+            if line.trim().eq_ignore_ascii_case("y") {
+                let undone = sessions.undo(engine, live, 1, true)?;
+                println!("Undone ({} moves).", undone.moves);
+            } else {
+                println!("Not undone.");
+            }
+        }
+        Err(e) => println!("{e}"),
+    }
+    Ok(())
+}
+
+/// Asks until the answer is an action number or id, `u`, `r` or `q` (or end of input).
+fn ask(input: &mut impl BufRead, ids: &[&str], who: &str) -> anyhow::Result<Answer> {
     loop {
-        print!("{who}, your move (number or id, q to quit): ");
+        print!("{who}, your move (number or id; u undo, r redo, q save and quit): ");
         std::io::stdout().flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
-            return Ok(None);
+            return Ok(Answer::Quit);
         }
         let answer = line.trim();
-        if answer == "q" {
-            return Ok(None);
+        match answer {
+            "q" => return Ok(Answer::Quit),
+            "u" => return Ok(Answer::Undo),
+            "r" => return Ok(Answer::Redo),
+            _ => {}
         }
         if let Ok(n) = answer.parse::<usize>() {
             if (1..=ids.len()).contains(&n) {
-                return Ok(Some(n - 1));
+                return Ok(Answer::Action(n - 1));
             }
         }
         if let Some(i) = ids.iter().position(|id| *id == answer) {
-            return Ok(Some(i));
+            return Ok(Answer::Action(i));
         }
         println!(
             "`{answer}` is not one of the {} moves listed above.",
@@ -136,18 +220,18 @@ fn ask(input: &mut impl BufRead, ids: &[&str], who: &str) -> anyhow::Result<Opti
     }
 }
 
-fn parse_seats(seats: &[String]) -> anyhow::Result<Vec<Player>> {
+fn parse_seats(seats: &[String]) -> anyhow::Result<Vec<PlayerKind>> {
     seats
         .iter()
         .map(|s| match s.trim() {
-            "human" => Ok(Player::Human),
-            "random" | "bot" => Ok(Player::Random),
+            "human" => Ok(PlayerKind::Human),
+            "random" | "bot" => Ok(PlayerKind::Bot),
             other => bail!("seat kind `{other}` is unknown: use human or random"),
         })
         .collect()
 }
 
-fn seat_name(manifest: &veillee_sdk::Manifest, seat: Seat, lang: &str) -> String {
+fn seat_name(manifest: &Manifest, seat: Seat, lang: &str) -> String {
     manifest
         .seats
         .get(seat as usize)

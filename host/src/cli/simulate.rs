@@ -4,19 +4,34 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::catalog::Catalog;
 use crate::engine::GameEngine;
-use crate::simulate::{simulate, SimulationConfig};
+use crate::session::Sessions;
+use crate::simulate::{simulate, simulate_saved, SimulationConfig};
 
-#[allow(clippy::too_many_arguments)]
+/// The command's options.
+#[derive(Clone, Copy)]
+pub struct Options {
+    pub games: u32,
+    pub seed: u64,
+    pub players: Option<u8>,
+    pub max_moves: u32,
+    pub threads: Option<usize>,
+    pub json: bool,
+}
+
 pub fn run(
     catalog: &Catalog,
     game: &str,
-    games: u32,
-    seed: u64,
-    players: Option<u8>,
-    max_moves: u32,
-    threads: Option<usize>,
-    json: bool,
+    options: &Options,
+    sessions: Option<&Sessions>,
 ) -> anyhow::Result<()> {
+    let Options {
+        games,
+        seed,
+        players,
+        max_moves,
+        threads,
+        json,
+    } = *options;
     let plugin = catalog.engine(game)?;
     let manifest = plugin.manifest();
     let players = players.unwrap_or(manifest.min_players);
@@ -45,7 +60,12 @@ pub fn run(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let report = simulate(&plugin, &config, &|| bar.inc(1))?;
+    let report = match sessions {
+        None => simulate(&plugin, &config, &|| bar.inc(1))?,
+        Some(sessions) => simulate_saved(&mut catalog.engine(game)?, sessions, &config, &|| {
+            bar.inc(1)
+        })?,
+    };
     bar.finish_and_clear();
     if json {
         println!("{}", serde_json::to_string(&report)?);

@@ -36,6 +36,8 @@ macro_rules! exports {
         /// The ABI's functions, typed once per instance.
         struct Exports {
             $($field: TypedFunc<($($param,)*), $result>,)*
+            /// `veillee_operation` (ABI 1.1, optional): `None` when the plugin lacks it.
+            operation: Option<TypedFunc<(i32, i32), i64>>,
         }
 
         impl Exports {
@@ -44,6 +46,13 @@ macro_rules! exports {
                     $($field: instance
                         .get_typed_func(&mut *store, $name)
                         .map_err(|e| Fault::MissingExport { export: $name, detail: format!("{e:#}") })?,)*
+                    operation: match instance.get_func(&mut *store, "veillee_operation") {
+                        None => None,
+                        Some(func) => Some(func.typed(&*store).map_err(|e| Fault::MissingExport {
+                            export: "veillee_operation",
+                            detail: format!("{e:#}"),
+                        })?),
+                    },
                 })
             }
         }
@@ -400,6 +409,28 @@ impl Live {
             (h(game), seed as i64, max_moves),
         )?;
         self.json("veillee_playout", r, "playout result")
+    }
+
+    /// Whether the plugin exports `veillee_operation` (ABI 1.1).
+    pub(crate) fn has_operations(&self) -> bool {
+        self.exports.operation.is_some()
+    }
+
+    /// Runs an operation; `call_json` is a JSON [`veillee_sdk::OperationCall`].
+    pub(crate) fn operation(&mut self, game: Handle, call_json: &[u8]) -> Reply<serde_json::Value> {
+        let export = "veillee_operation";
+        if self.exports.operation.is_none() {
+            return Ok(Err(GameError::Protocol(
+                "this plugin offers no operations (ABI 1.0)".into(),
+            )));
+        }
+        let len = self.write_input(call_json)?;
+        let r = self.call(
+            export,
+            |e| e.operation.as_ref().expect("checked above"),
+            (h(game), len),
+        )?;
+        self.json(export, r, "JSON value")
     }
 
     pub(crate) fn redraw_hidden(

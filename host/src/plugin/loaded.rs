@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use veillee_sdk::abi::{decode_version, ABI_MAJOR, ABI_MINOR};
 use veillee_sdk::{
-    Action, Event, GameError, Handle, Manifest, PlayoutResult, Scene, Seat, Setup, Status,
+    Action, Event, GameError, Handle, Manifest, OperationCall, PlayoutResult, Scene, Seat, Setup,
+    Status,
 };
 use wasmtime::{Engine, InstancePre};
 
@@ -148,6 +149,14 @@ impl Plugin {
     /// Whether the compiled code came from the on-disk cache rather than a fresh compile.
     pub fn loaded_from_cache(&self) -> bool {
         self.shared.from_cache
+    }
+
+    /// Whether the plugin offers operations to variant scripts (it exports
+    /// `veillee_operation`, ABI 1.1).
+    pub fn has_operations(&mut self) -> bool {
+        self.live()
+            .map(|live| live.has_operations())
+            .unwrap_or(false)
     }
 
     /// The limits this plugin runs under.
@@ -316,6 +325,21 @@ impl GameEngine for Plugin {
         self.run(self.shared.limits.playout_seconds, |live| {
             live.playout(game, seed, max_moves)
         })
+    }
+
+    fn operation(
+        &mut self,
+        game: Handle,
+        name: &str,
+        args: &serde_json::Value,
+    ) -> Result<serde_json::Value, EngineError> {
+        let game = self.guest(game)?;
+        let call = OperationCall {
+            name: name.to_string(),
+            args: args.clone(),
+        };
+        let json = serde_json::to_vec(&call).map_err(|e| GameError::Protocol(e.to_string()))?;
+        self.ordinary(|live| live.operation(game, &json))
     }
 
     fn redraw_hidden(

@@ -42,6 +42,10 @@ const SIGNATURES: &[(&str, &[Ty], &[Ty])] = &[
     ("veillee_panic_message", &[], &[I64]),
 ];
 
+/// The function type of the optional exports added by minor versions (see
+/// `veillee_sdk::abi::OPTIONAL_EXPORTS`): checked only when present.
+const OPTIONAL_SIGNATURES: &[(&str, &[Ty], &[Ty])] = &[("veillee_operation", &[I32, I32], &[I64])];
+
 const MAGIC: &[u8; 4] = b"\0asm";
 const CORE_VERSION: [u8; 4] = [1, 0, 0, 0];
 const COMPONENT_VERSION: [u8; 4] = [0x0d, 0, 1, 0];
@@ -132,7 +136,10 @@ pub(crate) fn check_exports(plugin: &str, module: &Module) -> Result<(), PluginE
             return Err(missing(name, "not exported".into()));
         }
     }
-    for (name, params, results) in SIGNATURES {
+    let optional = OPTIONAL_SIGNATURES
+        .iter()
+        .filter(|(name, _, _)| module.get_export(name).is_some());
+    for (name, params, results) in SIGNATURES.iter().chain(optional) {
         let params: Vec<Option<Ty>> = params.iter().copied().map(Some).collect();
         let results: Vec<Option<Ty>> = results.iter().copied().map(Some).collect();
         let expected = || signature(&params, &results);
@@ -205,6 +212,7 @@ fn kind(extern_type: &ExternType) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use veillee_sdk::abi::OPTIONAL_EXPORTS;
 
     #[test]
     fn signatures_cover_exactly_the_required_exports() {
@@ -213,6 +221,16 @@ mod tests {
             known, REQUIRED_EXPORTS,
             "update SIGNATURES to follow veillee_sdk::abi"
         );
+    }
+
+    #[test]
+    fn optional_signatures_cover_exactly_the_optional_exports() {
+        let known: Vec<&str> = OPTIONAL_SIGNATURES
+            .iter()
+            .map(|(name, _, _)| *name)
+            .collect();
+        let listed: Vec<&str> = OPTIONAL_EXPORTS.iter().map(|(name, _)| *name).collect();
+        assert_eq!(known, listed);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! defender puts the lord, before any move), `pass` (only when a player has no legal move).
 
 mod board;
+mod ops;
 mod rules;
 mod saved;
 mod scene;
@@ -352,6 +353,18 @@ impl Game for Siege {
     fn view(&self, _viewer: Option<Seat>) -> Scene {
         // Perfect information: every viewer sees the same scene.
         scene::view(self)
+    }
+
+    fn query(&self, name: &str, args: &serde_json::Value) -> Result<serde_json::Value, GameError> {
+        ops::query(self, name, args)
+    }
+
+    fn command(
+        &mut self,
+        name: &str,
+        args: &serde_json::Value,
+    ) -> Result<serde_json::Value, GameError> {
+        ops::command(self, name, args)
     }
 }
 

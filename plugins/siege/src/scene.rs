@@ -56,7 +56,7 @@ pub fn manifest() -> Manifest {
         ],
         options: Vec::new(),
         hidden_information: false,
-        operations: Vec::new(),
+        operations: crate::ops::specs(),
     }
 }
 

@@ -958,7 +958,23 @@ fn the_manifest_is_sane() {
     assert_eq!((manifest.min_players, manifest.max_players), (2, 2));
     assert_eq!(manifest.seats[0].name.fr, "Assaillant");
     assert_eq!(manifest.seats[1].name.en, "Defender");
-    assert!(manifest.options.is_empty() && manifest.operations.is_empty());
+    assert!(manifest.options.is_empty());
+    // The operations offered to house rules (see ops.rs).
+    let names: Vec<&str> = manifest
+        .operations
+        .iter()
+        .map(|op| op.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "empty_dotted_squares",
+            "soldiers_lost",
+            "special_rule_applies",
+            "add_soldier",
+            "end_special_rule"
+        ]
+    );
     assert!(!manifest.hidden_information);
 }
 

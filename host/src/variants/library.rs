@@ -1,0 +1,169 @@
+//! Where scripts come from: the built-in ones (`variants/<game>/*.lua` at the repository's
+//! root, embedded in the binary) and the user's (`<data dir>/variants/`, any `*.lua` file,
+//! subfolders included).
+
+use std::path::{Path, PathBuf};
+
+use super::{Script, ScriptInfo, VariantError, VariantLimits};
+
+/// A script's source: where it comes from and its exact text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptSource {
+    /// `builtin:siege/renforts.lua` or the file's path.
+    pub origin: String,
+    /// The name used in messages (`renforts.lua`).
+    pub file: String,
+    /// The text.
+    pub text: String,
+}
+
+impl ScriptSource {
+    /// Loads it into a sandbox.
+    pub fn load(&self, limits: VariantLimits) -> Result<Script, VariantError> {
+        Script::load(&self.file, &self.text, limits)
+    }
+}
+
+/// The built-in scripts, as (game, file name, text). A test checks that every file of
+/// `variants/<game>/` is listed.
+pub const BUILTIN: &[(&str, &str, &str)] = &[
+    (
+        "siege",
+        "sans-regle-speciale.lua",
+        include_str!("../../../variants/siege/sans-regle-speciale.lua"),
+    ),
+    (
+        "siege",
+        "renforts.lua",
+        include_str!("../../../variants/siege/renforts.lua"),
+    ),
+];
+
+/// The built-in scripts of a game (all games when `None`).
+pub fn builtin(game: Option<&str>) -> Vec<ScriptSource> {
+    BUILTIN
+        .iter()
+        .filter(|(g, _, _)| game.is_none_or(|game| game == *g))
+        .map(|(g, file, text)| ScriptSource {
+            origin: format!("builtin:{g}/{file}"),
+            file: file.to_string(),
+            text: text.to_string(),
+        })
+        .collect()
+}
+
+/// The user's scripts under `dir` (every `*.lua`, sorted by path). A missing folder is
+/// empty.
+pub fn user_scripts(dir: &Path) -> Result<Vec<ScriptSource>, VariantError> {
+    let mut paths = Vec::new();
+    collect(dir, &mut paths, 0)?;
+    paths.sort();
+    paths.iter().map(|p| read(p)).collect()
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>, depth: u32) -> Result<(), VariantError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => {
+            return Err(VariantError::Io {
+                path: dir.display().to_string(),
+                detail: e.to_string(),
+            })
+        }
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() && depth < 4 {
+            collect(&path, out, depth + 1)?;
+        } else if path.extension().is_some_and(|e| e == "lua") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Reads a script file.
+pub fn read(path: &Path) -> Result<ScriptSource, VariantError> {
+    let text = std::fs::read_to_string(path).map_err(|e| VariantError::Io {
+        path: path.display().to_string(),
+        detail: e.to_string(),
+    })?;
+    Ok(ScriptSource {
+        origin: path.display().to_string(),
+        file: path
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string()),
+        text,
+    })
+}
+
+/// One available script with its metadata (or why it does not load).
+#[derive(Debug)]
+pub struct Available {
+    /// Where it is.
+    pub source: ScriptSource,
+    /// Its metadata, or the load error.
+    pub info: Result<ScriptInfo, String>,
+}
+
+/// Every script for `game` (all games when `None`): built-in ones first, then the user's.
+/// User scripts that fail to load are listed with their error.
+pub fn available(game: Option<&str>, user_dir: Option<&Path>) -> Vec<Available> {
+    let mut sources = builtin(game);
+    if let Some(dir) = user_dir {
+        if let Ok(user) = user_scripts(dir) {
+            sources.extend(user);
+        }
+    }
+    sources
+        .into_iter()
+        .map(|source| {
+            let info = source
+                .load(VariantLimits::default())
+                .map(|s| s.info().clone())
+                .map_err(|e| e.to_string());
+            Available { source, info }
+        })
+        .filter(|a| match (&a.info, game) {
+            (Ok(info), Some(game)) => info.game == game,
+            _ => true,
+        })
+        .collect()
+}
+
+/// Finds a script by id (built-in or user script for `game`) or by file path.
+pub fn resolve(
+    wanted: &str,
+    game: &str,
+    user_dir: Option<&Path>,
+) -> Result<ScriptSource, VariantError> {
+    let path = Path::new(wanted);
+    if wanted.ends_with(".lua") && path.exists() {
+        return read(path);
+    }
+    let all = available(Some(game), user_dir);
+    if let Some(found) = all
+        .iter()
+        .find(|a| a.info.as_ref().is_ok_and(|i| i.id == wanted))
+    {
+        return Ok(found.source.clone());
+    }
+    let ids: Vec<String> = all
+        .iter()
+        .filter_map(|a| a.info.as_ref().ok().map(|i| i.id.clone()))
+        .collect();
+    Err(VariantError::NotFound {
+        wanted: wanted.to_string(),
+        game: game.to_string(),
+        hint: if ids.is_empty() {
+            "it has no house rules; give the path of a .lua file".into()
+        } else {
+            format!(
+                "its house rules are {} (or give a .lua file)",
+                ids.join(", ")
+            )
+        },
+    })
+}

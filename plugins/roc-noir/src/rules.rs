@@ -1,0 +1,624 @@
+//! The rules: legal moves and their effects. Comments cite the spec's rule ids.
+
+use veillee_sdk::{text, Event, Log};
+
+use crate::board::{self, Node, NO, TREASURE};
+use crate::{
+    back, gallery_fr, number, Ending, Exit, Move, Phase, Portrait, RocNoir, HELMETS, HELMETS_FR,
+    RING_FACE, ROLL_LIMIT, SEAT_EN, SEAT_FR, STEP_LIMIT,
+};
+
+impl RocNoir {
+    // -----------------------------------------------------------------------------------
+    // Knowledge
+
+    /// Whether the trapdoor of tile `t` could be at position `p` for someone who saw the
+    /// whole game: not a square known to be safe, and not a square a knight stands on
+    /// without a counterweight on the diagonal (it would have fallen, RN-P1/RN-P2).
+    pub(crate) fn could_be_trap(&self, t: usize, p: u8) -> bool {
+        if self.revealed & (1 << t) != 0 {
+            return self.traps[t] == p;
+        }
+        if self.safe[t] & (1 << p) != 0 {
+            return false;
+        }
+        let sq = board::tile_square(t, p);
+        let diag = board::tile_square(t, board::diagonal(p));
+        !self.occupied(sq) || self.occupied(diag)
+    }
+
+    /// Whether the rail slot of helmet `h` of seat `s` holds a pair (RN-E1).
+    pub fn holds_pair(&self, s: u8, h: u8) -> bool {
+        let [a, b] = self.rail[s as usize][h as usize];
+        a != NO && b != NO && number(a) == number(b)
+    }
+
+    /// Whether a knight (seat, helmet) is in the treasure room.
+    fn home(&self, s: u8, h: u8) -> bool {
+        self.pos[s as usize][h as usize] == TREASURE
+    }
+
+    /// Whether the jump to `n` would be the free way back out of a gallery (RN-R3).
+    pub(crate) fn free_jump(&self, n: Node) -> bool {
+        matches!(self.exit, Some(Exit { to, jumped: true }) if to == n)
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Legal moves
+
+    /// The legal moves of the seat to play.
+    pub(crate) fn legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::with_capacity(16);
+        match self.phase {
+            Phase::Roll => {
+                out.push(Move::Roll);
+                self.pair_moves(&mut out);
+            }
+            Phase::Choose => {
+                // RN-T1: another knight instead of the one in the treasure room.
+                for h in 0..3 {
+                    if !self.home(self.turn, h) {
+                        out.push(Move::Choose(h));
+                    }
+                }
+            }
+            Phase::Move => {
+                self.move_moves(&mut out);
+                self.pair_moves(&mut out);
+            }
+            Phase::Exchange => {
+                // RN-G3: one or two of the portraits from this gallery go under the pile.
+                let slot = self.rail[self.turn as usize][self.gallery as usize];
+                let from: Vec<Portrait> = slot
+                    .iter()
+                    .copied()
+                    .filter(|&p| p != NO && back(p) == self.gallery)
+                    .collect();
+                for &p in &from {
+                    out.push(Move::Swap(p, NO));
+                }
+                if from.len() == 2 {
+                    out.push(Move::Swap(from[0], from[1]));
+                }
+                out.push(Move::Keep);
+            }
+            Phase::Brigand => {
+                self.rob_moves(&mut out);
+                out.push(Move::NoRob);
+            }
+        }
+        out
+    }
+
+    /// Whether the moving knight may enter node `n` (rooms and occupancy, RN-B1, RN-G1,
+    /// RN-G4, RN-E1).
+    fn enterable(&self, n: Node) -> bool {
+        let (s, h) = (self.turn, self.active);
+        if n == TREASURE {
+            return self.holds_pair(s, h); // RN-E1
+        }
+        if n == self.entrance() {
+            return true; // any number of knights
+        }
+        if let Some(g) = self.gallery_of(n) {
+            // RN-G1: own gallery first; RN-G4: each gallery once per move.
+            let own_first = g == h || self.visited[s as usize] & (1 << h) != 0;
+            return own_first && self.entered & (1 << g) == 0 && !self.occupied(n);
+        }
+        !self.occupied(n) // RN-B1: one knight per square
+    }
+
+    /// Steps, jumps and stopping (RN-T2, RN-R1, RN-G4).
+    fn move_moves(&self, out: &mut Vec<Move>) {
+        let (s, h) = (self.turn as usize, self.active as usize);
+        let at = self.pos[s][h];
+        if let Some(exit) = self.exit {
+            // RN-G4 / RN-R3: the knight leaves the gallery by the square it came in by.
+            if !self.occupied(exit.to) || exit.to == self.entrance() {
+                out.push(if exit.jumped {
+                    Move::Jump(exit.to)
+                } else {
+                    Move::Step(exit.to)
+                });
+            } else {
+                // Interpretation: that square got occupied (a counterweight fall put a knight
+                // there): the knight stays in the gallery.
+                out.push(Move::Stop);
+            }
+            return;
+        }
+        if self.steps < STEP_LIMIT {
+            for st in board::steps(at) {
+                if self.enterable(st.to) {
+                    out.push(Move::Step(st.to));
+                }
+            }
+            if self.ropes[s] > 0 {
+                for j in board::jumps(at) {
+                    if self.enterable(j.to) {
+                        out.push(Move::Jump(j.to));
+                    }
+                }
+            }
+        }
+        out.push(Move::Stop);
+    }
+
+    /// RN-G5: a portrait number held beside two of the player's knights can be gathered
+    /// into a pair beside either (knights in the treasure room keep their pair).
+    fn pair_moves(&self, out: &mut Vec<Move>) {
+        let s = self.turn;
+        let rail = &self.rail[s as usize];
+        for a in 0..3u8 {
+            if self.home(s, a) {
+                continue;
+            }
+            for b in (a + 1)..3u8 {
+                if self.home(s, b) {
+                    continue;
+                }
+                for &p in &rail[a as usize] {
+                    if p == NO {
+                        continue;
+                    }
+                    let n = number(p);
+                    if rail[b as usize].iter().any(|&q| q != NO && number(q) == n) {
+                        out.push(Move::Pair { n, to: a });
+                        out.push(Move::Pair { n, to: b });
+                    }
+                }
+            }
+        }
+    }
+
+    /// RN-G6: the knight that stopped next to an opposing knight with a common portrait
+    /// may take it, giving one of its other portraits.
+    fn rob_moves(&self, out: &mut Vec<Move>) {
+        let (s, h) = (self.turn, self.active);
+        let at = self.pos[s as usize][h as usize];
+        let mine = self.rail[s as usize][h as usize];
+        for st in board::steps(at) {
+            if st.to == TREASURE {
+                continue; // its pair can no longer be stolen (RN-E1)
+            }
+            for o in 0..self.players {
+                if o == s {
+                    continue;
+                }
+                for vh in 0..3u8 {
+                    if self.pos[o as usize][vh as usize] != st.to {
+                        continue;
+                    }
+                    let theirs = self.rail[o as usize][vh as usize];
+                    for (i, &x) in mine.iter().enumerate() {
+                        let give = mine[1 - i];
+                        if x == NO || give == NO {
+                            continue;
+                        }
+                        if theirs.iter().any(|&q| q != NO && number(q) == number(x)) {
+                            out.push(Move::Rob {
+                                victim: o * 3 + vh,
+                                give,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Playing
+
+    /// Plays a legal move.
+    pub(crate) fn apply(&mut self, mv: Move, log: &mut Log) {
+        match mv {
+            Move::Roll => self.roll(log),
+            Move::Choose(h) => {
+                self.active = h;
+                self.phase = Phase::Move;
+                log.record(|| {
+                    Event::new(text(
+                        format!(
+                            "{} déplace son chevalier {}",
+                            SEAT_FR[self.turn as usize], HELMETS_FR[h as usize]
+                        ),
+                        format!(
+                            "{} moves the {} knight",
+                            SEAT_EN[self.turn as usize], HELMETS[h as usize]
+                        ),
+                    ))
+                });
+            }
+            Move::Step(n) => self.go(n, None, log),
+            Move::Jump(n) => {
+                let from = self.pos[self.turn as usize][self.active as usize];
+                let over = board::jumps(from).find(|j| j.to == n).map(|j| j.over);
+                self.go(n, over, log)
+            }
+            Move::Stop => {
+                log.record(|| {
+                    Event::new(text(
+                        format!("{} s'arrête", SEAT_FR[self.turn as usize]),
+                        format!("{} stops", SEAT_EN[self.turn as usize]),
+                    ))
+                });
+                self.end_move();
+            }
+            Move::Swap(a, b) => self.swap(a, b, log),
+            Move::Keep => {
+                self.phase = Phase::Move;
+            }
+            Move::Pair { n, to } => self.pair(n, to, log),
+            Move::Rob { victim, give } => {
+                self.rob(victim, give, log);
+                self.next_turn();
+            }
+            Move::NoRob => self.next_turn(),
+        }
+    }
+
+    /// RN-T1: rolls the knight die. A reveal: undo never crosses it.
+    fn roll(&mut self, log: &mut Log) {
+        let face = self.rng.below(6) as u8;
+        self.die = Some(face);
+        self.rolls += 1;
+        self.shown = 0; // RN-P4: memory mode forgets at the start of a turn
+        self.fell = None;
+        let h = face / 2;
+        log.record(|| {
+            let ring = face == RING_FACE;
+            Event::reveal(text(
+                format!(
+                    "{} lance le dé : casque {}{}",
+                    SEAT_FR[self.turn as usize],
+                    HELMETS_FR[h as usize],
+                    if ring { " et l'anneau" } else { "" }
+                ),
+                format!(
+                    "{} rolls the die: {} helmet{}",
+                    SEAT_EN[self.turn as usize],
+                    HELMETS[h as usize],
+                    if ring { " with the ring" } else { "" }
+                ),
+            ))
+        });
+        if self.home(self.turn, h) {
+            self.active = NO;
+            self.phase = Phase::Choose;
+        } else {
+            self.active = h;
+            self.phase = Phase::Move;
+        }
+    }
+
+    /// One step or jump (`over`: the node jumped over) of the moving knight (RN-T2, RN-P,
+    /// RN-R, RN-G). Every step onto a flagstone is a reveal.
+    fn go(&mut self, to: Node, over: Option<Node>, log: &mut Log) {
+        let (s, h) = (self.turn as usize, self.active as usize);
+        let from = self.pos[s][h];
+        let free = over.is_some() && self.free_jump(to);
+        if over.is_some() && !free {
+            self.ropes[s] -= 1; // RN-R1
+        }
+        self.steps += 1;
+        self.exit = None;
+        let me = self.turn * 3 + self.active;
+        let mover = (self.turn, self.active);
+        log.record(|| {
+            let w = self.node_words(to);
+            let (fr, en) = if over.is_some() {
+                ("saute sur", "jumps to")
+            } else {
+                ("va sur", "steps to")
+            };
+            let who = knight_words(mover.0, mover.1);
+            let t = text(
+                format!("{} {fr} {}", who.fr, w.fr),
+                format!("{} {en} {}", who.en, w.en),
+            );
+            if board::is_room(to) {
+                Event::new(t)
+            } else {
+                Event::reveal(t)
+            }
+        });
+        // RN-P1 / RN-R2: a trapdoor not held by a counterweight (RN-P2) sends the knight
+        // back where it came from (the jump's start) and ends the move.
+        if let Some((t, p)) = board::tile_of(to) {
+            let diag = board::tile_square(t, board::diagonal(p));
+            let held = self.occupied(diag);
+            if self.traps[t] == p {
+                if !held {
+                    self.reveal(t);
+                    self.fell = Some((me, to));
+                    log.record(|| {
+                        Event::reveal(text(
+                            format!(
+                                "Une trappe en {} ! Le chevalier retombe",
+                                board::square_name(to)
+                            ),
+                            format!(
+                                "A trapdoor on {}! The knight falls back",
+                                board::square_name(to)
+                            ),
+                        ))
+                    });
+                    // RN-P3: knights beside the trapdoor stay where they are.
+                    self.end_move();
+                    return;
+                }
+            } else if !held {
+                self.safe[t] |= 1 << p;
+            }
+        }
+        self.pos[s][h] = to;
+        // RN-P2: leaving a counterweight square drops the knight on the diagonal trapdoor
+        // onto the square just left.
+        if let Some((t, p)) = board::tile_of(from) {
+            let d = board::diagonal(p);
+            let diag = board::tile_square(t, d);
+            if let Some((vs, vh)) = self.knight_on(diag) {
+                if self.traps[t] == d {
+                    self.reveal(t);
+                    self.pos[vs as usize][vh as usize] = from;
+                    self.fell = Some((vs * 3 + vh, diag));
+                    log.record(|| {
+                        let who = knight_words(vs, vh);
+                        Event::reveal(text(
+                            format!(
+                                "Le contrepoids part : {} tombe par la trappe en {} sur {}",
+                                who.fr,
+                                board::square_name(diag),
+                                board::square_name(from)
+                            ),
+                            format!(
+                                "The counterweight leaves: {} falls through the trapdoor on {} onto {}",
+                                who.en,
+                                board::square_name(diag),
+                                board::square_name(from)
+                            ),
+                        ))
+                    });
+                } else {
+                    // The knight on the diagonal did not fall: its square is safe.
+                    self.safe[t] |= 1 << d;
+                }
+            }
+        }
+        if to == TREASURE {
+            // RN-E1 / RN-E2.
+            if (0..3).all(|k| self.home(self.turn, k)) {
+                self.ending = Some(Ending::Won(self.turn));
+            } else {
+                self.next_turn();
+            }
+            return;
+        }
+        if let Some(g) = self.gallery_of(to) {
+            self.enter_gallery(g, from, over.is_some(), log);
+        }
+    }
+
+    /// RN-G1–G4: the knight enters gallery `g`.
+    fn enter_gallery(&mut self, g: u8, from: Node, jumped: bool, log: &mut Log) {
+        let s = self.turn as usize;
+        self.entered |= 1 << g;
+        if g == self.active {
+            self.visited[s] |= 1 << g; // RN-G1
+        }
+        self.exit = Some(Exit { to: from, jumped });
+        if self.home(self.turn, g) {
+            return; // that knight's pair is in the treasure room
+        }
+        let slot = self.rail[s][g as usize];
+        if slot == [NO, NO] {
+            // RN-G2: draw the two top portraits beside this gallery's colour.
+            let mut drawn = [NO; 2];
+            for d in drawn.iter_mut() {
+                if let Some(p) = self.draw(g) {
+                    *d = p;
+                }
+            }
+            self.rail[s][g as usize] = drawn;
+            log.record(|| {
+                let list: Vec<String> = drawn
+                    .iter()
+                    .filter(|&&p| p != NO)
+                    .map(|&p| number(p).to_string())
+                    .collect();
+                Event::reveal(text(
+                    format!(
+                        "{} tire les portraits {} dans la galerie {}",
+                        SEAT_FR[s],
+                        list.join(", "),
+                        gallery_fr(g)
+                    ),
+                    format!(
+                        "{} draws portraits {} in the {} gallery",
+                        SEAT_EN[s],
+                        list.join(", "),
+                        HELMETS[g as usize]
+                    ),
+                ))
+            });
+        } else if slot.iter().any(|&p| p != NO && back(p) == g) {
+            // RN-G3: exchange instead of drawing.
+            self.gallery = g;
+            self.phase = Phase::Exchange;
+        }
+    }
+
+    /// Takes the top portrait of gallery `g`'s pile.
+    fn draw(&mut self, g: u8) -> Option<Portrait> {
+        let pile = &mut self.piles[g as usize];
+        if pile.is_empty() {
+            return None;
+        }
+        let unknown = &mut self.unknown[g as usize];
+        *unknown = unknown.saturating_sub(1);
+        Some(pile.remove(0))
+    }
+
+    /// RN-G3: slides `a` (and `b`) under the pile, then takes as many from the top.
+    fn swap(&mut self, a: Portrait, b: Portrait, log: &mut Log) {
+        let (s, g) = (self.turn as usize, self.gallery);
+        let slot = &mut self.rail[s][g as usize];
+        let mut gone = 0;
+        for p in [a, b] {
+            if p == NO {
+                continue;
+            }
+            if let Some(i) = slot.iter().position(|&q| q == p) {
+                slot[i] = NO;
+                self.piles[g as usize].push(p);
+                gone += 1;
+            }
+        }
+        let mut taken = Vec::new();
+        for _ in 0..gone {
+            if let Some(p) = self.draw(g) {
+                let slot = &mut self.rail[s][g as usize];
+                if let Some(i) = slot.iter().position(|&q| q == NO) {
+                    slot[i] = p;
+                }
+                taken.push(p);
+            }
+        }
+        self.phase = Phase::Move;
+        log.record(|| {
+            let list: Vec<String> = taken.iter().map(|&p| number(p).to_string()).collect();
+            Event::reveal(text(
+                format!("{} échange et tire {}", SEAT_FR[s], list.join(", ")),
+                format!("{} exchanges and draws {}", SEAT_EN[s], list.join(", ")),
+            ))
+        });
+    }
+
+    /// RN-G5: gathers the pair of `n` beside knight `to`.
+    fn pair(&mut self, n: u8, to: u8, log: &mut Log) {
+        let s = self.turn as usize;
+        let Some(from) = (0..3u8).find(|&k| {
+            k != to
+                && self.rail[s][k as usize]
+                    .iter()
+                    .any(|&p| p != NO && number(p) == n)
+        }) else {
+            return;
+        };
+        let (to_u, from_u) = (to as usize, from as usize);
+        let i = self.rail[s][from_u]
+            .iter()
+            .position(|&p| p != NO && number(p) == n)
+            .unwrap_or(0);
+        // The receiver's other portrait (or nothing) goes to the giver.
+        let j = self.rail[s][to_u]
+            .iter()
+            .position(|&p| p == NO || number(p) != n)
+            .unwrap_or(1);
+        let given = self.rail[s][from_u][i];
+        self.rail[s][from_u][i] = self.rail[s][to_u][j];
+        self.rail[s][to_u][j] = given;
+        tidy(&mut self.rail[s][from_u]);
+        log.record(|| {
+            Event::new(text(
+                format!(
+                    "{} réunit la paire {n} chez son chevalier {}",
+                    SEAT_FR[s], HELMETS_FR[to_u]
+                ),
+                format!(
+                    "{} gathers the pair of {n} beside the {} knight",
+                    SEAT_EN[s], HELMETS[to_u]
+                ),
+            ))
+        });
+    }
+
+    /// RN-G6: the moving knight takes the victim's portrait of the common number and gives
+    /// `give`.
+    fn rob(&mut self, victim: u8, give: Portrait, log: &mut Log) {
+        let (s, h) = (self.turn as usize, self.active as usize);
+        let (vs, vh) = ((victim / 3) as usize, (victim % 3) as usize);
+        let Some(mi) = self.rail[s][h].iter().position(|&p| p == give) else {
+            return;
+        };
+        let x = self.rail[s][h][1 - mi];
+        let Some(vi) = self.rail[vs][vh]
+            .iter()
+            .position(|&q| q != NO && number(q) == number(x))
+        else {
+            return;
+        };
+        let taken = self.rail[vs][vh][vi];
+        self.rail[vs][vh][vi] = give;
+        self.rail[s][h][mi] = taken;
+        log.record(|| {
+            Event::new(text(
+                format!(
+                    "Brigand ! {} prend le portrait {} à {} et donne le {}",
+                    SEAT_FR[s],
+                    number(taken),
+                    SEAT_FR[vs],
+                    number(give)
+                ),
+                format!(
+                    "Brigand! {} takes portrait {} from {} and gives {}",
+                    SEAT_EN[s],
+                    number(taken),
+                    SEAT_EN[vs],
+                    number(give)
+                ),
+            ))
+        });
+    }
+
+    /// A trapdoor becomes known to everyone (RN-P1, RN-P2).
+    fn reveal(&mut self, t: usize) {
+        self.revealed |= 1 << t;
+        self.shown |= 1 << t;
+        self.safe[t] = 0xf & !(1 << self.traps[t]);
+    }
+
+    /// The move is over (stop or fall): RN-G6 may follow, else the turn passes.
+    fn end_move(&mut self) {
+        self.exit = None;
+        let mut robs = Vec::new();
+        self.rob_moves(&mut robs);
+        if robs.is_empty() {
+            self.next_turn();
+        } else {
+            self.phase = Phase::Brigand;
+        }
+    }
+
+    /// Clockwise to the next player.
+    fn next_turn(&mut self) {
+        self.turn = (self.turn + 1) % self.players;
+        self.phase = Phase::Roll;
+        self.active = NO;
+        self.steps = 0;
+        self.entered = 0;
+        self.exit = None;
+        if self.rolls >= ROLL_LIMIT {
+            self.ending = Some(Ending::RollLimit);
+        }
+    }
+}
+
+/// Keeps a slot's portraits first, the empty place last.
+fn tidy(slot: &mut [Portrait; 2]) {
+    if slot[0] == NO {
+        slot.swap(0, 1);
+    }
+}
+
+/// "Red's black knight", French and English.
+pub(crate) fn knight_words(s: u8, h: u8) -> veillee_sdk::Text {
+    text(
+        format!(
+            "le chevalier {} de {}",
+            HELMETS_FR[h as usize], SEAT_FR[s as usize]
+        ),
+        format!("{}'s {} knight", SEAT_EN[s as usize], HELMETS[h as usize]),
+    )
+}

@@ -1,0 +1,314 @@
+//! What a viewer sees. By construction nothing hidden goes in: the trapdoors appear only
+//! once revealed (and, in memory mode, only during the turn they were revealed in,
+//! RN-P4); the piles are face-down cards counted, never named. Every viewer — each seat and
+//! a spectator — therefore gets the same scene: the rails are public (« de façon visible
+//! pour tout le monde »).
+
+use veillee_sdk::{
+    text, Board, Card, Cell, Colour, Highlight, HighlightKind, Piece, Scene, ScoreLine, Seat,
+    Shape, Target, Zone,
+};
+
+use crate::board::{self, Node, NO, ROOM, TILES, TREASURE};
+use crate::{
+    helmet_colour, number, portrait_name, seat_colour, Ending, Phase, Portrait, RocNoir, BOARD_ID,
+    ENTRANCE, HELMETS, HELMETS_FR, RING_FACE, SEAT_EN, SEAT_FR, SEAT_IDS,
+};
+
+/// A knight's piece id: `red-black`.
+pub fn knight_id(seat: Seat, helmet: u8) -> String {
+    format!("{}-{}", SEAT_IDS[seat as usize], HELMETS[helmet as usize])
+}
+
+/// A rail card's id: `rail-red-black-7a` (portrait 7, copy a, beside the black knight).
+pub fn rail_card_id(seat: Seat, helmet: u8, p: Portrait) -> String {
+    format!(
+        "rail-{}-{}-{}",
+        SEAT_IDS[seat as usize],
+        HELMETS[helmet as usize],
+        portrait_name(p)
+    )
+}
+
+/// Helmet labels on the knights.
+const HELMET_LABELS: [&str; 3] = ["N", "G", "B"];
+
+impl RocNoir {
+    /// Whether a tile's trapdoor is drawn now (RN-P4).
+    fn trap_shown(&self, t: usize) -> bool {
+        let mask = if self.assisted {
+            self.revealed
+        } else {
+            self.shown
+        };
+        mask & (1 << t) != 0
+    }
+
+    /// The scene (the same for every viewer: see the module comment).
+    pub(crate) fn scene(&self, _viewer: Option<Seat>) -> Scene {
+        let mut board = Board {
+            id: BOARD_ID.into(),
+            cols: 10,
+            rows: 10,
+            col_labels: (0..10).map(|c| ((b'a' + c) as char).to_string()).collect(),
+            row_labels: (1..=10).map(|r| r.to_string()).collect(),
+            ..Board::default()
+        };
+        let mut highlights = Vec::new();
+        for y in 0..10i8 {
+            for x in 0..10i8 {
+                let n = board::node_at(x, y).unwrap_or(NO);
+                board.cells.push(self.cell(n, x, y));
+            }
+        }
+        // Knights: rooms spread theirs over the block's four cells.
+        let mut in_room = [0u16; 5];
+        for s in 0..self.players {
+            for h in 0..3u8 {
+                let n = self.pos[s as usize][h as usize];
+                let (col, row) = if n >= ROOM {
+                    let (x0, y0) = board::room_origin(n - ROOM);
+                    let k = in_room[(n - ROOM) as usize];
+                    in_room[(n - ROOM) as usize] += 1;
+                    (x0 as u16 + k % 2, y0 as u16 + (k / 2) % 2)
+                } else {
+                    ((n % 10) as u16, (n / 10) as u16)
+                };
+                board.pieces.push(Piece {
+                    id: knight_id(s, h),
+                    col,
+                    row,
+                    shape: Shape::Knight,
+                    colour: seat_colour(s),
+                    label: HELMET_LABELS[h as usize].into(),
+                    owner: Some(s),
+                });
+            }
+        }
+        if self.active != NO && self.ending.is_none() {
+            highlights.push(Highlight {
+                target: Target::piece(knight_id(self.turn, self.active)),
+                kind: HighlightKind::Selected,
+            });
+        }
+        // "Fell!": the knight and, while it is shown, the trapdoor.
+        if let Some((k, trap)) = self.fell {
+            highlights.push(Highlight {
+                target: Target::piece(knight_id(k / 3, k % 3)),
+                kind: HighlightKind::Danger,
+            });
+            if let Some((t, _)) = board::tile_of(trap) {
+                if self.trap_shown(t) {
+                    highlights.push(Highlight {
+                        target: Target::cell(BOARD_ID, (trap % 10) as u16, (trap / 10) as u16),
+                        kind: HighlightKind::Danger,
+                    });
+                }
+            }
+        }
+
+        let mut zones = Vec::new();
+        // The die's last face (a variant turns the castle on the ring).
+        zones.push(Zone {
+            id: "die".into(),
+            title: text("Dé", "Die"),
+            owner: None,
+            cards: self
+                .die
+                .map(|f| {
+                    let h = (f / 2) as usize;
+                    let ring = f == RING_FACE;
+                    vec![Card {
+                        id: "die".into(),
+                        face_up: true,
+                        title: text(
+                            format!("{}{}", HELMETS_FR[h], if ring { " ◯" } else { "" }),
+                            format!("{}{}", HELMETS[h], if ring { " ◯" } else { "" }),
+                        ),
+                        text: if ring {
+                            text("anneau", "ring")
+                        } else {
+                            text("", "")
+                        },
+                        colour: helmet_colour(h as u8),
+                    }]
+                })
+                .unwrap_or_default(),
+        });
+        // Each rail, face up (public), grouped by helmet.
+        for s in 0..self.players {
+            let mut cards = Vec::new();
+            for h in 0..3u8 {
+                for &p in &self.rail[s as usize][h as usize] {
+                    if p == NO {
+                        continue;
+                    }
+                    cards.push(Card {
+                        id: rail_card_id(s, h, p),
+                        face_up: true,
+                        title: text(number(p).to_string(), number(p).to_string()),
+                        text: text(
+                            format!("chevalier {}", HELMETS_FR[h as usize]),
+                            format!("{} knight", HELMETS[h as usize]),
+                        ),
+                        colour: helmet_colour(h),
+                    });
+                }
+            }
+            zones.push(Zone {
+                id: format!("rail-{}", SEAT_IDS[s as usize]),
+                title: text(
+                    format!("Portraits de {}", SEAT_FR[s as usize]),
+                    format!("{}'s portraits", SEAT_EN[s as usize]),
+                ),
+                owner: Some(s),
+                cards,
+            });
+        }
+        // The piles: face down, only their size.
+        for g in 0..3u8 {
+            zones.push(Zone {
+                id: format!("pile-{}", HELMETS[g as usize]),
+                title: text(
+                    format!("Galerie {}", crate::gallery_fr(g)),
+                    format!("{} gallery", HELMETS[g as usize]),
+                ),
+                owner: None,
+                cards: (0..self.piles[g as usize].len())
+                    .map(|i| Card {
+                        id: format!("pile-{}-{i}", HELMETS[g as usize]),
+                        face_up: false,
+                        title: text("", ""),
+                        text: text("", ""),
+                        colour: helmet_colour(g),
+                    })
+                    .collect(),
+            });
+        }
+
+        let mut scores = Vec::new();
+        for s in 0..self.players {
+            let home = (0..3)
+                .filter(|&h| self.pos[s as usize][h] == TREASURE)
+                .count();
+            scores.push(ScoreLine {
+                label: text(
+                    format!("{} : chevaliers au trésor", SEAT_FR[s as usize]),
+                    format!("{}: knights in the treasure room", SEAT_EN[s as usize]),
+                ),
+                value: format!("{home}/3"),
+                seat: Some(s),
+            });
+            scores.push(ScoreLine {
+                label: text(
+                    format!("{} : cordes", SEAT_FR[s as usize]),
+                    format!("{}: ropes", SEAT_EN[s as usize]),
+                ),
+                value: self.ropes[s as usize].to_string(),
+                seat: Some(s),
+            });
+        }
+        scores.push(ScoreLine {
+            label: text("Lancers", "Rolls"),
+            value: format!("{}/{}", self.rolls, crate::ROLL_LIMIT),
+            seat: None,
+        });
+
+        Scene {
+            boards: vec![board],
+            zones,
+            scores,
+            message: self.message(),
+            rotation: 0,
+            highlights,
+        }
+    }
+
+    /// One grid cell.
+    fn cell(&self, n: Node, x: i8, y: i8) -> Cell {
+        if n == TREASURE {
+            return Cell {
+                kind: "treasure".into(),
+                colour: Colour::rgb(220, 180, 60),
+                label: "♛".into(),
+            };
+        }
+        if n >= ROOM {
+            return match self.corners[(n - ROOM) as usize] {
+                ENTRANCE => Cell {
+                    kind: "entrance".into(),
+                    colour: Colour::rgb(150, 110, 70),
+                    label: "⌂".into(),
+                },
+                g => Cell {
+                    kind: format!("gallery-{}", HELMETS[g as usize]),
+                    colour: helmet_colour(g),
+                    label: "▣".into(),
+                },
+            };
+        }
+        let (t, p) = board::tile_of(n).unwrap_or((0, 0));
+        if self.trap_shown(t) && self.traps[t] == p {
+            return Cell {
+                kind: "trapdoor".into(),
+                colour: Colour::rgb(60, 20, 20),
+                label: "✕".into(),
+            };
+        }
+        // Tiles alternate in shade so that their 2×2 outline can be seen.
+        let dark = ((x / 2) + (y / 2)) % 2 == 0;
+        Cell {
+            kind: "flagstone".into(),
+            colour: if dark {
+                Colour::rgb(120, 120, 110)
+            } else {
+                Colour::rgb(165, 160, 145)
+            },
+            label: String::new(),
+        }
+    }
+
+    /// The status message.
+    fn message(&self) -> veillee_sdk::Text {
+        let s = self.turn as usize;
+        match self.ending {
+            Some(Ending::Won(w)) => {
+                return text(
+                    format!("{} a gagné !", SEAT_FR[w as usize]),
+                    format!("{} won!", SEAT_EN[w as usize]),
+                )
+            }
+            Some(Ending::RollLimit) => {
+                return text("Partie nulle (limite de lancers)", "Draw (roll limit)")
+            }
+            None => {}
+        }
+        let (fr, en) = match self.phase {
+            Phase::Roll => ("lance le dé".to_string(), "rolls the die".to_string()),
+            Phase::Choose => (
+                "choisit un autre chevalier".to_string(),
+                "picks another knight".to_string(),
+            ),
+            Phase::Move => (
+                format!(
+                    "déplace le chevalier {}",
+                    HELMETS_FR[self.active as usize % 3]
+                ),
+                format!("moves the {} knight", HELMETS[self.active as usize % 3]),
+            ),
+            Phase::Exchange => (
+                "peut échanger des portraits".to_string(),
+                "may exchange portraits".to_string(),
+            ),
+            Phase::Brigand => (
+                "peut jouer au brigand".to_string(),
+                "may play the brigand".to_string(),
+            ),
+        };
+        let _ = TILES;
+        text(
+            format!("{} {fr}", SEAT_FR[s]),
+            format!("{} {en}", SEAT_EN[s]),
+        )
+    }
+}

@@ -1,0 +1,888 @@
+//! Rule tests, named after the spec's rule ids, on positions with KNOWN trapdoors; views,
+//! the leak check, saves and random games.
+
+use veillee_sdk::{
+    random_playout, Event, Game, GameRng, GameTable, HighlightKind, Log, Seat, Setup, Status,
+    Target,
+};
+
+use crate::board::{self, Node, NO, TILES, TREASURE};
+use crate::{back, number, Ending, Move, Phase, RocNoir, ENTRANCE, ROLL_LIMIT};
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+
+/// Entrance top-left (a1–b2), black gallery top-right (i1–j2), grey bottom-left (a9–b10),
+/// white bottom-right (i9–j10). Every trapdoor on its tile's bottom-right square unless
+/// set otherwise.
+fn game(players: u8) -> RocNoir {
+    RocNoir::with_layout(players, 7, false, [ENTRANCE, 0, 1, 2], [3; TILES])
+}
+
+fn sq(name: &str) -> Node {
+    board::parse_square(name).unwrap_or_else(|| panic!("bad square {name}"))
+}
+
+/// Puts the trapdoor of `name`'s tile on `name`.
+fn trap(g: &mut RocNoir, name: &str) {
+    let (t, p) = board::tile_of(sq(name)).unwrap();
+    g.traps[t] = p;
+}
+
+/// Puts a knight on a node by name.
+fn put(g: &mut RocNoir, seat: u8, helmet: u8, at: &str) {
+    let n = g.parse_node(at).unwrap();
+    g.pos[seat as usize][helmet as usize] = n;
+}
+
+/// Starts the move of `helmet` for the seat to play, as if the die had named it.
+fn moving(g: &mut RocNoir, helmet: u8) {
+    g.phase = Phase::Move;
+    g.active = helmet;
+    g.die = Some(helmet * 2 + 1);
+    g.steps = 0;
+    g.entered = 0;
+    g.exit = None;
+}
+
+fn ids(g: &RocNoir) -> Vec<String> {
+    let seat = g.turn;
+    g.moves(seat).iter().map(|m| g.move_id(seat, m)).collect()
+}
+
+fn has(g: &RocNoir, id: &str) -> bool {
+    ids(g).iter().any(|i| i == id)
+}
+
+fn play(g: &mut RocNoir, id: &str) -> Vec<Event> {
+    let seat = g.turn;
+    let mv = g
+        .moves(seat)
+        .into_iter()
+        .find(|m| g.move_id(seat, m) == id)
+        .unwrap_or_else(|| panic!("`{id}` is not legal; legal: {:?}", ids(g)));
+    let mut log = Log::recording();
+    g.play(seat, &mv, &mut log);
+    log.into_events()
+}
+
+fn at(g: &RocNoir, seat: u8, helmet: u8) -> String {
+    g.node_name(g.pos[seat as usize][helmet as usize])
+}
+
+/// Portrait `n` with back `gallery`.
+fn portrait(n: u8, gallery: u8) -> u8 {
+    let p = (n - 1) * 2;
+    if back(p) == gallery {
+        p
+    } else {
+        assert_eq!(back(p + 1), gallery, "no portrait {n} with back {gallery}");
+        p + 1
+    }
+}
+
+/// Takes portraits out of the piles and puts them on a rail slot.
+fn give(g: &mut RocNoir, seat: u8, helmet: u8, portraits: &[u8]) {
+    for &p in portraits {
+        for pile in &mut g.piles {
+            pile.retain(|&q| q != p);
+        }
+    }
+    for gal in 0..3 {
+        g.unknown[gal] = g.piles[gal].len() as u8;
+    }
+    let mut slot = [NO; 2];
+    slot[..portraits.len()].copy_from_slice(portraits);
+    g.rail[seat as usize][helmet as usize] = slot;
+}
+
+fn cell_kind(g: &RocNoir, viewer: Option<Seat>, name: &str) -> String {
+    let n = sq(name);
+    let scene = g.view(viewer);
+    scene.boards[0]
+        .cell((n % 10) as u16, (n / 10) as u16)
+        .unwrap()
+        .kind
+        .clone()
+}
+
+// ---------------------------------------------------------------------------------------
+// RN-B: the castle
+
+#[test]
+fn rn_b1_castle_of_rooms_and_eighty_squares() {
+    let squares = (0..100u8)
+        .filter(|&n| board::node_at((n % 10) as i8, (n / 10) as i8) == Some(n))
+        .count();
+    assert_eq!(squares, 80);
+    let g = game(2);
+    let e = g.entrance();
+    let mut around: Vec<String> = board::steps(e).map(|s| g.node_name(s.to)).collect();
+    around.sort();
+    assert_eq!(around, ["a3", "b3", "c1", "c2"]);
+    assert_eq!(board::steps(TREASURE).count(), 8);
+    // Every tile has four squares and tile_square inverts tile_of.
+    for t in 0..TILES {
+        for p in 0..4 {
+            assert_eq!(board::tile_of(board::tile_square(t, p)), Some((t, p)));
+        }
+    }
+    // Room names in ids.
+    assert_eq!(g.node_name(g.room_node(0)), "black");
+    assert_eq!(g.parse_node("white"), Some(board::ROOM + 3));
+}
+
+#[test]
+fn rn_b1_rooms_and_rn_b2_trapdoors_come_from_the_seed() {
+    let a = RocNoir::new(&Setup::new(3, 11)).unwrap();
+    let b = RocNoir::new(&Setup::new(3, 11)).unwrap();
+    assert_eq!(a, b);
+    let mut layouts = std::collections::BTreeSet::new();
+    let mut traps = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let g = RocNoir::new(&Setup::new(2, seed)).unwrap();
+        layouts.insert(g.corners);
+        traps.insert(g.traps);
+        assert_eq!(g.revealed, 0);
+    }
+    assert!(layouts.len() > 5 && traps.len() == 40);
+}
+
+// ---------------------------------------------------------------------------------------
+// RN-S: set-up
+
+#[test]
+fn rn_s_knights_at_the_entrance_three_ropes_and_the_piles_by_back() {
+    for players in 2..=4u8 {
+        let g = RocNoir::new(&Setup::new(players, 3)).unwrap();
+        for s in 0..players {
+            for h in 0..3 {
+                assert_eq!(at(&g, s, h), "entrance");
+            }
+            assert_eq!(g.ropes[s as usize], 3);
+        }
+        let total: usize = g.piles.iter().map(Vec::len).sum();
+        assert_eq!(total, players as usize * 6);
+        for (gal, pile) in g.piles.iter().enumerate() {
+            assert!(pile.iter().all(|&p| back(p) == gal as u8));
+            assert_eq!(pile.len(), players as usize * 2);
+        }
+        // The two portraits of a pair never lie in the same gallery.
+        assert_eq!(g.turn, 0);
+        assert_eq!(ids(&g), ["roll"]);
+    }
+    assert!(RocNoir::new(&Setup::new(5, 1)).is_err());
+}
+
+// ---------------------------------------------------------------------------------------
+// RN-T: the turn
+
+#[test]
+fn rn_t1_the_roll_is_a_reveal_and_names_the_knight() {
+    let mut g = game(2);
+    let events = play(&mut g, "roll");
+    assert!(events.iter().all(|e| e.reveal));
+    let face = g.die.unwrap();
+    assert_eq!(g.active, face / 2);
+    assert_eq!(g.phase, Phase::Move);
+    // The die face is in the scene (for « le château fort enchanté »).
+    let scene = g.view(None);
+    let die = scene.zones.iter().find(|z| z.id == "die").unwrap();
+    assert_eq!(die.cards.len(), 1);
+    assert_eq!(scene.rotation, 0);
+    // The ring face says so, in the event and the scene.
+    let mut seen_ring = false;
+    for seed in 0..60 {
+        let mut g = RocNoir::with_layout(2, seed, false, [ENTRANCE, 0, 1, 2], [3; TILES]);
+        let events = play(&mut g, "roll");
+        let ring = g.die == Some(crate::RING_FACE);
+        assert_eq!(events[0].text.en.contains("ring"), ring);
+        seen_ring |= ring;
+    }
+    assert!(seen_ring);
+}
+
+#[test]
+fn rn_t1_a_knight_in_the_treasure_room_gives_way_to_another() {
+    let mut g = game(2);
+    for seed in 0..50 {
+        g = RocNoir::with_layout(2, seed, false, [ENTRANCE, 0, 1, 2], [3; TILES]);
+        g.pos[0][0] = TREASURE;
+        play(&mut g, "roll");
+        if g.die.unwrap() / 2 == 0 {
+            break;
+        }
+    }
+    assert_eq!(g.phase, Phase::Choose);
+    assert_eq!(ids(&g), ["knight-grey", "knight-white"]);
+    play(&mut g, "knight-white");
+    assert_eq!(g.active, 2);
+    assert!(has(&g, "step-c1"));
+}
+
+#[test]
+fn rn_t2_step_by_step_as_far_as_wanted_then_stop() {
+    let mut g = game(2);
+    moving(&mut g, 0);
+    let mut list = ids(&g);
+    list.sort();
+    assert_eq!(
+        list,
+        [
+            "jump-a4", "jump-d1", "jump-d2", "jump-b4", "stop", "step-a3", "step-b3", "step-c1",
+            "step-c2"
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .tap_sort()
+    );
+    let events = play(&mut g, "step-c1"); // c1 is not the trapdoor (d2 is)
+    assert!(events[0].reveal, "every step onto a flagstone is a reveal");
+    play(&mut g, "step-c2");
+    play(&mut g, "step-c3");
+    assert_eq!(at(&g, 0, 0), "c3");
+    assert_eq!(g.turn, 0);
+    play(&mut g, "stop");
+    assert_eq!((g.turn, g.phase), (1, Phase::Roll));
+    // Stopping at once is allowed too.
+    moving(&mut g, 1);
+    play(&mut g, "stop");
+    assert_eq!(g.turn, 0);
+}
+
+trait TapSort {
+    fn tap_sort(self) -> Self;
+}
+impl TapSort for Vec<String> {
+    fn tap_sort(mut self) -> Self {
+        self.sort();
+        self
+    }
+}
+
+#[test]
+fn rn_t3_no_passing_over_a_knight_without_a_rope() {
+    let mut g = game(2);
+    put(&mut g, 1, 0, "c1");
+    put(&mut g, 0, 0, "c2");
+    moving(&mut g, 0);
+    assert!(!has(&g, "step-c1"));
+    g.ropes[0] = 0;
+    assert!(ids(&g).iter().all(|i| !i.starts_with("jump-")));
+}
+
+// ---------------------------------------------------------------------------------------
+// RN-P: trapdoors
+
+#[test]
+fn rn_p1_a_trapdoor_sends_the_knight_back_and_is_revealed() {
+    let mut g = game(2);
+    trap(&mut g, "c1");
+    moving(&mut g, 0);
+    let events = play(&mut g, "step-c1");
+    assert_eq!(at(&g, 0, 0), "entrance", "back to the entrance");
+    assert!(events.iter().all(|e| e.reveal));
+    assert!(events.iter().any(|e| e.text.en.contains("trapdoor on c1")));
+    assert_eq!((g.turn, g.phase), (1, Phase::Roll), "the move ended");
+    assert_eq!(g.fell, Some((0, sq("c1"))));
+    // Everyone sees it until the next turn starts (RN-P4, memory mode), with "fell!".
+    for viewer in [None, Some(0), Some(1)] {
+        assert_eq!(cell_kind(&g, viewer, "c1"), "trapdoor");
+        let scene = g.view(viewer);
+        assert!(scene
+            .highlights
+            .iter()
+            .any(|h| h.kind == HighlightKind::Danger && h.target == Target::piece("red-black")));
+    }
+    play(&mut g, "roll");
+    assert_eq!(cell_kind(&g, None, "c1"), "flagstone", "forgotten");
+    assert!(g.revealed != 0, "but still known (the re-draw keeps it)");
+}
+
+#[test]
+fn rn_p4_assisted_mode_keeps_revealed_trapdoors_marked() {
+    let mut g = RocNoir::with_layout(2, 7, true, [ENTRANCE, 0, 1, 2], [3; TILES]);
+    trap(&mut g, "c1");
+    moving(&mut g, 0);
+    play(&mut g, "step-c1");
+    play(&mut g, "roll");
+    assert_eq!(cell_kind(&g, None, "c1"), "trapdoor");
+    assert_eq!(
+        cell_kind(&g, None, "d2"),
+        "flagstone",
+        "never an unrevealed one"
+    );
+    let assisted = RocNoir::new(&Setup {
+        options: [(
+            "mode".to_string(),
+            veillee_sdk::OptionValue::Choice("assisted".into()),
+        )]
+        .into_iter()
+        .collect(),
+        ..Setup::new(2, 1)
+    })
+    .unwrap();
+    assert!(assisted.assisted);
+    assert!(!RocNoir::new(&Setup::new(2, 1)).unwrap().assisted);
+}
+
+#[test]
+fn rn_p2_a_counterweight_holds_the_trapdoor_until_it_leaves() {
+    let mut g = game(2);
+    trap(&mut g, "d2"); // tile c1–d2; c1 is diagonally opposite
+    put(&mut g, 1, 0, "c1"); // blue's black knight is the counterweight
+    put(&mut g, 0, 0, "d3");
+    moving(&mut g, 0);
+    let events = play(&mut g, "step-d2");
+    assert_eq!(at(&g, 0, 0), "d2", "held shut");
+    assert_eq!(g.revealed, 0);
+    assert_eq!(events.len(), 1);
+    play(&mut g, "step-e2");
+    play(&mut g, "stop");
+    // Red again stands on d2; now blue's knight leaves c1: red falls onto c1.
+    put(&mut g, 0, 0, "d2");
+    moving(&mut g, 0);
+    assert_eq!(g.turn, 1);
+    let events = play(&mut g, "step-c2");
+    assert_eq!(at(&g, 1, 0), "c2");
+    assert_eq!(
+        at(&g, 0, 0),
+        "c1",
+        "put on the square the counterweight left"
+    );
+    assert!(events
+        .iter()
+        .any(|e| e.reveal && e.text.en.contains("counterweight")));
+    assert_eq!(g.fell, Some((0, sq("d2"))));
+    assert_eq!(cell_kind(&g, Some(0), "d2"), "trapdoor");
+    assert_eq!(g.phase, Phase::Move, "the counterweight's move goes on");
+}
+
+#[test]
+fn rn_p2_a_held_step_looks_exactly_like_a_safe_one() {
+    // Stepping onto a held trapdoor must not tell anyone it is one.
+    let mut held = game(2);
+    trap(&mut held, "d2");
+    put(&mut held, 1, 0, "c1");
+    put(&mut held, 0, 0, "d3");
+    let mut safe = held.clone();
+    trap(&mut safe, "c2");
+    moving(&mut held, 0);
+    moving(&mut safe, 0);
+    let a = play(&mut held, "step-d2");
+    let b = play(&mut safe, "step-d2");
+    assert_eq!(a, b);
+    assert_eq!(held.view(Some(1)), safe.view(Some(1)));
+}
+
+#[test]
+fn rn_p3_a_neighbour_of_the_trapdoor_does_not_fall() {
+    let mut g = game(2);
+    trap(&mut g, "d2");
+    put(&mut g, 1, 0, "c2"); // orthogonally next to d2 on the same tile
+    put(&mut g, 0, 0, "d3");
+    moving(&mut g, 0);
+    play(&mut g, "step-d2");
+    assert_eq!(at(&g, 0, 0), "d3", "the mover fell back");
+    assert_eq!(at(&g, 1, 0), "c2", "the neighbour stays");
+}
+
+// ---------------------------------------------------------------------------------------
+// RN-R: ropes
+
+#[test]
+fn rn_r1_a_rope_per_jump_over_any_square() {
+    let mut g = game(2);
+    put(&mut g, 0, 0, "c3");
+    put(&mut g, 1, 0, "d3"); // occupied square jumped over
+    moving(&mut g, 0);
+    play(&mut g, "jump-e3");
+    assert_eq!((at(&g, 0, 0).as_str(), g.ropes[0]), ("e3", 2));
+    play(&mut g, "jump-e5".replace("e5", "g3").as_str());
+    assert_eq!(g.ropes[0], 1);
+    play(&mut g, "jump-e3");
+    assert_eq!(g.ropes[0], 0);
+    assert!(ids(&g).iter().all(|i| !i.starts_with("jump-")));
+    // Jumping over the treasure room lands beyond its whole block.
+    let mut g = game(2);
+    put(&mut g, 0, 0, "d5");
+    moving(&mut g, 0);
+    assert!(has(&g, "jump-g5"));
+}
+
+#[test]
+fn rn_r2_landing_on_a_trapdoor_sends_back_to_the_jump_start() {
+    let mut g = game(2);
+    trap(&mut g, "e3");
+    put(&mut g, 0, 0, "c3");
+    moving(&mut g, 0);
+    play(&mut g, "jump-e3");
+    assert_eq!(at(&g, 0, 0), "c3");
+    assert_eq!(g.ropes[0], 2, "the rope is spent");
+    assert_eq!(g.turn, 1);
+}
+
+#[test]
+fn rn_r3_jumping_into_a_gallery_leaves_by_a_free_jump_back() {
+    let mut g = game(2);
+    trap(&mut g, "h1"); // the square jumped over is a trapdoor
+    put(&mut g, 0, 0, "g1");
+    g.ropes[0] = 1;
+    moving(&mut g, 0);
+    play(&mut g, "jump-black");
+    assert_eq!((at(&g, 0, 0).as_str(), g.ropes[0]), ("black", 0));
+    assert_eq!(ids(&g), ["jump-g1"], "out by the square it jumped from");
+    play(&mut g, "jump-g1");
+    assert_eq!(at(&g, 0, 0), "g1");
+    assert_eq!(g.ropes[0], 0, "free");
+}
+
+// ---------------------------------------------------------------------------------------
+// RN-G: galleries and portraits
+
+#[test]
+fn rn_g1_own_gallery_first() {
+    let mut g = game(2);
+    put(&mut g, 0, 1, "h2"); // the grey knight beside the black gallery
+    moving(&mut g, 1);
+    assert!(!has(&g, "step-black"));
+    g.visited[0] |= 1 << 1; // it has been to the grey gallery
+    assert!(has(&g, "step-black"));
+    let mut g = game(2);
+    put(&mut g, 0, 0, "h2");
+    moving(&mut g, 0);
+    assert!(has(&g, "step-black"));
+}
+
+#[test]
+fn rn_g2_entering_draws_two_beside_the_gallery_colour() {
+    let mut g = game(2);
+    put(&mut g, 0, 1, "h2");
+    g.visited[0] |= 1 << 1;
+    moving(&mut g, 1); // the grey knight fetches black portraits for the black knight
+    let top: Vec<u8> = g.piles[0][..2].to_vec();
+    let events = play(&mut g, "step-black");
+    assert_eq!(g.rail[0][0].to_vec(), top);
+    assert!(g.rail[0][1].iter().all(|&p| p == NO));
+    assert!(events
+        .iter()
+        .any(|e| e.reveal && e.text.en.contains("draws")));
+    assert_eq!(g.piles[0].len(), 2);
+    assert_eq!(g.unknown[0], 2);
+    // Own gallery visit recorded only for the own colour.
+    assert_eq!(g.visited[0], 1 << 1);
+    let scene = g.view(Some(1));
+    let rail = scene.zones.iter().find(|z| z.id == "rail-red").unwrap();
+    assert_eq!(rail.cards.len(), 2);
+    assert!(rail.cards.iter().all(|c| c.face_up), "rails are public");
+}
+
+#[test]
+fn rn_g3_exchange_one_or_two_instead_of_drawing() {
+    let mut g = game(2);
+    let (a, b) = (portrait(3, 0), portrait(6, 0));
+    give(&mut g, 0, 0, &[a, b]);
+    put(&mut g, 0, 0, "h2");
+    moving(&mut g, 0);
+    play(&mut g, "step-black");
+    assert_eq!(g.phase, Phase::Exchange);
+    assert_eq!(ids(&g), ["swap-3", "swap-6", "swap-3-6", "keep"]);
+    let top = g.piles[0][0];
+    let events = play(&mut g, "swap-6");
+    assert!(events[0].reveal);
+    assert_eq!(*g.piles[0].last().unwrap(), b, "slid under the pile");
+    assert!(g.rail[0][0].contains(&a) && g.rail[0][0].contains(&top));
+    assert_eq!(g.phase, Phase::Move);
+    assert_eq!(ids(&g), ["step-h2"]);
+}
+
+#[test]
+fn rn_g4_leave_by_the_entry_square_and_each_gallery_once_per_move() {
+    let mut g = game(2);
+    trap(&mut g, "g1");
+    put(&mut g, 0, 0, "h2");
+    moving(&mut g, 0);
+    play(&mut g, "step-black");
+    assert_eq!(
+        ids(&g),
+        ["step-h2"],
+        "no stopping in the gallery, out by h2"
+    );
+    play(&mut g, "step-h2");
+    assert!(!has(&g, "step-black"), "once per move");
+    assert!(has(&g, "stop"));
+}
+
+#[test]
+fn rn_g5_gather_a_pair_on_ones_own_rail() {
+    let mut g = game(2);
+    give(&mut g, 0, 0, &[portrait(5, 2), portrait(1, 1)]);
+    give(&mut g, 0, 1, &[portrait(5, 0), portrait(2, 2)]);
+    let list = ids(&g);
+    assert_eq!(list, ["roll", "pair-5-black", "pair-5-grey"]);
+    play(&mut g, "pair-5-grey");
+    assert!(g.holds_pair(0, 1));
+    assert!(!g.holds_pair(0, 0));
+    let mut black: Vec<u8> = g.rail[0][0].iter().map(|&p| number(p)).collect();
+    black.sort();
+    assert_eq!(black, [1, 2]);
+    assert_eq!(ids(&g), ["roll"], "nothing left to gather");
+}
+
+#[test]
+fn rn_g6_the_brigand_takes_the_common_portrait() {
+    let mut g = game(2);
+    give(&mut g, 0, 1, &[portrait(4, 1), portrait(8, 2)]);
+    give(&mut g, 1, 2, &[portrait(2, 2), portrait(8, 0)]);
+    put(&mut g, 1, 2, "d4");
+    put(&mut g, 0, 1, "c3");
+    moving(&mut g, 1);
+    play(&mut g, "step-c4");
+    play(&mut g, "stop");
+    assert_eq!(g.phase, Phase::Brigand);
+    assert_eq!(ids(&g), ["rob-blue-white-give-4", "no-rob"]);
+    play(&mut g, "rob-blue-white-give-4");
+    assert!(g.holds_pair(0, 1));
+    let mut victim: Vec<u8> = g.rail[1][2].iter().map(|&p| number(p)).collect();
+    victim.sort();
+    assert_eq!(victim, [2, 4]);
+    assert_eq!((g.turn, g.phase), (1, Phase::Roll));
+}
+
+// ---------------------------------------------------------------------------------------
+// RN-E: treasure room and end
+
+#[test]
+fn rn_e1_the_treasure_room_needs_a_pair_and_ends_the_move() {
+    let mut g = game(2);
+    put(&mut g, 0, 0, "d5");
+    give(&mut g, 0, 0, &[portrait(2, 2), portrait(7, 1)]);
+    moving(&mut g, 0);
+    assert!(!has(&g, "step-treasure"));
+    give(&mut g, 0, 0, &[portrait(2, 2), portrait(2, 0)]);
+    assert!(has(&g, "step-treasure"));
+    play(&mut g, "step-treasure");
+    assert_eq!(g.turn, 1, "the move ends there");
+    // Its pair can no longer be stolen nor rearranged.
+    put(&mut g, 1, 0, "d5");
+    give(&mut g, 1, 0, &[portrait(2, 0), portrait(9, 1)]);
+    moving(&mut g, 0);
+    g.turn = 1;
+    g.active = 0;
+    play(&mut g, "stop");
+    assert_eq!(g.phase, Phase::Roll);
+}
+
+#[test]
+fn rn_e2_three_knights_in_the_treasure_room_win() {
+    let mut g = game(3);
+    g.pos[0][1] = TREASURE;
+    g.pos[0][2] = TREASURE;
+    put(&mut g, 0, 0, "e4");
+    give(&mut g, 0, 0, &[portrait(4, 1), portrait(4, 2)]);
+    moving(&mut g, 0);
+    play(&mut g, "step-treasure");
+    assert_eq!(g.ending, Some(Ending::Won(0)));
+    match g.status() {
+        Status::Finished { outcome } => assert_eq!(outcome.winners, [0]),
+        s => panic!("{s:?}"),
+    }
+    assert!(g.moves(0).is_empty() && g.moves(1).is_empty());
+}
+
+// ---------------------------------------------------------------------------------------
+// Views: hot seat, spectator, leak check
+
+/// Plays `n` random moves.
+fn random_position(players: u8, seed: u64, n: usize) -> RocNoir {
+    let mut g = RocNoir::new(&Setup::new(players, seed)).unwrap();
+    let mut rng = GameRng::new(seed ^ 99);
+    for _ in 0..n {
+        if g.ending.is_some() {
+            break;
+        }
+        let moves = g.moves(g.turn);
+        let mv = *rng.pick(&moves).unwrap();
+        g.play(g.turn, &mv, &mut Log::off());
+    }
+    g
+}
+
+#[test]
+fn hot_seat_views_show_no_hidden_thing_to_any_seat_or_spectator() {
+    for seed in 0..40 {
+        let g = random_position(4, seed, 40 + seed as usize * 7);
+        let spectator = g.view(None);
+        for s in 0..4 {
+            // Nothing in this game is private to one seat: every seat sees the spectator's
+            // scene, so no seat sees another's hidden things (there are none).
+            assert_eq!(g.view(Some(s)), spectator);
+        }
+        let board = &spectator.boards[0];
+        let shown = if g.assisted { g.revealed } else { g.shown };
+        for (i, cell) in board.cells.iter().enumerate() {
+            if cell.kind == "trapdoor" {
+                let (t, p) = board::tile_of(i as u8).unwrap();
+                assert!(shown & (1 << t) != 0 && g.traps[t] == p);
+            }
+        }
+        for zone in spectator.zones.iter().filter(|z| z.id.starts_with("pile-")) {
+            assert!(zone
+                .cards
+                .iter()
+                .all(|c| !c.face_up && c.title.en.is_empty()));
+        }
+    }
+}
+
+#[test]
+fn leak_check_redrawing_the_hidden_never_changes_a_view() {
+    let mut moved = 0;
+    for players in 2..=4u8 {
+        for seed in 0..60u64 {
+            let g = random_position(players, seed, (seed as usize * 13) % 300);
+            for viewer in std::iter::once(None).chain((0..players).map(Some)) {
+                let mut copy = g.clone();
+                copy.redraw_hidden(viewer, &mut GameRng::new(seed + 1));
+                assert_eq!(g.view(viewer), copy.view(viewer), "seed {seed}");
+                assert_eq!(
+                    g.moves(g.turn),
+                    copy.moves(copy.turn),
+                    "moves never depend on the hidden"
+                );
+                moved += usize::from(copy.traps != g.traps);
+                // The re-drawn castle is consistent with what everyone saw.
+                for t in 0..TILES {
+                    assert!(g.could_be_trap(t, copy.traps[t]));
+                    if g.revealed & (1 << t) != 0 {
+                        assert_eq!(copy.traps[t], g.traps[t]);
+                    }
+                }
+                for gal in 0..3 {
+                    let k = g.unknown[gal] as usize;
+                    assert_eq!(copy.piles[gal][k..], g.piles[gal][k..], "seen part kept");
+                    let (mut a, mut b) = (copy.piles[gal].clone(), g.piles[gal].clone());
+                    a.sort();
+                    b.sort();
+                    assert_eq!(a, b);
+                }
+            }
+        }
+    }
+    assert!(moved > 100, "the re-draw does move trapdoors");
+}
+
+#[test]
+fn knowledge_tracking_never_rules_out_the_real_trapdoor() {
+    for seed in 0..200 {
+        let g = random_position(3, seed, 250);
+        for t in 0..TILES {
+            assert!(g.could_be_trap(t, g.traps[t]), "seed {seed} tile {t}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Manifest, saves
+
+#[test]
+fn the_manifest_is_sane() {
+    let m = RocNoir::manifest();
+    assert!(m.problems().is_empty(), "{:?}", m.problems());
+    assert_eq!(m.id, "roc-noir");
+    assert_eq!((m.min_players, m.max_players), (2, 4));
+    assert!(m.hidden_information);
+    assert_eq!(m.options[0].id, "mode");
+}
+
+#[test]
+fn saved_games_load_identically_and_bad_saves_are_refused() {
+    for seed in 0..30 {
+        let g = random_position(2 + (seed % 3) as u8, seed, seed as usize * 11);
+        let json = serde_json::to_string(&g).unwrap();
+        let back: RocNoir = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, g);
+        assert_eq!(serde_json::to_string(&back).unwrap(), json);
+    }
+    let g = game(2);
+    let json = serde_json::to_string(&g).unwrap();
+    assert!(json.contains("\"red-black\",\"entrance\""));
+    for (from, to) in [
+        ("\"red-black\",\"entrance\"", "\"red-black\",\"z9\""),
+        ("\"players\":2", "\"players\":5"),
+        ("\"turn\":0", "\"turn\":3"),
+    ] {
+        let bad = json.replace(from, to);
+        assert_ne!(bad, json);
+        assert!(serde_json::from_str::<RocNoir>(&bad).is_err(), "{to}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Random games
+
+#[test]
+fn random_games_follow_the_protocol_and_replay_by_id() {
+    let mut table = GameTable::<RocNoir>::default();
+    for players in 2..=4u8 {
+        for seed in 0..12u64 {
+            let setup = Setup::new(players, seed);
+            let mut rng = GameRng::new(seed);
+            let h = table.create(&setup).unwrap();
+            let mut played: Vec<(Seat, String)> = Vec::new();
+            loop {
+                let game = table.get(h).unwrap().clone();
+                // Invariants: one knight per square but the entrance and treasure room.
+                let mut seen = std::collections::BTreeSet::new();
+                for s in 0..players as usize {
+                    for k in 0..3 {
+                        let n = game.pos[s][k];
+                        if n != game.entrance() && n != TREASURE {
+                            assert!(seen.insert(n), "two knights on {}", game.node_name(n));
+                        }
+                        // Nobody stands on an unheld trapdoor.
+                        if let Some((t, p)) = board::tile_of(n) {
+                            let diag = board::tile_square(t, board::diagonal(p));
+                            assert!(game.traps[t] != p || game.occupied(diag));
+                        }
+                    }
+                }
+                let portraits: usize = game.piles.iter().map(Vec::len).sum::<usize>()
+                    + game
+                        .rail
+                        .iter()
+                        .flatten()
+                        .flatten()
+                        .filter(|&&p| p != NO)
+                        .count();
+                assert_eq!(portraits, players as usize * 6);
+                assert!(game.rolls <= ROLL_LIMIT);
+                let seat = match table.status(h).unwrap() {
+                    Status::Finished { .. } => {
+                        for s in 0..players {
+                            assert!(table.legal_actions(h, s).unwrap().is_empty());
+                        }
+                        break;
+                    }
+                    Status::ToAct { seats } => {
+                        assert_eq!(seats.len(), 1);
+                        seats[0]
+                    }
+                };
+                let actions = table.legal_actions(h, seat).unwrap();
+                assert!(!actions.is_empty());
+                for other in (0..players).filter(|&s| s != seat) {
+                    assert!(table.legal_actions(h, other).unwrap().is_empty());
+                }
+                let mut unique: Vec<&str> = actions.iter().map(|a| a.id.as_str()).collect();
+                unique.sort();
+                unique.dedup();
+                assert_eq!(unique.len(), actions.len(), "ids are unique");
+                let mut paths: Vec<&Vec<Target>> = actions
+                    .iter()
+                    .filter(|a| !a.path.is_empty())
+                    .map(|a| &a.path)
+                    .collect();
+                paths.sort_by_key(|p| format!("{p:?}"));
+                paths.dedup();
+                assert_eq!(
+                    paths.len(),
+                    actions.iter().filter(|a| !a.path.is_empty()).count(),
+                    "paths are unique"
+                );
+                for a in &actions {
+                    assert!(!a.label.fr.is_empty() && !a.label.en.is_empty());
+                }
+                if played.len().is_multiple_of(4) {
+                    let scene = table.view(h, Some(seat)).unwrap();
+                    let board = &scene.boards[0];
+                    for a in &actions {
+                        for target in &a.path {
+                            match target {
+                                Target::Piece { id } => {
+                                    assert!(board.pieces.iter().any(|p| &p.id == id), "{}", a.id)
+                                }
+                                Target::Cell { board: b, col, row } => {
+                                    assert_eq!(b, crate::BOARD_ID);
+                                    assert!(board.cell(*col, *row).is_some());
+                                }
+                                Target::Card { id } => assert!(
+                                    scene
+                                        .zones
+                                        .iter()
+                                        .any(|z| z.cards.iter().any(|c| &c.id == id)),
+                                    "{}",
+                                    a.id
+                                ),
+                            }
+                        }
+                    }
+                    let before = table.save(h).unwrap();
+                    assert!(table.apply(h, seat, "not-an-action").is_err());
+                    assert!(table
+                        .apply(h, (seat + 1) % players, &actions[0].id)
+                        .is_err());
+                    assert_eq!(table.save(h).unwrap(), before);
+                }
+                if played.len().is_multiple_of(9) {
+                    let bytes = table.save(h).unwrap();
+                    let copy = table.load(&bytes).unwrap();
+                    assert_eq!(table.get(copy).unwrap(), table.get(h).unwrap());
+                    table.drop_game(copy);
+                }
+                let index = rng.below(actions.len());
+                table.apply_index(h, seat, index as u32).unwrap();
+                played.push((seat, actions[index].id.clone()));
+            }
+            let replay = table.create(&setup).unwrap();
+            for (seat, id) in &played {
+                table.apply(replay, *seat, id).unwrap();
+            }
+            assert_eq!(table.get(replay).unwrap(), table.get(h).unwrap());
+            table.drop_game(replay);
+            table.drop_game(h);
+        }
+    }
+}
+
+/// Runs 500 random playouts per player count and prints statistics.
+#[test]
+fn random_playouts_always_terminate_with_an_outcome() {
+    for players in 2..=4u8 {
+        let (mut wins, mut draws, mut moves, mut rolls, mut longest) = (0, 0, 0u64, 0u64, 0);
+        for seed in 0..500u64 {
+            let mut g = RocNoir::new(&Setup::new(players, seed)).unwrap();
+            let result = random_playout(&mut g, seed, 200_000);
+            assert!(!result.stuck, "seed {seed} got stuck");
+            let outcome = result
+                .outcome
+                .unwrap_or_else(|| panic!("seed {seed} did not end"));
+            assert_eq!(g.status().outcome(), Some(&outcome));
+            if outcome.is_draw() {
+                draws += 1;
+            } else {
+                wins += 1;
+            }
+            moves += u64::from(result.moves);
+            rolls += u64::from(g.rolls);
+            longest = longest.max(result.moves);
+        }
+        println!(
+            "{players} players: {wins} wins, {draws} draws, {} actions and {} rolls per game, longest {longest}",
+            moves / 500,
+            rolls / 500
+        );
+    }
+}
+
+#[test]
+fn move_ids_parse_back_to_nodes() {
+    let g = game(2);
+    for n in 0..100u8 {
+        if board::node_at((n % 10) as i8, (n / 10) as i8) == Some(n) {
+            assert_eq!(g.parse_node(&g.node_name(n)), Some(n));
+        }
+    }
+    let _ = Move::Roll;
+}

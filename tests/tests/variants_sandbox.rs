@@ -1,0 +1,231 @@
+//! Sandbox escape attempts by variant scripts, through real Luau and the wasm Siège plugin:
+//! each is contained, switches its script off with a message naming the file, the line and
+//! the reason, and leaves the game playable under the plain rules.
+
+use std::time::Instant;
+
+use veillee::engine::GameEngine;
+use veillee::variants::{Script, VariantEngine, VariantLimits};
+use veillee_sdk::{GameRng, Setup, Status};
+use veillee_tests::{builtin_plugin, runtime};
+
+/// A script whose `setup` hook runs `body`, starting on line 3 of `esc.lua`.
+fn escape_script(body: &str) -> String {
+    format!(
+        "return {{ id = \"esc\", name = \"Escape\", description = \"x\", game = \"siege\", version = \"1\",\n\
+         setup = function(ctx)\n\
+         {body}\n\
+         end }}\n"
+    )
+}
+
+fn limits() -> VariantLimits {
+    VariantLimits {
+        budget: 200_000,
+        memory_bytes: 4 << 20,
+    }
+}
+
+/// Runs `body` in a setup hook; returns the message the script was switched off with.
+fn contained(body: &str) -> String {
+    let script = Script::load("esc.lua", &escape_script(body), limits())
+        .unwrap_or_else(|e| panic!("loads: {e}"));
+    let runtime = runtime();
+    let plugin = builtin_plugin(&runtime, "siege");
+    let mut engine = VariantEngine::new(Box::new(plugin), vec![script]).unwrap();
+    let started = Instant::now();
+    let game = engine.create(&Setup::new(2, 1)).unwrap();
+    assert!(started.elapsed().as_secs() < 20, "{body}: took too long");
+    let disabled = engine.disabled(game);
+    assert_eq!(disabled.len(), 1, "{body}: not switched off");
+    // The game goes on under the plain rules.
+    let mut rng = GameRng::new(1);
+    for _ in 0..30 {
+        let Status::ToAct { seats } = engine.status(game).unwrap() else {
+            break;
+        };
+        let actions = engine.legal_actions(game, seats[0]).unwrap();
+        let id = actions[rng.below(actions.len())].id.clone();
+        engine.apply(game, seats[0], &id).unwrap();
+    }
+    disabled[0].1.clone()
+}
+
+fn assert_contained(body: &str, reason: &str) {
+    let message = contained(body);
+    assert!(
+        message.starts_with("esc.lua:3") || message.starts_with("esc.lua:2"),
+        "{body}: the message should name the file and line: {message}"
+    );
+    assert!(
+        message.to_lowercase().contains(&reason.to_lowercase()),
+        "{body}: expected `{reason}` in: {message}"
+    );
+}
+
+#[test]
+fn io_is_absent() {
+    assert_contained(
+        "local f = io.open('/etc/passwd')",
+        "`io.open` is not available",
+    );
+}
+
+#[test]
+fn os_is_absent() {
+    assert_contained(
+        "os.execute('touch /tmp/pwned')",
+        "`os.execute` is not available",
+    );
+}
+
+#[test]
+fn require_is_absent() {
+    assert_contained("local m = require('os')", "`require` is not available");
+}
+
+#[test]
+fn dofile_and_loadfile_are_absent() {
+    assert_contained("dofile('/etc/passwd')", "dofile");
+    assert_contained("loadfile('/etc/passwd')", "loadfile");
+}
+
+#[test]
+fn load_refuses_binary_chunks() {
+    assert_contained(
+        "local f, err = load('\\27Lua\\81\\0\\1\\4\\8\\4') assert(f, err)",
+        "binary chunks",
+    );
+    // Text still loads, inside the same sandbox.
+    assert_contained(
+        "local f = assert(load('return io.open')) f()",
+        "`io.open` is not available",
+    );
+}
+
+#[test]
+fn string_dump_is_absent() {
+    assert_contained(
+        "local s = string.dump(function() end)",
+        "`string.dump` is not available",
+    );
+}
+
+#[test]
+fn an_endless_loop_exhausts_the_budget() {
+    assert_contained("while true do end", "instruction budget");
+    // Catching the error does not help.
+    assert_contained(
+        "while true do pcall(function() while true do end end) end",
+        "budget",
+    );
+}
+
+#[test]
+fn deep_recursion_is_stopped() {
+    assert_contained(
+        "local function f(n) return 1 + f(n + 1) end f(1)",
+        "stack overflow",
+    );
+}
+
+#[test]
+fn a_string_rep_bomb_hits_the_memory_cap() {
+    assert_contained("local s = string.rep('x', 2^30)", "memory");
+    assert_contained("local s = 'x' for i = 1, 40 do s = s .. s end", "memory");
+}
+
+#[test]
+fn huge_tables_hit_the_memory_cap() {
+    assert_contained(
+        "local t = {} for i = 1, 100 do t[i] = string.rep('x', 1000000) .. i end",
+        "memory",
+    );
+    assert_contained("local t = table.create(1e9, 0)", "overflow");
+}
+
+#[test]
+fn the_string_library_and_globals_are_read_only() {
+    assert_contained(
+        "getmetatable('').__index = function() return 'pwned' end",
+        "readonly",
+    );
+    assert_contained("string.upper = function() end", "readonly");
+    assert_contained("setmetatable(string, {})", "readonly");
+    assert_contained(
+        "rawset(math, 'random', function() return 4 end)",
+        "readonly",
+    );
+}
+
+#[test]
+fn no_clock_and_no_reseeding() {
+    assert_contained("local t = os.clock()", "`os.clock` is not available");
+    assert_contained("math.randomseed(42)", "randomseed");
+    assert_contained("collectgarbage('count')", "collectgarbage");
+}
+
+#[test]
+fn ctx_state_holds_only_data() {
+    assert_contained("ctx.state.f = function() end", "ctx.state");
+}
+
+#[test]
+fn operations_are_checked() {
+    assert_contained("ctx.game.command('win_now')", "no command `win_now`");
+    assert_contained(
+        "ctx.game.command('add_soldier', { square = 'd5' })",
+        "d5 is not empty",
+    );
+    assert_contained("ctx.game.query('end_special_rule')", "is a command");
+}
+
+#[test]
+fn a_failure_leaves_the_game_unchanged_by_that_hook() {
+    // The command ran on a copy: the failing hook's commands do not count.
+    let message = contained("ctx.game.command('end_special_rule') error('after the command')");
+    assert!(message.contains("after the command"), "{message}");
+    let script = Script::load(
+        "esc.lua",
+        &escape_script("ctx.game.command('end_special_rule') error('x')"),
+        limits(),
+    )
+    .unwrap();
+    let runtime = runtime();
+    let mut engine =
+        VariantEngine::new(Box::new(builtin_plugin(&runtime, "siege")), vec![script]).unwrap();
+    let game = engine.create(&Setup::new(2, 1)).unwrap();
+    engine.apply(game, 1, "lord-d6").unwrap();
+    let applies = engine
+        .operation(game, "special_rule_applies", &serde_json::json!(null))
+        .unwrap();
+    assert_eq!(applies, serde_json::json!(true));
+}
+
+#[test]
+fn load_errors_name_the_line() {
+    let err = Script::load("bad.lua", "return {\n id = 'x',\n oops oops\n}", limits())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("bad.lua:3"), "{err}");
+    let err = Script::load("bad.lua", "local x = 1\nerror('boom')", limits())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("bad.lua:2: boom"), "{err}");
+    let err = Script::load("bad.lua", "return 42", limits())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("must `return` a table"), "{err}");
+    let err = Script::load(
+        "bad.lua",
+        "return { id = 'x', name = 'x', description = 'x', game = 'siege', version = '1', after_acton = function() end }",
+        limits(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("after_acton"), "{err}");
+    let err = Script::load("bad.lua", "while true do end", limits())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("budget"), "{err}");
+}
