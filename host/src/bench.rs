@@ -139,3 +139,105 @@ fn time_calls(engine: &mut dyn GameEngine) -> anyhow::Result<Duration> {
     engine.drop_game(game);
     Ok(elapsed)
 }
+
+/// Session figures: what a player waits for when a move is saved, and to resume.
+#[derive(Clone, Debug, Serialize)]
+pub struct SessionBenchReport {
+    /// Game played.
+    pub game: String,
+    /// Moves saved.
+    pub moves: u32,
+    /// Median time of one durable move (apply + write + flush), milliseconds.
+    pub save_p50_ms: f64,
+    /// 99th percentile of the same, milliseconds.
+    pub save_p99_ms: f64,
+    /// Time to resume the session (latest snapshot + tail replay + checks), milliseconds.
+    pub resume_ms: f64,
+    /// Time to replay the whole log from the seed, for comparison, milliseconds.
+    pub full_replay_ms: f64,
+}
+
+/// Plays `moves` random moves of `game` as a session in a temporary database, timing each
+/// durable save, then times resuming it.
+pub fn run_sessions(game: &str, moves: u32) -> anyhow::Result<SessionBenchReport> {
+    use crate::session::Sessions;
+    use crate::store::model::{PlayerKind, SeatPlayer};
+    use crate::store::Store;
+
+    let dir = std::env::temp_dir().join(format!("veillee-bench-sessions-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let bytes = crate::builtin::plugin_bytes(game)
+        .with_context(|| format!("`{game}` is not a built-in game"))?;
+    let runtime = Runtime::new(None)?;
+    let mut engine = runtime.load(game, bytes)?;
+    let (store, _) = Store::open(&dir)?;
+    let sessions = Sessions::new(store);
+    let players = engine.manifest().min_players;
+    let seats = (0..players)
+        .map(|s| SeatPlayer {
+            name: format!("Bot {s}"),
+            kind: PlayerKind::Bot,
+        })
+        .collect();
+    let mut rng = veillee_sdk::GameRng::new(7);
+    let mut live = None;
+    let mut latencies = Vec::with_capacity(moves as usize);
+    let mut seed = 0;
+    // Long games are needed; start a new one if a game ends early (rare).
+    while latencies.len() < moves as usize {
+        let session = match live.take() {
+            Some(session) => session,
+            None => {
+                seed += 1;
+                sessions.start(&mut engine, Vec::clone(&seats), Setup::new(players, seed))?
+            }
+        };
+        let mut session = session;
+        let status = engine.status(session.game)?;
+        let Some(&seat) = status.seats().first() else {
+            engine.drop_game(session.game);
+            latencies.clear();
+            continue;
+        };
+        let actions = engine.legal_actions(session.game, seat)?;
+        let id = actions[rng.below(actions.len())].id.clone();
+        let started = Instant::now();
+        sessions.apply(
+            &mut engine,
+            &mut session,
+            seat,
+            &id,
+            serde_json::Value::Null,
+        )?;
+        latencies.push(started.elapsed());
+        live = Some(session);
+    }
+    let session = live.context("a session was played")?;
+    let id = session.meta.id;
+    engine.drop_game(session.game);
+    latencies.sort();
+    let percentile =
+        |p: f64| latencies[((latencies.len() - 1) as f64 * p) as usize].as_secs_f64() * 1e3;
+
+    let started = Instant::now();
+    let resumed = sessions.resume(&mut engine, id)?;
+    let resume_ms = started.elapsed().as_secs_f64() * 1e3;
+    engine.drop_game(resumed.game);
+    let started = Instant::now();
+    let meta = sessions.get(id)?;
+    let game_handle = engine.create(&meta.setup)?;
+    for entry in sessions.log(id)? {
+        engine.apply(game_handle, entry.seat, &entry.action)?;
+    }
+    let full_replay_ms = started.elapsed().as_secs_f64() * 1e3;
+    drop(sessions);
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(SessionBenchReport {
+        game: game.to_string(),
+        moves,
+        save_p50_ms: percentile(0.5),
+        save_p99_ms: percentile(0.99),
+        resume_ms,
+        full_replay_ms,
+    })
+}

@@ -43,6 +43,11 @@ impl DataDir {
         self.root.join("plugins")
     }
 
+    /// The user's house rules (Lua scripts, any `*.lua` below it).
+    pub fn variants(&self) -> PathBuf {
+        self.root.join("variants")
+    }
+
     /// Compiled plugin code, keyed by content hash (`$VEILLEE_CACHE_DIR` when set).
     pub fn compiled_cache(&self) -> PathBuf {
         match std::env::var_os(CACHE_DIR_ENV).filter(|v| !v.is_empty()) {

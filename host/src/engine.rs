@@ -70,6 +70,18 @@ pub trait GameEngine {
         viewer: Option<Seat>,
         seed: u64,
     ) -> Result<Handle, EngineError>;
+    /// Tells the game that `seat`'s turn ended after `elapsed_ms` on the host's turn timer.
+    /// Games ignore it; house rules react to it (`on_turn_end`). The value is part of the
+    /// history: sessions log it and replays report it again at the same point.
+    fn end_turn(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        elapsed_ms: u64,
+    ) -> Result<Vec<Event>, EngineError> {
+        let _ = (game, seat, elapsed_ms);
+        Ok(Vec::new())
+    }
     /// Runs an operation the game declares in [`Manifest::operations`] (for variant
     /// scripts): a query reads the game, a command changes it. Arguments and answer are
     /// JSON values. Unknown names are refused with [`GameError::Operation`].

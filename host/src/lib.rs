@@ -10,6 +10,7 @@ pub mod cli;
 pub mod conformance;
 pub mod data_dir;
 pub mod engine;
+pub mod launch;
 pub mod native;
 pub mod plugin;
 pub mod session;

@@ -12,6 +12,9 @@ use veillee_sdk::{PlayoutResult, Setup};
 
 use crate::engine::{EngineError, GameEngine};
 use crate::plugin::Plugin;
+use crate::session::{SessionError, Sessions};
+use crate::store::model::{PlayerKind, SeatPlayer, VariantScript};
+use veillee_sdk::GameRng;
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -165,19 +168,18 @@ fn play_one(
     result
 }
 
-/// Like [`simulate`], but every game is played move by move through the host and saved as a
-/// session (bots at every seat), so that it can be resumed, exported or replayed. Slower:
-/// each move is written durably.
-pub fn simulate_saved(
-    plugin: &mut Plugin,
-    sessions: &crate::session::Sessions,
+/// Like [`simulate`], but every game is played move by move through the host: needed when
+/// house rules run (their hooks live in the host) and when every game is to be saved as a
+/// session (`sessions`: bots at every seat, each move written durably, so slower).
+pub fn simulate_stepwise(
+    engine: &mut dyn GameEngine,
     config: &SimulationConfig,
+    sessions: Option<(&Sessions, &[VariantScript])>,
     progress: &(dyn Fn() + Sync),
-) -> Result<SimulationReport, crate::session::SessionError> {
-    use crate::store::model::{PlayerKind, SeatPlayer};
+) -> Result<SimulationReport, SessionError> {
     let started = Instant::now();
     let mut report = SimulationReport {
-        game: plugin.manifest().id.clone(),
+        game: engine.manifest().id.clone(),
         players: config.players,
         wins: vec![0; config.players as usize],
         ..SimulationReport::default()
@@ -191,35 +193,52 @@ pub fn simulate_saved(
     let mut finished_moves = 0;
     for index in 0..config.games {
         let seed = config.seed.wrapping_add(index as u64);
-        let mut chooser = veillee_sdk::GameRng::new(seed.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15);
-        let mut live = sessions.start(plugin, seats.clone(), Setup::new(config.players, seed))?;
+        let setup = Setup::new(config.players, seed);
+        let mut chooser = GameRng::new(seed.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15);
+        let mut live = match sessions {
+            Some((sessions, variants)) => Some(sessions.start_with_variants(
+                engine,
+                seats.clone(),
+                setup.clone(),
+                variants.to_vec(),
+            )?),
+            None => None,
+        };
+        let game = match &live {
+            Some(live) => live.game,
+            None => engine.create(&setup)?,
+        };
+        let mut moves = 0u32;
         let outcome = loop {
-            let status = plugin.status(live.game)?;
+            let status = engine.status(game)?;
             if let Some(outcome) = status.outcome() {
                 break Some(outcome.clone());
             }
-            if live.meta.moves >= config.max_moves {
+            if moves >= config.max_moves {
                 break None;
             }
             let seat = status.seats()[chooser.below(status.seats().len())];
-            let actions = plugin.legal_actions(live.game, seat)?;
+            let actions = engine.legal_actions(game, seat)?;
             let Some(action) = chooser.pick(&actions) else {
                 break None;
             };
-            sessions.apply(
-                plugin,
-                &mut live,
-                seat,
-                &action.id.clone(),
-                serde_json::Value::Null,
-            )?;
+            let id = action.id.clone();
+            match (&mut live, sessions) {
+                (Some(live), Some((sessions, _))) => {
+                    sessions.apply(engine, live, seat, &id, serde_json::Value::Null)?;
+                }
+                _ => {
+                    engine.apply(game, seat, &id)?;
+                }
+            }
+            moves += 1;
         };
-        plugin.drop_game(live.game);
+        engine.drop_game(game);
         report.games += 1;
-        report.total_moves += live.meta.moves as u64;
+        report.total_moves += moves as u64;
         match outcome {
             Some(outcome) => {
-                finished_moves += live.meta.moves as u64;
+                finished_moves += moves as u64;
                 if outcome.is_draw() {
                     report.draws += 1;
                 }
@@ -230,8 +249,7 @@ pub fn simulate_saved(
                 }
             }
             None => report.record_error(format!(
-                "seed {seed}: the game did not end after {} moves (session {})",
-                live.meta.moves, live.meta.id
+                "seed {seed}: the game did not end after {moves} moves"
             )),
         }
         progress();

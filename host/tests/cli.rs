@@ -62,9 +62,9 @@ fn games_lists_the_builtin_games() {
 }
 
 #[test]
-fn without_a_subcommand_it_prints_help() {
+fn help_lists_the_commands() {
     let dir = tempfile::tempdir().unwrap();
-    let out = veillee(dir.path(), &[]);
+    let out = veillee(dir.path(), &["--help"]);
     assert!(out.status.success());
     assert!(stdout(&out).contains("simulate"), "{}", stdout(&out));
 }
@@ -381,4 +381,87 @@ fn uninstalling_a_builtin_game_is_refused() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn simulate_runs_house_rules_move_by_move_without_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(
+        dir.path(),
+        &[
+            "simulate",
+            "siege",
+            "--games",
+            "20",
+            "--seed",
+            "4",
+            "--json",
+            "--variant",
+            "renforts",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        (report["games"].as_u64(), report["errors"].as_u64()),
+        (Some(20), Some(0)),
+        "{report}"
+    );
+    let unknown = veillee(
+        dir.path(),
+        &["simulate", "siege", "--games", "1", "--variant", "nope"],
+    );
+    assert!(!unknown.status.success());
+    assert!(
+        stderr(&unknown).contains("renforts"),
+        "lists the house rules there are: {}",
+        stderr(&unknown)
+    );
+}
+
+const LORD_ON_E6: &str = r#"
+return {
+  id = "seigneur-e6",
+  name = { fr = "Seigneur en e6", en = "Lord on e6" },
+  description = { fr = "Le seigneur commence en e6.", en = "The lord starts on e6." },
+  game = "siege",
+  version = "1.0.0",
+  before_action = function(ctx, seat, action)
+    if action.id == "lord-d6" then
+      return false, { fr = "Le seigneur commence en e6.", en = "The lord starts on e6." }
+    end
+  end,
+}
+"#;
+
+#[test]
+fn a_session_keeps_playing_the_house_rule_text_it_started_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("variants");
+    std::fs::create_dir_all(&scripts).unwrap();
+    std::fs::write(scripts.join("seigneur-e6.lua"), LORD_ON_E6).unwrap();
+    let out = veillee_with_input(
+        dir.path(),
+        &[
+            "play",
+            "siege",
+            "--seats",
+            "human,human",
+            "--seed",
+            "2",
+            "--variant",
+            "seigneur-e6",
+        ],
+        "lord-d6\nlord-e6\nq\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("Refused: The lord starts on e6."), "{text}");
+    assert!(text.contains("Defender: "), "lord-e6 was played: {text}");
+    let id = session_id(&text);
+    // The file changes (here: breaks); the session still runs the recorded text.
+    std::fs::write(scripts.join("seigneur-e6.lua"), "return {").unwrap();
+    let resumed = veillee_with_input(dir.path(), &["resume", &id], "q\n");
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(stdout(&resumed).contains("move 1"), "{}", stdout(&resumed));
 }

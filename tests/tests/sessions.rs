@@ -342,3 +342,67 @@ fn a_database_from_a_newer_veillee_is_refused_and_left_alone() {
     );
     assert!(dir.path().join("sessions.sled").exists(), "not moved aside");
 }
+
+const TIMER: &str = r#"
+return {
+  id = "minuteur",
+  name = { fr = "Minuteur", en = "Timer" },
+  description = { fr = "Compte le temps de jeu.", en = "Counts the time played." },
+  game = "siege",
+  version = "1.0.0",
+  on_turn_end = function(ctx, seat, elapsed)
+    ctx.state.turns = (ctx.state.turns or 0) + 1
+    ctx.state.total = (ctx.state.total or 0) + elapsed
+  end,
+}
+"#;
+
+fn timed_engine(runtime: &veillee::plugin::Runtime) -> veillee::variants::VariantEngine {
+    let script =
+        veillee::variants::Script::load("minuteur.lua", TIMER, Default::default()).unwrap();
+    veillee::variants::VariantEngine::new(Box::new(builtin_plugin(runtime, "siege")), vec![script])
+        .unwrap()
+}
+
+#[test]
+fn the_turn_timer_is_logged_and_replayed_with_the_house_rules_that_use_it() {
+    let (store, _dir) = temp_store();
+    let sessions = Sessions::new(store);
+    let runtime = runtime();
+    let mut engine = timed_engine(&runtime);
+    let recorded = engine
+        .scripts()
+        .iter()
+        .map(veillee::launch::recorded)
+        .collect();
+    let mut live = sessions
+        .start_with_variants(&mut engine, seats(HUMANS), Setup::new(2, 3), recorded)
+        .unwrap();
+    let timed = |ms: u64| serde_json::json!({ veillee::session::TURN_TIME_KEY: ms });
+    sessions
+        .apply(&mut engine, &mut live, 1, "lord-d6", timed(1500))
+        .unwrap();
+    sessions
+        .apply(&mut engine, &mut live, 0, "c0-d2", timed(2500))
+        .unwrap();
+    let state = engine.script_state(live.game, "minuteur").cloned().unwrap();
+    assert_eq!(state["turns"], 2, "{state}");
+    assert_eq!(state["total"].as_f64(), Some(4.0), "seconds: {state}");
+    assert_eq!(
+        sessions.get(live.meta.id).unwrap().variants[0].text,
+        TIMER,
+        "the exact text is recorded"
+    );
+
+    // A fresh engine replays the log with the same timer values.
+    let mut again = timed_engine(&runtime);
+    let resumed = sessions.resume(&mut again, live.meta.id).unwrap();
+    assert_eq!(again.script_state(resumed.game, "minuteur"), Some(&state));
+    // Undo replays too: one decision back leaves one timed turn.
+    let mut live = resumed;
+    sessions.undo(&mut again, &mut live, 1, false).unwrap();
+    assert_eq!(
+        again.script_state(live.game, "minuteur").unwrap()["turns"],
+        1
+    );
+}

@@ -2,8 +2,11 @@
 
 pub fn run(game: &str, playouts: u32, json: bool) -> anyhow::Result<()> {
     let report = crate::bench::run(game, playouts)?;
+    // Sessions need a long game: Château Noir's random games run to thousands of moves.
+    let sessions = crate::bench::run_sessions("chateau-noir", 1000)?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        let both = serde_json::json!({ "plugin": report, "sessions": sessions });
+        println!("{}", serde_json::to_string_pretty(&both)?);
         return Ok(());
     }
     println!(
@@ -30,6 +33,10 @@ pub fn run(game: &str, playouts: u32, json: bool) -> anyhow::Result<()> {
     println!(
         "  one call          {:>9.3} µs wasm, {:.3} µs native (action_count)",
         report.wasm_call_us, report.native_call_us
+    );
+    println!(
+        "sessions ({}, {} moves): durable save p50 {:.2} ms, p99 {:.2} ms (goal ≤ 5); resume {:.1} ms (goal ≤ 50), full replay {:.1} ms",
+        sessions.game, sessions.moves, sessions.save_p50_ms, sessions.save_p99_ms, sessions.resume_ms, sessions.full_replay_ms
     );
     Ok(())
 }

@@ -62,6 +62,9 @@ pub enum Command {
         /// Save every game as a session (played move by move; slower).
         #[arg(long)]
         save: bool,
+        /// A house rule to play with: its id or a .lua file (repeatable, applied in order).
+        #[arg(long = "variant", value_name = "ID_OR_FILE")]
+        variants: Vec<String>,
     },
     /// Play a game in the terminal (saved move by move as a session).
     Play {
@@ -73,6 +76,9 @@ pub enum Command {
         /// Seed of the game (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,
+        /// A house rule to play with: its id or a .lua file (repeatable, applied in order).
+        #[arg(long = "variant", value_name = "ID_OR_FILE")]
+        variants: Vec<String>,
     },
     /// List saved sessions.
     Sessions,
@@ -211,6 +217,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             threads,
             json,
             save,
+            variants,
         } => {
             let sessions = if save {
                 Some(open_sessions(&data)?)
@@ -225,11 +232,22 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 threads,
                 json,
             };
-            simulate::run(&open()?, &game, &options, sessions.as_ref())
+            let catalog = open()?;
+            simulate::run(
+                &catalog,
+                &game,
+                &options,
+                &variants,
+                &data.variants(),
+                sessions.as_ref(),
+            )
         }
-        Command::Play { game, seats, seed } => {
-            play::run(&open()?, &data, &game, &seats, seed, &lang)
-        }
+        Command::Play {
+            game,
+            seats,
+            seed,
+            variants,
+        } => play::run(&open()?, &data, &game, &seats, seed, &variants, &lang),
         Command::Sessions => sessions::list(&data),
         Command::Resume { id } => play::resume(&open()?, &data, id, &lang),
         Command::Undo { id, steps, agree } => sessions::undo(&open()?, &data, id, steps, agree),

@@ -4,14 +4,15 @@
 use std::io::{BufRead, Write};
 
 use anyhow::{bail, Context};
-use veillee_sdk::{GameRng, Manifest, Seat, Setup, Status};
+use veillee_sdk::{GameError, GameRng, Manifest, Seat, Setup, Status};
 
 use super::board_text::render;
 use super::open_sessions;
 use crate::catalog::Catalog;
 use crate::data_dir::DataDir;
-use crate::engine::GameEngine;
-use crate::session::{LiveSession, SessionError, Sessions};
+use crate::engine::{EngineError, GameEngine};
+use crate::launch::{engine_for_session, engine_with_variants};
+use crate::session::{LiveSession, SessionError, Sessions, TURN_TIME_KEY};
 use crate::store::model::{PlayerKind, SeatPlayer};
 
 /// `veillee play`: a new session.
@@ -21,9 +22,13 @@ pub fn run(
     game: &str,
     seats: &[String],
     seed: Option<u64>,
+    variants: &[String],
     lang: &str,
 ) -> anyhow::Result<()> {
-    let mut engine = catalog.engine(game)?;
+    let (mut engine, recorded) = engine_with_variants(catalog, game, variants, &data.variants())?;
+    for script in &recorded {
+        println!("House rule: {} ({})", script.id, script.file);
+    }
     let kinds = parse_seats(seats)?;
     let seed = seed.unwrap_or_else(clock_seed);
     let manifest = engine.manifest().clone();
@@ -36,28 +41,29 @@ pub fn run(
         })
         .collect();
     let sessions = open_sessions(data)?;
-    let live = sessions.start(&mut engine, players, Setup::new(kinds.len() as u8, seed))?;
+    let setup = Setup::new(kinds.len() as u8, seed);
+    let live = sessions.start_with_variants(&mut *engine, players, setup, recorded)?;
     println!(
         "{} — session {} (resume it with `veillee resume {}`), seed {seed}",
         manifest.name.get(lang),
         live.meta.id,
         live.meta.id
     );
-    play_loop(&sessions, &mut engine, live, lang)
+    play_loop(&sessions, &mut *engine, live, lang)
 }
 
 /// `veillee resume ID`: goes on with a saved session.
 pub fn resume(catalog: &Catalog, data: &DataDir, id: u64, lang: &str) -> anyhow::Result<()> {
     let sessions = open_sessions(data)?;
     let meta = sessions.get(id)?;
-    let mut engine = catalog.engine(&meta.game)?;
-    let live = sessions.resume(&mut engine, id)?;
+    let mut engine = engine_for_session(catalog, &meta)?;
+    let live = sessions.resume(&mut *engine, id)?;
     println!(
         "{} — session {id}, move {}",
         engine.manifest().name.get(lang),
         live.meta.moves
     );
-    play_loop(&sessions, &mut engine, live, lang)
+    play_loop(&sessions, &mut *engine, live, lang)
 }
 
 enum Answer {
@@ -78,6 +84,8 @@ fn play_loop(
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut last_human: Option<Seat> = None;
+    // The host's turn timer: when the seat now to act started its turn.
+    let mut turn: Option<(Seat, std::time::Instant)> = None;
     loop {
         let seat = match engine.status(live.game)? {
             Status::Finished { outcome } => {
@@ -99,6 +107,9 @@ fn play_loop(
             }
             Status::ToAct { seats } => *seats.first().context("no seat to act")?,
         };
+        if turn.is_none_or(|(s, _)| s != seat) {
+            turn = Some((seat, std::time::Instant::now()));
+        }
         let kind = live
             .meta
             .seats
@@ -147,8 +158,21 @@ fn play_loop(
             rng.below(actions.len())
         };
         let action = &actions[chosen];
-        let events =
-            sessions.apply(engine, &mut live, seat, &action.id, serde_json::Value::Null)?;
+        let turn_ms = turn.map_or(0, |(_, started)| started.elapsed().as_millis() as u64);
+        let extra = serde_json::json!({ TURN_TIME_KEY: turn_ms });
+        let events = match sessions.apply(engine, &mut live, seat, &action.id, extra) {
+            Ok(events) => events,
+            // A house rule refused the move (or the game did): say why and ask again.
+            Err(SessionError::Engine(EngineError::Game(GameError::Refused { reason, .. }))) => {
+                println!("Refused: {}", reason.get(lang));
+                continue;
+            }
+            Err(SessionError::Engine(EngineError::Game(refused))) => {
+                println!("Refused: {refused}");
+                continue;
+            }
+            Err(other) => return Err(other.into()),
+        };
         println!(
             "{}: {}",
             seat_name(&manifest, seat, lang),

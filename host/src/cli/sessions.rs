@@ -8,6 +8,7 @@ use veillee_sdk::Status;
 use super::open_sessions;
 use crate::catalog::Catalog;
 use crate::data_dir::DataDir;
+use crate::launch::engine_for_session;
 use crate::store::model::SessionFile;
 
 pub fn list(data: &DataDir) -> anyhow::Result<()> {
@@ -57,9 +58,9 @@ pub fn undo(
 ) -> anyhow::Result<()> {
     let sessions = open_sessions(data)?;
     let meta = sessions.get(id)?;
-    let mut engine = catalog.engine(&meta.game)?;
-    let mut live = sessions.resume(&mut engine, id)?;
-    let undone = sessions.undo(&mut engine, &mut live, steps, agree)?;
+    let mut engine = engine_for_session(catalog, &meta)?;
+    let mut live = sessions.resume(&mut *engine, id)?;
+    let undone = sessions.undo(&mut *engine, &mut live, steps, agree)?;
     println!(
         "Session {id}: {} moves taken back, now at move {}.",
         undone.moves, live.meta.moves
@@ -70,9 +71,9 @@ pub fn undo(
 pub fn redo(catalog: &Catalog, data: &DataDir, id: u64) -> anyhow::Result<()> {
     let sessions = open_sessions(data)?;
     let meta = sessions.get(id)?;
-    let mut engine = catalog.engine(&meta.game)?;
-    let mut live = sessions.resume(&mut engine, id)?;
-    sessions.redo(&mut engine, &mut live)?;
+    let mut engine = engine_for_session(catalog, &meta)?;
+    let mut live = sessions.resume(&mut *engine, id)?;
+    sessions.redo(&mut *engine, &mut live)?;
     println!("Session {id}: redone, now at move {}.", live.meta.moves);
     Ok(())
 }
@@ -92,9 +93,9 @@ pub fn import(catalog: &Catalog, data: &DataDir, file: &Path) -> anyhow::Result<
     let parsed: SessionFile = serde_json::from_str(&text)
         .with_context(|| format!("{} is not a Veillée session file", file.display()))?;
     let sessions = open_sessions(data)?;
-    let mut engine = catalog.engine(&parsed.session.game)?;
+    let mut engine = engine_for_session(catalog, &parsed.session)?;
     let meta = sessions
-        .import(&mut engine, parsed)
+        .import(&mut *engine, parsed)
         .with_context(|| format!("{} was not imported", file.display()))?;
     println!(
         "Imported as session {} ({}, {} moves).",

@@ -4,8 +4,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::catalog::Catalog;
 use crate::engine::GameEngine;
+use crate::launch::engine_with_variants;
 use crate::session::Sessions;
-use crate::simulate::{simulate, simulate_saved, SimulationConfig};
+use crate::simulate::{simulate, simulate_stepwise, SimulationConfig};
 
 /// The command's options.
 #[derive(Clone, Copy)]
@@ -18,10 +19,14 @@ pub struct Options {
     pub json: bool,
 }
 
+/// Runs the simulation: inside the plugin (fast, threads) under the plain rules, move by move
+/// through the host when house rules run or games are saved.
 pub fn run(
     catalog: &Catalog,
     game: &str,
     options: &Options,
+    variants: &[String],
+    user_variants: &std::path::Path,
     sessions: Option<&Sessions>,
 ) -> anyhow::Result<()> {
     let Options {
@@ -60,11 +65,12 @@ pub fn run(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let report = match sessions {
-        None => simulate(&plugin, &config, &|| bar.inc(1))?,
-        Some(sessions) => simulate_saved(&mut catalog.engine(game)?, sessions, &config, &|| {
-            bar.inc(1)
-        })?,
+    let report = if variants.is_empty() && sessions.is_none() {
+        simulate(&plugin, &config, &|| bar.inc(1))?
+    } else {
+        let (mut engine, recorded) = engine_with_variants(catalog, game, variants, user_variants)?;
+        let sessions = sessions.map(|s| (s, recorded.as_slice()));
+        simulate_stepwise(&mut *engine, &config, sessions, &|| bar.inc(1))?
     };
     bar.finish_and_clear();
     if json {

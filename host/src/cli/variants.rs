@@ -13,7 +13,7 @@ use crate::variants::{Script, VariantEngine, VariantLimits};
 
 /// Where the user's scripts live: `<data dir>/variants/`.
 pub fn user_dir(data: &DataDir) -> PathBuf {
-    data.root().join("variants")
+    data.variants()
 }
 
 /// `veillee variants [GAME] [--dir]`.

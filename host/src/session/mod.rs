@@ -12,11 +12,12 @@ use veillee_sdk::{Event, Handle, Seat, Setup, Text};
 
 use crate::engine::{EngineError, GameEngine};
 use crate::store::model::{
-    LogEntry, PlayerKind, SeatPlayer, SessionFile, SessionMeta, FILE_FORMAT, FILE_FORMAT_VERSION,
+    LogEntry, PlayerKind, SeatPlayer, SessionFile, SessionMeta, VariantScript, FILE_FORMAT,
+    FILE_FORMAT_VERSION,
 };
 use crate::store::{SessionChange, Store, StoreError};
 
-pub use replay::Diverged;
+pub use replay::{Diverged, TURN_TIME_KEY};
 
 /// A snapshot of the state is saved every this many moves.
 pub const SNAPSHOT_EVERY: u32 = 64;
@@ -115,28 +116,45 @@ impl Sessions {
         Ok(self.store.log(id, 0)?)
     }
 
+    /// A fresh session id; people read and type them, so they start at 1.
+    fn new_id(&self) -> Result<u64, SessionError> {
+        Ok(self.store.generate_id()? + 1)
+    }
+
     /// Deletes a session for good.
     pub fn delete(&self, id: u64) -> Result<(), SessionError> {
         self.get(id)?;
         Ok(self.store.delete_session(id)?)
     }
 
-    /// Starts and saves a new session.
+    /// Starts and saves a new session under the plain rules.
     pub fn start(
         &self,
         engine: &mut dyn GameEngine,
         seats: Vec<SeatPlayer>,
         setup: Setup,
     ) -> Result<LiveSession, SessionError> {
+        self.start_with_variants(engine, seats, setup, Vec::new())
+    }
+
+    /// Starts and saves a new session whose engine runs these house rules (recorded with
+    /// their exact text, so that resuming runs them even if the files change).
+    pub fn start_with_variants(
+        &self,
+        engine: &mut dyn GameEngine,
+        seats: Vec<SeatPlayer>,
+        setup: Setup,
+        variants: Vec<VariantScript>,
+    ) -> Result<LiveSession, SessionError> {
         let game = engine.create(&setup)?;
         let manifest = engine.manifest();
         let time = now();
         let meta = SessionMeta {
-            id: self.store.generate_id()?,
+            id: self.new_id()?,
             game: manifest.id.clone(),
             plugin_hash: engine.content_hash(),
             plugin_version: manifest.version.clone(),
-            variants: Vec::new(),
+            variants,
             seats,
             setup,
             created: time,
@@ -165,7 +183,16 @@ impl Sessions {
         action: &str,
         extra: serde_json::Value,
     ) -> Result<Vec<Event>, SessionError> {
-        let events = engine.apply(live.game, seat, action)?;
+        let events = match replay::apply_entry(engine, live.game, seat, action, &extra) {
+            Ok(events) => events,
+            // Refused: nothing changed.
+            Err(EngineError::Game(refused)) => return Err(EngineError::Game(refused).into()),
+            // The plugin failed (its games are lost): rebuild the game from what is saved.
+            Err(failure) => {
+                self.rebuild(engine, live)?;
+                return Err(failure.into());
+            }
+        };
         let entry = LogEntry {
             seat,
             action: action.to_string(),
@@ -340,7 +367,13 @@ impl Sessions {
         let group = redo.pop().ok_or(SessionError::NothingToRedo)?;
         let mut events = Vec::new();
         for entry in &group {
-            events.extend(engine.apply(live.game, entry.seat, &entry.action)?);
+            events.extend(replay::apply_entry(
+                engine,
+                live.game,
+                entry.seat,
+                &entry.action,
+                &entry.extra,
+            )?);
         }
         self.append(engine, live, &group, Some(&redo))?;
         Ok(events)
@@ -394,7 +427,7 @@ impl Sessions {
         let state = engine.save(game);
         engine.drop_game(game);
         let state = state?;
-        meta.id = self.store.generate_id()?;
+        meta.id = self.new_id()?;
         meta.plugin_hash = engine.content_hash();
         meta.plugin_version = engine.manifest().version.clone();
         let append = file

@@ -1,6 +1,7 @@
 //! Rebuilding a game from its log.
 
-use veillee_sdk::{Handle, Status};
+use serde_json::Value;
+use veillee_sdk::{Event, Handle, Seat, Status};
 
 use super::SessionError;
 use crate::engine::{EngineError, GameEngine};
@@ -76,7 +77,7 @@ pub(super) fn replay_unchecked(
         None => engine.create(&meta.setup)?,
     };
     for (i, entry) in entries.iter().enumerate() {
-        if let Err(error) = engine.apply(game, entry.seat, &entry.action) {
+        if let Err(error) = apply_entry(engine, game, entry.seat, &entry.action, &entry.extra) {
             engine.drop_game(game);
             return Err(match error {
                 EngineError::Game(refused) => Diverged {
@@ -107,4 +108,32 @@ fn describe(status: &Status) -> String {
             outcome.winners, outcome.reason.en
         ),
     }
+}
+
+/// The key of a log entry's `extra` that holds the host's turn timer, in milliseconds.
+pub const TURN_TIME_KEY: &str = "turn_ms";
+
+/// Plays one move as the log records it: the action, then — when the entry carries the
+/// host's turn time and the seat's turn is over — the end of that turn (house rules'
+/// `on_turn_end`). Live play and every replay go through here, so they cannot differ.
+pub(super) fn apply_entry(
+    engine: &mut dyn GameEngine,
+    game: Handle,
+    seat: Seat,
+    action: &str,
+    extra: &Value,
+) -> Result<Vec<Event>, EngineError> {
+    let mut events = engine.apply(game, seat, action)?;
+    if let Some(elapsed_ms) = extra.get(TURN_TIME_KEY).and_then(Value::as_u64) {
+        if !engine.status(game)?.seats().contains(&seat) {
+            match engine.end_turn(game, seat, elapsed_ms) {
+                Ok(more) => events.extend(more),
+                // The turn is not over for the house rules (a choice is pending): nothing
+                // happens, now and in every replay alike.
+                Err(EngineError::Game(_)) => {}
+                Err(plugin) => return Err(plugin),
+            }
+        }
+    }
+    Ok(events)
 }

@@ -37,6 +37,9 @@ pub struct SessionMeta {
 pub struct VariantScript {
     /// The script's id.
     pub id: String,
+    /// Its file name, for messages (`renforts.lua`).
+    #[serde(default)]
+    pub file: String,
     /// SHA-256 of its text.
     pub hash: String,
     /// Its full text, so that the session replays even if the file changes.

@@ -713,6 +713,16 @@ fn apply_view(scene: &mut Scene, returned: Option<&Value>) {
 }
 
 impl GameEngine for VariantEngine {
+    fn end_turn(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        elapsed_ms: u64,
+    ) -> Result<Vec<Event>, EngineError> {
+        // The inherent method of the same name runs the scripts' `on_turn_end`.
+        VariantEngine::end_turn(self, game, seat, elapsed_ms)
+    }
+
     fn manifest(&self) -> &Manifest {
         self.base.manifest()
     }
