@@ -16,4 +16,5 @@ pub mod plugin;
 pub mod session;
 pub mod simulate;
 pub mod store;
+pub mod ui;
 pub mod variants;

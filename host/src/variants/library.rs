@@ -37,6 +37,26 @@ pub const BUILTIN: &[(&str, &str, &str)] = &[
         "renforts.lua",
         include_str!("../../../variants/siege/renforts.lua"),
     ),
+    (
+        "roc-noir",
+        "chateau-fort-enchante.lua",
+        include_str!("../../../variants/roc-noir/chateau-fort-enchante.lua"),
+    ),
+    (
+        "batisseurs",
+        "tour-maitresse.lua",
+        include_str!("../../../variants/batisseurs/tour-maitresse.lua"),
+    ),
+    (
+        "chateau-noir",
+        "prise-en-diagonale.lua",
+        include_str!("../../../variants/chateau-noir/prise-en-diagonale.lua"),
+    ),
+    (
+        "chateau-noir",
+        "partie-chronometree.lua",
+        include_str!("../../../variants/chateau-noir/partie-chronometree.lua"),
+    ),
 ];
 
 /// The built-in scripts of a game (all games when `None`).

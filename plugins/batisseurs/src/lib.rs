@@ -11,6 +11,7 @@
 //! square), `jump-e5-e3` (BT-M7), `pass` (only when a player has no legal move).
 
 mod board;
+mod ops;
 mod rules;
 mod saved;
 mod scene;
@@ -64,6 +65,10 @@ pub struct Batisseurs {
     last: Option<LastMove>,
     /// How the game ended, if it has.
     end: Option<End>,
+    /// House rule « Tour maîtresse » (set by the `require_central_tower` command, see
+    /// `ops.rs`): a castle counts for BT-E1 only with its tower in the centre. Off under
+    /// the plain rules.
+    central_tower: bool,
 }
 
 /// The last move played, for the scene's highlights.
@@ -150,6 +155,7 @@ impl Batisseurs {
             history: Vec::new(),
             last: None,
             end: None,
+            central_tower: false,
         };
         game.history.push(game.key());
         game
@@ -296,8 +302,9 @@ impl Batisseurs {
         self.history.push(key);
         if mover == BLACK {
             self.rounds = self.rounds.saturating_add(1);
-            // BT-E1: castles are checked at the end of each round, White's move then Black's.
-            self.end = match (self.castle(WHITE), self.castle(BLACK)) {
+            // BT-E1: castles are checked at the end of each round, White's move then Black's
+            // (under « Tour maîtresse », only castles with the tower in the centre count).
+            self.end = match (self.counting_castle(WHITE), self.counting_castle(BLACK)) {
                 (Some(_), None) => Some(End::Castle(WHITE)),
                 (None, Some(_)) => Some(End::Castle(BLACK)),
                 // BT-E2: both in the same round: the tower in the centre decides.
@@ -451,6 +458,18 @@ impl Game for Batisseurs {
     fn view(&self, _viewer: Option<Seat>) -> Scene {
         // Perfect information: every viewer sees the same scene.
         scene::view(self)
+    }
+
+    fn query(&self, name: &str, args: &serde_json::Value) -> Result<serde_json::Value, GameError> {
+        ops::query(self, name, args)
+    }
+
+    fn command(
+        &mut self,
+        name: &str,
+        args: &serde_json::Value,
+    ) -> Result<serde_json::Value, GameError> {
+        ops::command(self, name, args)
     }
 }
 

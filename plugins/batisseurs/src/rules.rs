@@ -186,6 +186,14 @@ impl Batisseurs {
         (own == board::rect((c, c + 2), (r, r + 2))).then_some(corner)
     }
 
+    /// BT-E1: `seat`'s castle if it counts: any castle under the plain rules, only one with
+    /// the tower in the centre under the house rule « Tour maîtresse »
+    /// (`require_central_tower`, see `ops.rs`).
+    pub(crate) fn counting_castle(&self, seat: Seat) -> Option<board::Sq> {
+        self.castle(seat)
+            .filter(|_| !self.central_tower || self.tower_in_centre(seat))
+    }
+
     /// BT-E2: whether `seat`'s tower stands in the centre of its castle.
     pub(crate) fn tower_in_centre(&self, seat: Seat) -> bool {
         self.castle(seat)

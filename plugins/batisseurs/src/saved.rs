@@ -28,6 +28,9 @@ pub(crate) struct Saved {
     last: Option<SavedLast>,
     #[serde(default)]
     end: Option<String>,
+    /// House rule « Tour maîtresse » (absent when off, so plain games save as before).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    central_tower: bool,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -125,6 +128,7 @@ impl From<Batisseurs> for Saved {
                 jump: last.jump,
             }),
             end: game.end.map(|end| end_name(end).to_string()),
+            central_tower: game.central_tower,
         }
     }
 }
@@ -182,6 +186,7 @@ impl TryFrom<Saved> for Batisseurs {
             history,
             last: None,
             end: saved.end.as_deref().map(parse_end).transpose()?,
+            central_tower: saved.central_tower,
         };
         if game.history.last() != Some(&game.key()) {
             return Err("the history must end with the current position".into());

@@ -66,7 +66,7 @@ pub fn manifest() -> Manifest {
         ],
         options: Vec::new(),
         hidden_information: false,
-        operations: Vec::new(),
+        operations: crate::ops::specs(),
     }
 }
 
@@ -189,7 +189,7 @@ pub fn view(game: &Batisseurs) -> Scene {
     } else {
         // The finished castles.
         for seat in [WHITE, BLACK] {
-            if let Some(corner) = game.castle(seat) {
+            if let Some(corner) = game.counting_castle(seat) {
                 for dr in 0..3 {
                     for dc in 0..3 {
                         highlights.push(Highlight {
@@ -256,7 +256,7 @@ fn message(game: &Batisseurs) -> Text {
         format!("{fr} : déplacez une pièce, un élément ou une partie d'élément"),
         format!("{en}: move a piece, an element or part of one"),
     );
-    if seat == BLACK && game.castle(WHITE).is_some() {
+    if seat == BLACK && game.counting_castle(WHITE).is_some() {
         message = text(
             "Les Blancs ont achevé leur château ; Noirs : dernier coup du tour pour achever le \
              vôtre",

@@ -11,6 +11,7 @@
 //! `alliance` (CN-A1), `draw` (agree to a draw, CN-E3).
 
 mod board;
+mod ops;
 mod rules;
 mod saved;
 mod scene;
@@ -152,6 +153,13 @@ pub struct ChateauNoir {
     rng: GameRng,
     /// How the match ended.
     ending: Option<Ending>,
+    /// House rule « Prise en diagonale » (set by the `allow_diagonal_flanking` command, see
+    /// `ops.rs`): a piece between two pieces of one side on a diagonal is flanked too, for
+    /// captures (CN-C1) and for immunity (CN-C3). Off under the plain rules.
+    diagonal_flanking: bool,
+    /// Points taken off each side by the `penalise` command (house rule « Partie
+    /// chronométrée », XI.2), already counted in `scores`; shown in the scene.
+    penalties: [u32; 4],
 }
 
 impl ChateauNoir {
@@ -307,6 +315,8 @@ impl ChateauNoir {
             voted: false,
             rng: GameRng::new(seed),
             ending: None,
+            diagonal_flanking: false,
+            penalties: [0; 4],
         }
     }
 
@@ -1046,6 +1056,18 @@ impl Game for ChateauNoir {
 
     fn view(&self, viewer: Option<Seat>) -> Scene {
         scene::view(self, viewer)
+    }
+
+    fn query(&self, name: &str, args: &serde_json::Value) -> Result<serde_json::Value, GameError> {
+        ops::query(self, name, args)
+    }
+
+    fn command(
+        &mut self,
+        name: &str,
+        args: &serde_json::Value,
+    ) -> Result<serde_json::Value, GameError> {
+        ops::command(self, name, args)
     }
 }
 

@@ -110,11 +110,25 @@ impl ChateauNoir {
         false
     }
 
+    /// The lines along which a piece can be flanked, one direction each: its row and its
+    /// column (CN-C1), plus both diagonals under the house rule « Prise en diagonale »
+    /// (`allow_diagonal_flanking`, see `ops.rs`).
+    pub(crate) fn flank_lines(&self) -> &'static [(i8, i8)] {
+        const PLAIN: [(i8, i8); 2] = [(1, 0), (0, 1)];
+        const WITH_DIAGONALS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+        if self.diagonal_flanking {
+            &WITH_DIAGONALS
+        } else {
+            &PLAIN
+        }
+    }
+
     /// Whether the piece on `s` stands between two pieces of one side hostile to it, on its
-    /// row or its column (CN-C1 geometry, used for CN-C3).
+    /// row or its column (CN-C1 geometry, used for CN-C3; diagonals too under the house rule
+    /// « Prise en diagonale »).
     pub(crate) fn flanked_by_hostile(&self, p: Pc, s: Sq) -> bool {
         let mine = self.side(army_of(p));
-        [(1, 0), (0, 1)].iter().any(|&(dc, dr)| {
+        self.flank_lines().iter().any(|&(dc, dr)| {
             let (Some(a), Some(b)) = (offset(s, -dc, -dr), offset(s, dc, dr)) else {
                 return false;
             };
@@ -127,7 +141,8 @@ impl ChateauNoir {
         })
     }
 
-    /// CN-C1/CN-C3: the enemy pieces the army to move may take now (a bit per piece).
+    /// CN-C1/CN-C3: the enemy pieces the army to move may take now (a bit per piece). Under
+    /// the house rule « Prise en diagonale » a diagonal flank counts like a row or column.
     pub(crate) fn capturable(&self) -> u64 {
         let unit = self.unit(self.active);
         let mine = self.side(self.active);
@@ -143,7 +158,7 @@ impl ChateauNoir {
             if self.walked_in & (1 << e) != 0 && self.arrived[e as usize] > previous {
                 continue;
             }
-            let flanked = [(1, 0), (0, 1)].iter().any(|&(dc, dr)| {
+            let flanked = self.flank_lines().iter().any(|&(dc, dr)| {
                 let (Some(a), Some(b)) = (offset(s, -dc, -dr), offset(s, dc, dr)) else {
                     return false;
                 };

@@ -36,6 +36,12 @@ pub(crate) struct Saved {
     voted: bool,
     rng: GameRng,
     ending: Option<SavedEnding>,
+    /// House rule « Prise en diagonale » (absent when off, so plain games save as before).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    diagonal_flanking: bool,
+    /// Points taken off per side by `penalise` (absent when none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    penalties: Option<Vec<u32>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -121,6 +127,8 @@ impl From<ChateauNoir> for Saved {
                 Ending::Agreed => SavedEnding::Agreed,
                 Ending::TurnLimit => SavedEnding::TurnLimit,
             }),
+            diagonal_flanking: g.diagonal_flanking,
+            penalties: (g.penalties != [0; 4]).then(|| g.penalties.to_vec()),
         }
     }
 }
@@ -215,6 +223,10 @@ impl TryFrom<Saved> for ChateauNoir {
             SavedEnding::Agreed => Ending::Agreed,
             SavedEnding::TurnLimit => Ending::TurnLimit,
         });
+        g.diagonal_flanking = s.diagonal_flanking;
+        if let Some(penalties) = &s.penalties {
+            g.penalties = four(penalties, "penalties")?;
+        }
         if g.coups > g.factor(g.active) {
             return Err("more coups than the movement factor".into());
         }

@@ -85,7 +85,7 @@ pub fn manifest() -> Manifest {
             },
         }],
         hidden_information: false,
-        operations: Vec::new(),
+        operations: crate::ops::specs(),
     }
 }
 
@@ -234,6 +234,19 @@ fn scores(game: &ChateauNoir) -> Vec<ScoreLine> {
             value,
             seat,
         });
+        // House rule « Partie chronométrée » (XI.2): the points lost to the clock, already
+        // counted above. Shown only once a side has been penalised.
+        let lost = game.penalties[side as usize];
+        if lost > 0 {
+            lines.push(ScoreLine {
+                label: text(
+                    format!("Pénalités de temps : {fr}"),
+                    format!("Time penalties: {en}"),
+                ),
+                value: format!("−{lost}"),
+                seat,
+            });
+        }
     }
     for army in 0..4u8 {
         let ai = army as usize;

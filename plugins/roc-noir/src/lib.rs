@@ -12,6 +12,7 @@
 //! [`Game::redraw_hidden`] consistently with what everyone has seen.
 
 pub mod board;
+mod ops;
 mod rules;
 mod saved;
 mod scene;
@@ -430,7 +431,7 @@ impl Game for RocNoir {
                 },
             }],
             hidden_information: true,
-            operations: vec![],
+            operations: ops::specs(),
         }
     }
 
@@ -521,6 +522,11 @@ impl Game for RocNoir {
 
     fn view(&self, viewer: Option<Seat>) -> Scene {
         self.scene(viewer)
+    }
+
+    /// Read-only operations for variant scripts (`ops.rs`): the die's last face, the rolls.
+    fn query(&self, name: &str, args: &serde_json::Value) -> Result<serde_json::Value, GameError> {
+        ops::query(self, name, args)
     }
 
     /// Re-draws what nobody has seen (every viewer knows the same): the trapdoors of the

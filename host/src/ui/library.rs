@@ -1,0 +1,242 @@
+//! The library: a card per game, install (file dialog, drop, or a typed path) and uninstall.
+
+use egui::{RichText, Ui, Vec2};
+
+use super::app::{Nav, Shared};
+use super::i18n::S;
+use super::widgets::{self, Answer, ACCENT, MUTED};
+use super::worker::{GameInfo, Pick, Request};
+
+/// The library screen.
+#[derive(Default)]
+pub struct LibraryScreen {
+    /// The path typed in the install field.
+    pub install_path: String,
+    /// The file being installed.
+    installing: Option<String>,
+    /// The last install or uninstall error, in words.
+    error: Option<String>,
+    /// The last success.
+    notice: Option<String>,
+    /// The game waiting for uninstall confirmation: (id, name).
+    confirm_uninstall: Option<(String, String)>,
+    /// Whether the load problems were dismissed.
+    problems_dismissed: bool,
+    /// The file dialog failed: show the path field prominently.
+    dialog_failed: bool,
+}
+
+impl LibraryScreen {
+    /// Starts installing a file.
+    pub fn install(&mut self, shared: &mut Shared, path: std::path::PathBuf) {
+        self.installing = Some(path.display().to_string());
+        self.error = None;
+        self.notice = None;
+        shared.worker.send(Request::Install(path));
+    }
+
+    /// An install ended.
+    pub fn installed(&mut self, shared: &Shared, result: Result<veillee_sdk::Text, String>) {
+        self.installing = None;
+        match result {
+            Ok(name) => {
+                self.notice = Some(
+                    shared
+                        .lang
+                        .f(S::InstallDone, &[name.get(shared.lang.code())]),
+                );
+                self.install_path.clear();
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// An uninstall ended.
+    pub fn uninstalled(&mut self, shared: &Shared, result: Result<veillee_sdk::Text, String>) {
+        match result {
+            Ok(name) => {
+                self.notice = Some(
+                    shared
+                        .lang
+                        .f(S::UninstallDone, &[name.get(shared.lang.code())]),
+                )
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// The file dialog answered nothing: maybe it could not open.
+    pub fn dialog_closed(&mut self) {
+        self.dialog_failed = true;
+    }
+
+    /// Draws the screen.
+    pub fn ui(&mut self, ui: &mut Ui, shared: &mut Shared, problems: &[String]) -> Option<Nav> {
+        let lang = shared.lang;
+        let mut nav = None;
+        ui.horizontal(|ui| {
+            widgets::title(ui, lang.t(S::Library));
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if widgets::primary(ui, lang.t(S::InstallGame)).clicked() {
+                    shared
+                        .worker
+                        .pick_file(Pick::Plugin, lang.t(S::InstallGame).to_string());
+                }
+            });
+        });
+        ui.label(RichText::new(lang.t(S::InstallHint)).color(MUTED));
+        ui.horizontal(|ui| {
+            widgets::text_field(ui, lang.t(S::PluginPath), &mut self.install_path, 420.0);
+            let ready = !self.install_path.trim().is_empty() && self.installing.is_none();
+            if ui
+                .add_enabled(ready, egui::Button::new(lang.t(S::Install)))
+                .clicked()
+            {
+                let path = std::path::PathBuf::from(self.install_path.trim());
+                self.install(shared, path);
+            }
+        });
+        if self.dialog_failed && self.install_path.is_empty() {
+            ui.label(RichText::new(lang.t(S::DialogUnavailable)).color(MUTED));
+        }
+        if let Some(file) = &self.installing {
+            widgets::busy(ui, &lang.f(S::Installing, &[file]));
+        }
+        if let Some(error) = &self.error {
+            if widgets::error_panel(ui, lang.t(S::InstallFailed), error, lang.t(S::Dismiss)) {
+                self.error = None;
+            }
+        }
+        if let Some(notice) = &self.notice {
+            if widgets::info_panel(ui, notice, lang.t(S::Dismiss)) {
+                self.notice = None;
+            }
+        }
+        if !problems.is_empty() && !self.problems_dismissed {
+            let detail = problems.join("\n");
+            if widgets::error_panel(ui, lang.t(S::Problems), &detail, lang.t(S::Dismiss)) {
+                self.problems_dismissed = true;
+            }
+        }
+        ui.add_space(10.0);
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            let gap = 18.0;
+            let columns = ((ui.available_width() + gap) / (CARD_WIDTH + gap))
+                .floor()
+                .max(1.0) as usize;
+            for row in shared.games.chunks(columns) {
+                ui.horizontal_top(|ui| {
+                    ui.spacing_mut().item_spacing.x = gap;
+                    for game in row {
+                        ui.vertical(|ui| {
+                            ui.set_width(CARD_WIDTH);
+                            if let Some(n) =
+                                game_card(ui, shared, game, &mut self.confirm_uninstall)
+                            {
+                                nav = Some(n);
+                            }
+                        });
+                    }
+                });
+                ui.add_space(gap);
+            }
+        });
+        if let Some((id, name)) = self.confirm_uninstall.clone() {
+            let body = lang.f(S::ConfirmUninstall, &[&name]);
+            match widgets::confirm(
+                ui.ctx(),
+                "uninstall",
+                &body,
+                lang.t(S::Uninstall),
+                lang.t(S::Cancel),
+            ) {
+                Answer::Yes => {
+                    shared.worker.send(Request::Uninstall(id));
+                    self.confirm_uninstall = None;
+                }
+                Answer::No => self.confirm_uninstall = None,
+                Answer::Open => {}
+            }
+        }
+        nav
+    }
+}
+
+fn game_card(
+    ui: &mut Ui,
+    shared: &Shared,
+    game: &GameInfo,
+    confirm: &mut Option<(String, String)>,
+) -> Option<Nav> {
+    let lang = shared.lang;
+    let m = &game.manifest;
+    let mut nav = None;
+    {
+        widgets::card(ui, |ui| {
+            ui.set_width(CARD_WIDTH - 38.0);
+            ui.set_min_height(330.0);
+            ui.label(
+                RichText::new(m.name.get(lang.code()))
+                    .size(30.0)
+                    .strong()
+                    .color(ACCENT),
+            );
+            let players = if m.min_players == m.max_players {
+                m.min_players.to_string()
+            } else {
+                format!("{}–{}", m.min_players, m.max_players)
+            };
+            ui.horizontal(|ui| {
+                ui.label(lang.f(S::Players, &[&players]));
+                ui.label(RichText::new("·").color(MUTED));
+                ui.label(RichText::new(lang.f(S::Version, &[&m.version])).color(MUTED));
+            });
+            ui.horizontal(|ui| {
+                let origin = if game.builtin {
+                    S::Builtin
+                } else {
+                    S::Installed
+                };
+                ui.label(RichText::new(lang.t(origin)).small().color(MUTED));
+                ui.label(RichText::new("·").color(MUTED));
+                let variants = game.variants.iter().filter(|v| v.info.is_ok()).count();
+                let text = if variants == 0 {
+                    lang.t(S::NoVariants).to_string()
+                } else {
+                    lang.f(S::VariantsCount, &[&variants.to_string()])
+                };
+                ui.label(RichText::new(text).small().color(MUTED));
+            });
+            ui.add_space(6.0);
+            ui.label(m.description.get(lang.code()));
+            ui.add_space(10.0);
+            ui.horizontal(|ui| {
+                let new_game = egui::Button::new(
+                    RichText::new(lang.t(S::NewGame))
+                        .strong()
+                        .color(egui::Color32::from_rgb(0x20, 0x18, 0x08)),
+                )
+                .fill(ACCENT)
+                .min_size(Vec2::new(0.0, 44.0));
+                let response = ui.add(new_game);
+                // Screen readers (and tests) hear which game the button starts.
+                let spoken = format!("{} — {}", lang.t(S::NewGame), m.name.get(lang.code()));
+                response
+                    .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken));
+                if response.clicked() {
+                    nav = Some(Nav::Setup(m.id.clone()));
+                }
+                if widgets::button(ui, lang.t(S::Rules)).clicked() {
+                    nav = Some(Nav::Rules(m.id.clone()));
+                }
+                if !game.builtin && widgets::danger(ui, lang.t(S::Uninstall)).clicked() {
+                    *confirm = Some((m.id.clone(), m.name.get(lang.code()).to_string()));
+                }
+            });
+        });
+    }
+    nav
+}
+
+/// The width of a game's card.
+const CARD_WIDTH: f32 = 410.0;

@@ -1,0 +1,60 @@
+//! Settings: language, interface scale, and where the data lives.
+
+use egui::{RichText, Ui};
+
+use super::app::Shared;
+use super::i18n::{Lang, S};
+use super::widgets::{self, ACCENT, MUTED};
+use super::worker::{Request, LANGUAGE, SCALE};
+
+/// The settings screen.
+#[derive(Default)]
+pub struct SettingsScreen;
+
+impl SettingsScreen {
+    /// Draws the screen (changes apply at once and are remembered).
+    pub fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) {
+        let lang = shared.lang;
+        widgets::title(ui, lang.t(S::Settings));
+        ui.add_space(8.0);
+        widgets::card(ui, |ui| {
+            ui.set_width(ui.available_width().min(900.0));
+            ui.label(RichText::new(lang.t(S::Language)).strong().color(ACCENT));
+            ui.horizontal(|ui| {
+                let mut chosen = shared.lang;
+                ui.selectable_value(&mut chosen, Lang::Fr, "Français");
+                ui.selectable_value(&mut chosen, Lang::En, "English");
+                if chosen != shared.lang {
+                    shared.lang = chosen;
+                    shared.worker.send(Request::SetSetting(
+                        LANGUAGE,
+                        serde_json::Value::String(chosen.code().into()),
+                    ));
+                }
+            });
+            ui.add_space(12.0);
+            ui.label(RichText::new(lang.t(S::Scale)).strong().color(ACCENT));
+            ui.label(RichText::new(lang.t(S::ScaleHint)).color(MUTED));
+            let mut scale = shared.pending_scale.unwrap_or(shared.scale);
+            let slider = egui::Slider::new(&mut scale, 0.75..=2.5)
+                .step_by(0.05)
+                .custom_formatter(|v, _| format!("{:.0} %", v * 100.0));
+            let response = ui.add(slider);
+            if response.changed() {
+                shared.pending_scale = Some(scale);
+            }
+            // Applied when the drag ends, so that the slider does not move under the pointer.
+            if !response.dragged() {
+                if let Some(pending) = shared.pending_scale.take() {
+                    shared.scale = pending;
+                    shared
+                        .worker
+                        .send(Request::SetSetting(SCALE, serde_json::json!(pending)));
+                }
+            }
+            ui.add_space(12.0);
+            ui.label(RichText::new(lang.t(S::DataDir)).strong().color(ACCENT));
+            ui.label(RichText::new(shared.data_dir.display().to_string()).monospace());
+        });
+    }
+}

@@ -1,0 +1,967 @@
+//! Rule tests (named after the rule ids of `shared/rules/castel.md`), views, leak check,
+//! playouts, protocol invariants and the operations.
+
+use serde_json::{json, Value};
+use veillee_sdk::{random_playout, Game, GameRng, GameTable, Log, Seat, Setup, Status, Target};
+
+use crate::cards::{self, kind, parse_card, Zone};
+use crate::{board, Castel, Loc, Move, Spot, Stack};
+
+fn c(id: &str) -> u8 {
+    parse_card(id).unwrap_or_else(|| panic!("no card {id}"))
+}
+
+fn sq(name: &str) -> u8 {
+    board::parse(name).unwrap()
+}
+
+/// A game with an empty surface: every card of the hands goes back to the exchange
+/// except those given.
+fn game(players: u8) -> Castel {
+    Castel::deal(players, 1)
+}
+
+/// Puts a card in play on a square with a pawn (test set-up, no arrival rules).
+fn put(g: &mut Castel, id: &str, spot: Spot, pawn: Option<Seat>) {
+    let card = c(id);
+    g.take(card);
+    g.put(card, spot, pawn);
+}
+
+fn hand_of(g: &mut Castel, seat: Seat, list: &[&str]) {
+    for id in list {
+        let card = c(id);
+        g.take(card);
+        g.put_hand(seat, card, false);
+    }
+}
+
+fn ids(g: &Castel, seat: Seat) -> Vec<String> {
+    g.moves(seat).iter().map(|m| g.move_id(seat, m)).collect()
+}
+
+fn play(g: &mut Castel, seat: Seat, id: &str) {
+    let mv = *g
+        .moves(seat)
+        .iter()
+        .find(|m| g.move_id(seat, m) == id)
+        .unwrap_or_else(|| panic!("{id} not legal: {:?}", ids(g, seat)));
+    g.play(seat, &mv, &mut Log::off());
+}
+
+fn q(g: &Castel, name: &str, args: Value) -> Value {
+    g.query(name, &args).unwrap()
+}
+
+fn cmd(g: &mut Castel, name: &str, args: Value) -> Value {
+    g.command(name, &args).unwrap()
+}
+
+#[test]
+fn ca_b1_castle_has_towers_ramparts_courtyard() {
+    let count = |z| (0..36u8).filter(|&s| board::zone(s) == z).count();
+    assert_eq!(
+        (
+            count(Zone::Tower),
+            count(Zone::Rampart),
+            count(Zone::Courtyard)
+        ),
+        (4, 16, 16)
+    );
+    for r in 0..4 {
+        for s in board::rampart_squares(r) {
+            assert_eq!(board::rampart(s), Some(r));
+        }
+    }
+    assert_eq!(board::zone(sq("a6")), Zone::Tower);
+    assert_eq!(board::rampart(sq("c6")), Some(0));
+    assert_eq!(board::rampart(sq("f3")), Some(1));
+    assert_eq!(board::name(sq("d2")), "d2");
+}
+
+#[test]
+fn ca_b2_neighbours_across_zones_and_none_outside() {
+    let b5 = sq("b5");
+    let n: Vec<u8> = board::neighbour_squares(b5).collect();
+    let count = |z| n.iter().filter(|&&s| board::zone(s) == z).count();
+    assert_eq!(
+        (
+            count(Zone::Tower),
+            count(Zone::Rampart),
+            count(Zone::Courtyard)
+        ),
+        (1, 4, 3)
+    );
+    let mut g = game(3);
+    put(&mut g, "barbare", Spot::Outside, Some(0));
+    put(&mut g, "roi", Spot::Square(b5), Some(0));
+    put(&mut g, "soldat-1", Spot::Square(sq("b6")), Some(1));
+    assert_eq!(q(&g, "neighbours", json!({"card": "barbare"})), json!([]));
+    assert_eq!(
+        q(&g, "neighbours", json!({"card": "roi"})),
+        json!(["soldat-1"])
+    );
+}
+
+#[test]
+fn ca_b3_at_most_one_engine_per_rampart() {
+    let mut g = game(3);
+    put(&mut g, "engin-1", Spot::Engine(0), Some(0));
+    let spots = g.spots(c("engin-2"));
+    assert_eq!(
+        spots,
+        vec![Spot::Engine(1), Spot::Engine(2), Spot::Engine(3)]
+    );
+}
+
+#[test]
+fn ca_s_deal_per_player_count() {
+    for (players, h, p, x) in [(2, 9, 13, 10), (3, 7, 8, 11), (4, 5, 6, 12), (5, 5, 4, 11)] {
+        for seed in 0..5 {
+            let g = Castel::deal(players, seed);
+            for s in 0..players {
+                assert_eq!((g.hand(s).len(), g.pile(s).len()), (h, p));
+            }
+            assert_eq!(g.exchange().len(), x);
+            let total = players as usize * (h + p) + x;
+            assert_eq!(total, if players == 2 { 54 } else { 56 });
+            let fou = g.locate(c("fou"));
+            let bouffon = g.locate(c("bouffon"));
+            assert_eq!(players == 2, fou == Loc::Removed && bouffon == Loc::Removed);
+            // The player on the dealer's left starts.
+            assert_eq!(g.turn(), ((g.dealer + 1) % players, 2));
+        }
+    }
+}
+
+#[test]
+fn ca_t1_two_actions_draw_exchange_place_then_next_player() {
+    let mut g = game(3);
+    let seat = g.turn;
+    let top = *g.pile(seat).last().unwrap();
+    play(&mut g, seat, "draw");
+    assert!(g.hand(seat).contains(&top));
+    assert_eq!(g.turn(), (seat, 1));
+    let h = g.hand(seat)[0];
+    let x = *g.exchange().iter().find(|&&x| kind(x) != kind(h)).unwrap();
+    let i = g.exchange().iter().position(|&e| e == x).unwrap();
+    let id = format!("exchange-{}-{}", cards::card_id(h), cards::card_id(x));
+    play(&mut g, seat, &id);
+    // The discarded card takes the place of the one taken.
+    assert_eq!(g.exchange()[i], h);
+    assert!(g.hand(seat).contains(&x));
+    assert_eq!(g.turn(), ((seat + 1) % 3, 2));
+    assert!(g.moves(seat).is_empty());
+}
+
+#[test]
+fn ca_t1_the_same_action_twice_and_a_granted_third() {
+    let mut g = game(3);
+    let seat = g.turn;
+    cmd(&mut g, "grant_action", json!({"seat": seat}));
+    play(&mut g, seat, "draw");
+    play(&mut g, seat, "draw");
+    assert_eq!(g.turn(), (seat, 1));
+    play(&mut g, seat, "draw");
+    assert_eq!(g.turn().0, (seat + 1) % 3);
+}
+
+#[test]
+fn ca_t2_placement_zone_free_square_and_pawn() {
+    let mut g = game(3);
+    let seat = g.turn;
+    hand_of(
+        &mut g,
+        seat,
+        &["roi", "soldat-1", "archer", "barbare", "chevalier-1"],
+    );
+    let list = ids(&g, seat);
+    assert!(list.contains(&"place-roi-c4".to_string()));
+    assert!(!list
+        .iter()
+        .any(|i| i == "place-roi-a6" || i == "place-roi-b6"));
+    assert!(list.contains(&"place-soldat-1-b6".to_string()));
+    assert!(list.contains(&"place-archer-a6".to_string()));
+    assert!(list.contains(&"place-barbare-outside".to_string()));
+    // No card in play: a knight cannot be placed.
+    assert!(!list.iter().any(|i| i.starts_with("place-chevalier")));
+    play(&mut g, seat, "place-roi-c4");
+    assert_eq!(g.pawn(c("roi")), Some(seat));
+    assert_eq!(g.square_of(c("roi")), Some(sq("c4")));
+    // Occupied: nothing else goes there; knights go on top and stack.
+    assert!(!ids(&g, seat).contains(&"place-soldat-1-c4".to_string()));
+    play(&mut g, seat, "place-chevalier-1-on-roi");
+    let seat2 = g.turn;
+    hand_of(&mut g, seat2, &["chevalier-2"]);
+    play(&mut g, seat2, "place-chevalier-2-on-chevalier-1");
+    assert_eq!(
+        g.squares[sq("c4") as usize],
+        vec![c("roi"), c("chevalier-1"), c("chevalier-2")]
+    );
+}
+
+#[test]
+fn ca_t2_conditions_of_the_table() {
+    let mut g = game(3);
+    let s = |g: &Castel, id: &str| -> Vec<String> {
+        g.spots(c(id))
+            .into_iter()
+            .map(crate::ops::spot_name)
+            .collect()
+    };
+    // Conseiller: next to the Roi; no Roi nor Prince: nowhere.
+    assert!(s(&g, "conseiller").is_empty());
+    put(&mut g, "prince", Spot::Square(sq("b5")), Some(0));
+    // Prince stands in while the Roi is absent from the courtyard.
+    assert_eq!(s(&g, "conseiller"), vec!["c5", "b4", "c4"]);
+    put(&mut g, "roi", Spot::Square(sq("e2")), Some(1));
+    assert_eq!(s(&g, "conseiller"), vec!["d3", "e3", "d2"]);
+    // Reine: next to the Roi when he is in the courtyard.
+    assert_eq!(s(&g, "reine"), vec!["d3", "e3", "d2"]);
+    // Dame: next to the Reine or the Princesse.
+    assert!(s(&g, "dame").is_empty());
+    put(&mut g, "princesse", Spot::Square(sq("e5")), Some(1));
+    assert_eq!(s(&g, "dame"), vec!["d5", "d4", "e4"]);
+    // Prince charmant: next to the Princesse while she is in the courtyard.
+    assert_eq!(s(&g, "prince-charmant"), vec!["d5", "d4", "e4"]);
+    // Favorite: not while the Reine is in the courtyard.
+    assert_eq!(s(&g, "favorite").len(), 13);
+    put(&mut g, "reine", Spot::Square(sq("d2")), Some(1));
+    assert!(s(&g, "favorite").is_empty());
+    // Bouffon and Fou: not with 2 players.
+    assert!(!s(&g, "fou").is_empty());
+    assert!(game(2).spots(c("fou")).is_empty());
+    // Fantôme: only onto an occupied tower with a returnable card.
+    assert!(s(&g, "fantome").is_empty());
+    put(&mut g, "archer", Spot::Square(sq("a6")), Some(2));
+    put(&mut g, "magicien", Spot::Square(sq("f6")), Some(2));
+    put(&mut g, "chevalier-1", Spot::On(c("magicien")), Some(2));
+    assert_eq!(s(&g, "fantome"), vec!["a6"]);
+    // Ambassadeur: only on the last free courtyard square.
+    assert!(s(&g, "ambassadeur").is_empty());
+    let free = g.free_squares(Zone::Courtyard);
+    let fill = [
+        "assassin",
+        "baladin",
+        "chevalier-noir",
+        "courtisan",
+        "courtisane",
+        "espion",
+        "intrigant",
+        "marchand",
+        "pretre",
+        "voleur",
+        "favorite",
+    ];
+    for (&q, id) in free.iter().zip(fill.iter()).take(free.len() - 1) {
+        put(&mut g, id, Spot::Square(q), Some(0));
+    }
+    assert_eq!(s(&g, "ambassadeur").len(), 1);
+}
+
+#[test]
+fn ca_t2_fantome_returns_the_card_whose_place_it_takes() {
+    let mut g = game(3);
+    let seat = g.turn;
+    put(
+        &mut g,
+        "archer",
+        Spot::Square(sq("a1")),
+        Some((seat + 1) % 3),
+    );
+    hand_of(&mut g, seat, &["fantome"]);
+    play(&mut g, seat, "place-fantome-a1");
+    assert_eq!(g.squares[sq("a1") as usize], vec![c("fantome")]);
+    assert_eq!(g.locate(c("archer")), Loc::Hand((seat + 1) % 3));
+}
+
+#[test]
+fn ca_t3_effects_do_nothing_without_scripts_and_wait_for_end_effect_with_them() {
+    let mut g = game(3);
+    let seat = g.turn;
+    hand_of(&mut g, seat, &["courtisan"]);
+    let before = g.squares.clone();
+    play(&mut g, seat, "place-courtisan-c3");
+    assert_eq!(
+        g.squares.iter().filter(|v| !v.is_empty()).count(),
+        before.iter().filter(|v| !v.is_empty()).count() + 1
+    );
+    assert_eq!(q(&g, "turn", json!(null))["pending"], Value::Null);
+    // Scripted: the effect is pending until end_effect, and CA-E1 waits for it.
+    let mut g = game(3);
+    cmd(&mut g, "enable_scripted_effects", json!(null));
+    let seat = g.turn;
+    for id in g.hands[seat as usize].clone() {
+        g.take(id);
+        g.exchange.push(id);
+    }
+    g.piles[seat as usize].clear();
+    hand_of(&mut g, seat, &["courtisan"]);
+    play(&mut g, seat, "place-courtisan-c3");
+    assert_eq!(
+        q(&g, "turn", json!(null))["pending"],
+        json!({"card": "courtisan", "seat": seat})
+    );
+    assert!(g.ending().is_none());
+    let r = cmd(&mut g, "end_effect", json!(null));
+    assert_eq!(r, json!({"ended": true, "finished": true}));
+    assert_eq!(g.ending().unwrap().winners, vec![seat]);
+}
+
+#[test]
+fn ca_t4_moving_stays_in_zone_and_protected_cards_do_not_move() {
+    let mut g = game(3);
+    put(&mut g, "courtisan", Spot::Square(sq("c3")), Some(0));
+    assert!(g
+        .command("move_card", &json!({"card": "courtisan", "to": "a1"}))
+        .is_err());
+    cmd(
+        &mut g,
+        "move_card",
+        json!({"card": "courtisan", "to": "d4"}),
+    );
+    assert_eq!(g.square_of(c("courtisan")), Some(sq("d4")));
+    assert_eq!(g.pawn(c("courtisan")), Some(0));
+    // The Fée's exception: out of the castle.
+    cmd(
+        &mut g,
+        "move_card",
+        json!({"card": "courtisan", "to": "outside", "any_zone": true}),
+    );
+    assert_eq!(g.zone_of(c("courtisan")), Some(Zone::Outside));
+    put(&mut g, "roi", Spot::Square(sq("c3")), Some(0));
+    put(&mut g, "chevalier-1", Spot::On(c("roi")), Some(1));
+    let before = g.clone();
+    assert!(g
+        .command("move_card", &json!({"card": "roi", "to": "d4"}))
+        .is_err());
+    assert_eq!(g, before);
+    assert_eq!(q(&g, "can_move", json!({"card": "roi"})), json!(false));
+    assert_eq!(
+        q(&g, "can_move", json!({"card": "chevalier-1"})),
+        json!(true)
+    );
+}
+
+#[test]
+fn ca_t4_guetteur_soldier_onto_last_rampart_square_returns_the_engine() {
+    let mut g = game(3);
+    for (id, s) in [
+        ("soldat-1", "b6"),
+        ("soldat-2", "c6"),
+        ("soldat-3", "d6"),
+        ("soldat-4", "b1"),
+    ] {
+        put(&mut g, id, Spot::Square(sq(s)), Some(1));
+    }
+    put(&mut g, "engin-1", Spot::Engine(0), Some(2));
+    // An ordinary move does not trigger the rule.
+    let mut plain = g.clone();
+    cmd(
+        &mut plain,
+        "move_card",
+        json!({"card": "soldat-4", "to": "e6"}),
+    );
+    assert!(matches!(plain.locate(c("engin-1")), Loc::InPlay(..)));
+    cmd(
+        &mut g,
+        "move_card",
+        json!({"card": "soldat-4", "to": "e6", "soldier_rule": true}),
+    );
+    assert_eq!(g.locate(c("engin-1")), Loc::Hand(2));
+}
+
+#[test]
+fn ca_t5_returning_goes_to_the_pawn_owner_or_the_exchange() {
+    let mut g = game(3);
+    put(&mut g, "courtisan", Spot::Square(sq("c3")), Some(2));
+    put(&mut g, "espion", Spot::Square(sq("d3")), None);
+    assert_eq!(
+        cmd(&mut g, "return_card", json!({"card": "courtisan"})),
+        json!({"to": "hand", "seat": 2})
+    );
+    assert_eq!(g.locate(c("courtisan")), Loc::Hand(2));
+    assert_eq!(
+        cmd(&mut g, "return_card", json!({"card": "espion"})),
+        json!({"to": "exchange"})
+    );
+    assert_eq!(*g.exchange().last().unwrap(), c("espion"));
+    assert!(g
+        .command("return_card", &json!({"card": "espion"}))
+        .is_err());
+}
+
+#[test]
+fn ca_t6_protection_knight_priest_captain_ambassador() {
+    let mut g = game(4);
+    put(&mut g, "roi", Spot::Square(sq("c3")), Some(0));
+    put(&mut g, "chevalier-1", Spot::On(c("roi")), Some(1));
+    assert!(g.protected(c("roi")) && !g.protected(c("chevalier-1")));
+    assert!(g.command("return_card", &json!({"card": "roi"})).is_err());
+    assert!(g.command("remove_card", &json!({"card": "roi"})).is_err());
+    // The pawn may still be replaced.
+    cmd(&mut g, "set_pawn", json!({"card": "roi", "seat": 3}));
+    assert_eq!(g.pawn(c("roi")), Some(3));
+    // Prêtre: neighbouring characters with his pawn colour only; not himself.
+    put(&mut g, "pretre", Spot::Square(sq("d4")), Some(2));
+    put(&mut g, "espion", Spot::Square(sq("e4")), Some(2));
+    put(&mut g, "courtisan", Spot::Square(sq("e5")), Some(1));
+    put(&mut g, "archer", Spot::Square(sq("a1")), Some(2));
+    assert!(g.protected(c("espion")));
+    assert!(!g.protected(c("courtisan")));
+    assert!(!g.protected(c("pretre")) && !g.protected(c("archer")));
+    // Capitaine: every other soldier on his rampart, not himself.
+    put(&mut g, "capitaine", Spot::Square(sq("b6")), Some(0));
+    put(&mut g, "soldat-1", Spot::Square(sq("c6")), Some(1));
+    put(&mut g, "soldat-2", Spot::Square(sq("b1")), Some(1));
+    assert!(
+        g.protected(c("soldat-1")) && !g.protected(c("capitaine")) && !g.protected(c("soldat-2"))
+    );
+    // Ambassadeur: always.
+    put(&mut g, "ambassadeur", Spot::Square(sq("e2")), Some(0));
+    assert!(g.protected(c("ambassadeur")));
+    assert_eq!(
+        q(&g, "can_return", json!({"card": "ambassadeur"})),
+        json!(false)
+    );
+}
+
+#[test]
+fn ca_t7_fourth_soldier_returns_the_engine_facing_it() {
+    let mut g = game(3);
+    let seat = g.turn;
+    for (id, s) in [("soldat-1", "b6"), ("soldat-2", "c6"), ("soldat-3", "d6")] {
+        put(&mut g, id, Spot::Square(sq(s)), Some(1));
+    }
+    put(&mut g, "engin-1", Spot::Engine(0), Some(2));
+    put(&mut g, "engin-2", Spot::Engine(1), Some(2));
+    hand_of(&mut g, seat, &["soldat-4"]);
+    play(&mut g, seat, "place-soldat-4-e6");
+    assert_eq!(g.locate(c("engin-1")), Loc::Hand(2));
+    assert!(matches!(g.locate(c("engin-2")), Loc::InPlay(..)));
+    // A protected engine (a knight on it) stays.
+    let mut g = game(3);
+    let seat = g.turn;
+    for (id, s) in [("soldat-1", "b6"), ("soldat-2", "c6"), ("soldat-3", "d6")] {
+        put(&mut g, id, Spot::Square(sq(s)), Some(1));
+    }
+    put(&mut g, "engin-1", Spot::Engine(0), Some(2));
+    put(&mut g, "chevalier-1", Spot::On(c("engin-1")), Some(2));
+    hand_of(&mut g, seat, &["soldat-4"]);
+    play(&mut g, seat, "place-soldat-4-e6");
+    assert!(matches!(
+        g.locate(c("engin-1")),
+        Loc::InPlay(Stack::Engine(0), 0)
+    ));
+}
+
+#[test]
+fn ca_t7_fourth_engine_returns_soldiers_but_the_captain_protects_his() {
+    for with_captain in [false, true] {
+        let mut g = game(3);
+        let seat = g.turn;
+        put(&mut g, "soldat-1", Spot::Square(sq("b6")), Some(1));
+        put(&mut g, "soldat-2", Spot::Square(sq("b1")), None);
+        put(&mut g, "traitre", Spot::Square(sq("a3")), Some(2));
+        if with_captain {
+            put(&mut g, "capitaine", Spot::Square(sq("c6")), Some(2));
+        }
+        for (i, id) in ["engin-1", "engin-2", "engin-3"].iter().enumerate() {
+            put(&mut g, id, Spot::Engine(i as u8), Some(0));
+        }
+        hand_of(&mut g, seat, &["engin-4"]);
+        play(&mut g, seat, "place-engin-4-engine-w");
+        assert!(g.exchange().contains(&c("soldat-2")));
+        assert_eq!(g.locate(c("traitre")), Loc::Hand(2));
+        if with_captain {
+            assert!(matches!(g.locate(c("soldat-1")), Loc::InPlay(..)));
+            assert_eq!(g.locate(c("capitaine")), Loc::Hand(2));
+        } else {
+            assert_eq!(g.locate(c("soldat-1")), Loc::Hand(1));
+        }
+    }
+}
+
+#[test]
+fn ca_e1_a_player_wins_with_no_card_in_hand_nor_pile_after_the_effect() {
+    let mut g = game(3);
+    let seat = g.turn;
+    for id in g.hands[seat as usize].clone() {
+        g.take(id);
+        g.exchange.push(id);
+    }
+    g.piles[seat as usize].clear();
+    // Own engine comes back with the fourth soldier: not yet won.
+    for (id, s) in [("soldat-1", "b6"), ("soldat-2", "c6"), ("soldat-3", "d6")] {
+        put(&mut g, id, Spot::Square(sq(s)), Some(1));
+    }
+    put(&mut g, "engin-1", Spot::Engine(0), Some(seat));
+    hand_of(&mut g, seat, &["soldat-4"]);
+    play(&mut g, seat, "place-soldat-4-e6");
+    assert!(g.ending().is_none());
+    assert_eq!(g.hand(seat), &[c("engin-1")]);
+    play(&mut g, seat, "place-engin-1-engine-n");
+    assert_eq!(g.ending().unwrap().winners, vec![seat]);
+    assert_eq!(g.status().outcome().unwrap().winners, vec![seat]);
+    assert!(g.moves(seat).is_empty());
+}
+
+#[test]
+fn ca_e2_three_rounds_without_placement_fewest_cards_wins() {
+    let mut g = game(3);
+    hand_of(&mut g, 1, &["roi"]);
+    for _ in 0..9 {
+        assert!(g.ending().is_none());
+        let seat = g.turn;
+        for _ in 0..2 {
+            let mv = *g
+                .moves(seat)
+                .iter()
+                .find(|m| !matches!(m, Move::Place { .. }))
+                .unwrap();
+            g.play(seat, &mv, &mut Log::off());
+        }
+    }
+    let e = g.ending().unwrap();
+    assert_eq!(e.reason, "blocked");
+    let fewest = g.hands.iter().map(Vec::len).min().unwrap();
+    for &w in &e.winners {
+        assert_eq!(g.hand(w).len(), fewest);
+    }
+}
+
+#[test]
+fn heraut_forces_the_roi_on_his_holders_turn() {
+    let mut g = game(3);
+    let seat = g.turn;
+    hand_of(&mut g, seat, &["roi"]);
+    assert!(ids(&g, seat).contains(&"draw".to_string()));
+    put(&mut g, "heraut", Spot::Outside, Some(1));
+    let list = ids(&g, seat);
+    assert!(list.iter().all(|i| i.starts_with("place-roi-")), "{list:?}");
+    assert_eq!(list.len(), 16);
+}
+
+#[test]
+fn each_seat_sees_its_own_hand_only() {
+    let g = game(4);
+    for viewer in 0..4u8 {
+        let scene = g.view(Some(viewer));
+        for s in 0..4u8 {
+            let zone = scene
+                .zones
+                .iter()
+                .find(|z| z.id == format!("hand-{s}"))
+                .unwrap();
+            assert_eq!(zone.cards.len(), g.hand(s).len());
+            for card in &zone.cards {
+                assert_eq!(card.face_up, s == viewer);
+                if s != viewer {
+                    assert!(card.title.fr.is_empty() && parse_card(&card.id).is_none());
+                }
+            }
+        }
+        let exchange = scene.zones.iter().find(|z| z.id == "exchange").unwrap();
+        assert!(exchange.cards.iter().all(|c| c.face_up));
+    }
+    let spectator = g.view(None);
+    assert!(
+        spectator
+            .zones
+            .iter()
+            .flat_map(|z| &z.cards)
+            .filter(|c| c.face_up)
+            .count()
+            == g.exchange().len()
+    );
+}
+
+#[test]
+fn redraw_hidden_never_changes_the_viewers_view() {
+    for players in 2..=5u8 {
+        for seed in 0..40u64 {
+            let mut g = Castel::deal(players, seed);
+            let mut rng = GameRng::new(seed);
+            let steps = rng.below(60);
+            for _ in 0..steps {
+                let Status::ToAct { seats } = g.status() else {
+                    break;
+                };
+                let moves = g.moves(seats[0]);
+                let mv = moves[rng.below(moves.len())];
+                g.play(seats[0], &mv, &mut Log::off());
+            }
+            for viewer in (0..players).map(Some).chain([None]) {
+                let mut copy = g.clone();
+                copy.redraw_hidden(viewer, &mut GameRng::new(seed ^ 99));
+                assert_eq!(copy.view(viewer), g.view(viewer));
+                // The same multiset of cards.
+                let mut a: Vec<u8> = copy.hands.concat();
+                a.extend(copy.piles.concat());
+                a.sort_unstable();
+                let mut b: Vec<u8> = g.hands.concat();
+                b.extend(g.piles.concat());
+                b.sort_unstable();
+                assert_eq!(a, b);
+            }
+        }
+    }
+}
+
+#[test]
+fn three_hundred_random_playouts_per_player_count_end_with_an_outcome() {
+    for players in 2..=5u8 {
+        let mut kinds = [0u32; 3];
+        for seed in 0..300u64 {
+            let mut g = Castel::deal(players, seed);
+            let result = random_playout(&mut g, seed, 20_000);
+            assert!(!result.stuck, "{players}p seed {seed} stuck");
+            let outcome = result
+                .outcome
+                .unwrap_or_else(|| panic!("{players}p seed {seed} did not end"));
+            assert!(!outcome.winners.is_empty());
+            match g.ending().unwrap().reason.as_str() {
+                "empty" => kinds[0] += 1,
+                "blocked" => kinds[1] += 1,
+                _ => kinds[2] += 1,
+            }
+        }
+        eprintln!("{players}p endings (empty, blocked, limit): {kinds:?}");
+        assert!(kinds[0] > 0, "{players}p: {kinds:?}");
+    }
+}
+
+#[test]
+fn random_games_follow_the_protocol_and_replay_by_id() {
+    let mut table = GameTable::<Castel>::default();
+    for players in 2..=5u8 {
+        for seed in 0..15u64 {
+            let mut rng = GameRng::new(seed);
+            let h = table.create(&Setup::new(players, seed)).unwrap();
+            let mut played: Vec<(Seat, String)> = Vec::new();
+            loop {
+                let game = table.get(h).unwrap().clone();
+                // Every card is somewhere exactly once.
+                let mut all: Vec<u8> = game.hands.concat();
+                all.extend(game.piles.concat());
+                all.extend(&game.exchange);
+                all.extend(&game.removed);
+                all.extend(game.stacks().flat_map(|(_, v)| v.clone()));
+                all.sort_unstable();
+                assert_eq!(all, (0..56).collect::<Vec<u8>>());
+                let seat = match table.status(h).unwrap() {
+                    Status::Finished { .. } => {
+                        for s in 0..players {
+                            assert!(table.legal_actions(h, s).unwrap().is_empty());
+                        }
+                        break;
+                    }
+                    Status::ToAct { seats } => seats[0],
+                };
+                let actions = table.legal_actions(h, seat).unwrap();
+                assert!(!actions.is_empty());
+                for s in (0..players).filter(|&s| s != seat) {
+                    assert!(table.legal_actions(h, s).unwrap().is_empty());
+                }
+                let mut unique: Vec<&str> = actions.iter().map(|a| a.id.as_str()).collect();
+                unique.sort();
+                unique.dedup();
+                assert_eq!(unique.len(), actions.len(), "ids are unique");
+                if played.len().is_multiple_of(4) {
+                    let scene = table.view(h, Some(seat)).unwrap();
+                    let board = &scene.boards[0];
+                    for a in &actions {
+                        assert!(!a.label.fr.is_empty() && !a.label.en.is_empty());
+                        for t in &a.path {
+                            match t {
+                                Target::Card { id } => assert!(
+                                    scene
+                                        .zones
+                                        .iter()
+                                        .flat_map(|z| &z.cards)
+                                        .any(|c| &c.id == id),
+                                    "{}",
+                                    a.id
+                                ),
+                                Target::Piece { id } => {
+                                    assert!(board.pieces.iter().any(|p| &p.id == id), "{}", a.id)
+                                }
+                                Target::Cell { col, row, .. } => {
+                                    assert!(board.cell(*col, *row).is_some())
+                                }
+                            }
+                        }
+                    }
+                    let before = table.save(h).unwrap();
+                    assert!(table.apply(h, seat, "not-an-action").is_err());
+                    assert!(table
+                        .apply(h, (seat + 1) % players, &actions[0].id)
+                        .is_err());
+                    assert_eq!(table.save(h).unwrap(), before);
+                    let copy = table.load(&before).unwrap();
+                    assert_eq!(table.get(copy).unwrap(), table.get(h).unwrap());
+                    table.drop_game(copy);
+                }
+                let i = rng.below(actions.len());
+                table.apply(h, seat, &actions[i].id).unwrap();
+                played.push((seat, actions[i].id.clone()));
+            }
+            let replay = table.create(&Setup::new(players, seed)).unwrap();
+            for (seat, id) in &played {
+                table.apply(replay, *seat, id).unwrap();
+            }
+            assert_eq!(table.get(replay).unwrap(), table.get(h).unwrap());
+            table.drop_game(replay);
+            table.drop_game(h);
+        }
+    }
+}
+
+#[test]
+fn the_manifest_is_sane() {
+    let m = Castel::manifest();
+    assert!(m.problems().is_empty(), "{:?}", m.problems());
+    assert!(m.hidden_information);
+}
+
+// ---- operations ----
+
+#[test]
+fn op_card_and_cards_in_play_and_find() {
+    let mut g = game(3);
+    put(&mut g, "roi", Spot::Square(sq("c4")), Some(1));
+    put(&mut g, "chevalier-2", Spot::On(c("roi")), Some(0));
+    put(&mut g, "soldat-3", Spot::Square(sq("f3")), Some(0));
+    let card = q(&g, "card", json!({"card": "roi"}));
+    assert_eq!(card["at"], json!({"in": "courtyard", "square": "c4"}));
+    assert_eq!(card["pawn"], json!(1));
+    assert_eq!(card["protected"], json!(true));
+    assert_eq!(card["above"], json!(["chevalier-2"]));
+    assert_eq!(
+        q(&g, "card", json!({"card": "chevalier-2"}))["at"],
+        json!({"in": "on_card", "on": "roi"})
+    );
+    assert_eq!(
+        q(&g, "card", json!({"card": "soldat-3"}))["at"]["rampart"],
+        json!("e")
+    );
+    assert_eq!(
+        q(&g, "cards_in_play", json!({"zone": "rampart"})),
+        json!(["soldat-3"])
+    );
+    assert_eq!(
+        q(&g, "cards_in_play", json!({"zone": "castle"}))
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    assert_eq!(
+        q(&g, "find", json!({"kind": "chevalier"})),
+        json!(["chevalier-2"])
+    );
+    assert!(g.query("card", &json!({"card": "joker"})).is_err());
+}
+
+#[test]
+fn op_hand_exchange_counts_turn_free_squares_spots_definitions() {
+    let g = game(3);
+    assert_eq!(
+        q(&g, "hand", json!({"seat": 0})).as_array().unwrap().len(),
+        7
+    );
+    assert_eq!(q(&g, "exchange", json!(null)).as_array().unwrap().len(), 11);
+    assert_eq!(
+        q(&g, "counts", json!(null))[2],
+        json!({"seat": 2, "hand": 7, "pile": 8})
+    );
+    assert_eq!(q(&g, "turn", json!(null))["actions_left"], json!(2));
+    assert_eq!(
+        q(&g, "free_squares", json!({"zone": "tower"})),
+        json!(["a6", "f6", "a1", "f1"])
+    );
+    assert_eq!(
+        q(&g, "spots", json!({"card": "engin-1"})),
+        json!(["engine-n", "engine-e", "engine-s", "engine-w"])
+    );
+    let defs = q(&g, "definitions", json!(null));
+    assert_eq!(defs.as_array().unwrap().len(), 37);
+    assert_eq!(
+        defs[5]["condition"],
+        json!({"type": "next_to", "kinds": ["roi"]})
+    );
+    assert!(g.query("hand", &json!({"seat": 7})).is_err());
+}
+
+#[test]
+fn op_remove_swap_cards_swap_pawns() {
+    let mut g = game(3);
+    put(&mut g, "courtisan", Spot::Square(sq("c3")), Some(0));
+    put(&mut g, "espion", Spot::Square(sq("d3")), Some(1));
+    cmd(
+        &mut g,
+        "swap_cards",
+        json!({"a": "courtisan", "b": "espion"}),
+    );
+    assert_eq!(g.square_of(c("courtisan")), Some(sq("d3")));
+    cmd(
+        &mut g,
+        "swap_pawns",
+        json!({"a": "courtisan", "b": "espion"}),
+    );
+    assert_eq!(g.pawn(c("courtisan")), Some(1));
+    cmd(&mut g, "set_pawn", json!({"card": "espion", "seat": null}));
+    assert_eq!(g.pawn(c("espion")), None);
+    cmd(&mut g, "remove_card", json!({"card": "espion"}));
+    assert_eq!(g.locate(c("espion")), Loc::Removed);
+    assert!(g
+        .command("swap_cards", &json!({"a": "courtisan", "b": "espion"}))
+        .is_err());
+}
+
+#[test]
+fn op_give_exchange_random_pass_and_draw_from_neighbours() {
+    let mut g = game(3);
+    let x = g.exchange()[0];
+    cmd(
+        &mut g,
+        "give_card",
+        json!({"card": cards::card_id(x), "seat": 2}),
+    );
+    assert_eq!(g.locate(x), Loc::Hand(2));
+    let h = g.hand(0)[0];
+    let x = g.exchange()[3];
+    cmd(
+        &mut g,
+        "exchange_card",
+        json!({"seat": 0, "hand_card": cards::card_id(h), "exchange_card": cards::card_id(x)}),
+    );
+    assert_eq!(g.exchange()[3], h);
+    let pick = cmd(&mut g, "random_hand_card", json!({"seat": 1}));
+    assert_eq!(g.locate(c(pick.as_str().unwrap())), Loc::Hand(1));
+    let sizes: Vec<usize> = (0..3).map(|s| g.hand(s).len()).collect();
+    let gifts: Vec<u8> = (0..3).map(|s| g.hand(s)[0]).collect();
+    let map: serde_json::Map<String, Value> = (0..3)
+        .map(|s| (s.to_string(), json!(cards::card_id(gifts[s]))))
+        .collect();
+    cmd(
+        &mut g,
+        "pass_cards",
+        json!({"cards": map, "direction": "left"}),
+    );
+    for s in 0..3 {
+        assert_eq!(g.locate(gifts[s]), Loc::Hand(((s + 1) % 3) as u8));
+        assert_eq!(g.hand(s as u8).len(), sizes[s]);
+    }
+    assert_eq!(
+        cmd(
+            &mut g,
+            "draw_from_neighbours",
+            json!({"direction": "right"})
+        ),
+        json!(3)
+    );
+    for (s, &size) in sizes.iter().enumerate() {
+        assert_eq!(g.hand(s as u8).len(), size);
+    }
+    let before = g.clone();
+    assert!(g
+        .command(
+            "pass_cards",
+            &json!({"cards": {"0": "roi"}, "direction": "up"})
+        )
+        .is_err());
+    assert_eq!(g, before);
+}
+
+#[test]
+fn op_put_into_play_without_pawn_for_the_conseiller() {
+    let mut g = game(3);
+    put(&mut g, "roi", Spot::Square(sq("c3")), Some(0));
+    let x = *g
+        .exchange()
+        .iter()
+        .find(|&&x| g.def(x).zone == Zone::Outside)
+        .unwrap_or(&c("barbare"));
+    if g.locate(x) != Loc::Exchange {
+        g.take(x);
+        g.exchange.push(x);
+    }
+    cmd(
+        &mut g,
+        "put_into_play",
+        json!({"card": cards::card_id(x), "to": "outside"}),
+    );
+    assert_eq!(g.pawn(x), None);
+    assert_eq!(g.last_placed, Some(x));
+    assert!(g
+        .command("put_into_play", &json!({"card": "roi", "to": "d4"}))
+        .is_err());
+    // Returned without a pawn: to the exchange.
+    cmd(&mut g, "return_card", json!({"card": cards::card_id(x)}));
+    assert_eq!(g.locate(x), Loc::Exchange);
+}
+
+#[test]
+fn op_grant_action_reopens_the_turn_of_a_pending_placement() {
+    let mut g = game(3);
+    cmd(&mut g, "enable_scripted_effects", json!(null));
+    let seat = g.turn;
+    hand_of(&mut g, seat, &["marchand"]);
+    play(&mut g, seat, "draw");
+    play(&mut g, seat, "place-marchand-c3");
+    assert_eq!(g.turn().0, (seat + 1) % 3);
+    cmd(&mut g, "grant_action", json!({"seat": seat}));
+    assert_eq!(g.turn(), (seat, 1));
+    cmd(&mut g, "end_effect", json!(null));
+    play(&mut g, seat, "draw");
+    assert_eq!(g.turn(), ((seat + 1) % 3, 2));
+    assert!(g.command("grant_action", &json!({"seat": seat})).is_err());
+}
+
+#[test]
+fn op_define_card_overrides_a_kind() {
+    let mut g = game(3);
+    cmd(
+        &mut g,
+        "define_card",
+        json!({"kind": "roi", "zone": "tower", "condition": {"type": "none"}}),
+    );
+    assert_eq!(
+        q(&g, "spots", json!({"card": "roi"})),
+        json!(["a6", "f6", "a1", "f1"])
+    );
+    cmd(
+        &mut g,
+        "define_card",
+        json!({"kind": "archer", "condition": {"type": "next_to", "kinds": ["roi", "prince"]}}),
+    );
+    assert_eq!(
+        q(&g, "definitions", json!(null))[31]["condition"]["kinds"],
+        json!(["roi", "prince"])
+    );
+    let before = g.clone();
+    assert!(g
+        .command("define_card", &json!({"kind": "roi", "zone": "moat"}))
+        .is_err());
+    assert!(g
+        .command("define_card", &json!({"kind": "nobody"}))
+        .is_err());
+    assert_eq!(g, before);
+}
+
+#[test]
+fn undeclared_operations_are_refused() {
+    let mut table = GameTable::<Castel>::default();
+    let h = table.create(&Setup::new(3, 0)).unwrap();
+    let call = veillee_sdk::OperationCall {
+        name: "win_now".into(),
+        args: json!(null),
+    };
+    assert!(table.operation(h, &call).is_err());
+    let call = veillee_sdk::OperationCall {
+        name: "counts".into(),
+        args: json!(null),
+    };
+    assert!(table.operation(h, &call).is_ok());
+}

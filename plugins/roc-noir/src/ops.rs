@@ -1,0 +1,161 @@
+//! Operations offered to variant scripts (`ctx.game.query`, see `variants/README.md`). They
+//! only read public things — the die is rolled in front of everyone — and change nothing:
+//! a house rule decides what to do with them (« le château fort enchanté » turns the castle
+//! on the ring).
+//!
+//! | name | kind | arguments | answer |
+//! |---|---|---|---|
+//! | `last_die_face` | query | — | the die's last face: `"ring"` (face 0, a black helmet with the ring), `"black"`, `"grey"` or `"white"`; `null` before the first roll |
+//! | `rolls` | query | — | how many times the die has been rolled in this game (0–1500) |
+
+use serde_json::{json, Value};
+use veillee_sdk::{text, GameError, OperationKind, OperationSpec};
+
+use crate::{RocNoir, HELMETS, RING_FACE};
+
+/// The operations, as declared in the manifest.
+pub(crate) fn specs() -> Vec<OperationSpec> {
+    let spec = |name: &str, fr: &str, en: &str| OperationSpec {
+        name: name.into(),
+        kind: OperationKind::Query,
+        args: Vec::new(),
+        description: text(fr, en),
+    };
+    vec![
+        spec(
+            "last_die_face",
+            "La dernière face du dé : \"ring\" (l'anneau, sur un casque noir), \"black\", \
+             \"grey\" ou \"white\" ; nil avant le premier lancer",
+            "The die's last face: \"ring\" (the ring, on a black helmet), \"black\", \"grey\" \
+             or \"white\"; nil before the first roll",
+        ),
+        spec(
+            "rolls",
+            "Le nombre de lancers du dé depuis le début de la partie",
+            "How many times the die has been rolled in this game",
+        ),
+    ]
+}
+
+/// The name of a die face (0–5): the ring face, else its helmet colour (RN-T1).
+pub(crate) fn face_name(face: u8) -> &'static str {
+    if face == RING_FACE {
+        "ring"
+    } else {
+        HELMETS[(face / 2) as usize % 3]
+    }
+}
+
+pub(crate) fn query(game: &RocNoir, name: &str, _args: &Value) -> Result<Value, GameError> {
+    match name {
+        "last_die_face" => Ok(game.die.map_or(Value::Null, |f| json!(face_name(f)))),
+        "rolls" => Ok(json!(game.rolls)),
+        _ => Err(veillee_sdk::unknown_operation(name)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+    use veillee_sdk::{Game, GameError, GameTable, OperationCall, OperationKind, Setup};
+
+    use crate::{RocNoir, RING_FACE};
+
+    fn call(name: &str) -> OperationCall {
+        OperationCall {
+            name: name.into(),
+            args: json!(null),
+        }
+    }
+
+    #[test]
+    fn the_manifest_declares_two_queries() {
+        let m = RocNoir::manifest();
+        let names: Vec<&str> = m.operations.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["last_die_face", "rolls"]);
+        assert!(m
+            .operations
+            .iter()
+            .all(|o| o.kind == OperationKind::Query && o.args.is_empty()));
+        assert!(m.problems().is_empty(), "{:?}", m.problems());
+    }
+
+    #[test]
+    fn before_the_first_roll_there_is_no_face_and_no_roll() {
+        let mut table = GameTable::<RocNoir>::default();
+        let h = table.create(&Setup::new(2, 3)).unwrap();
+        assert_eq!(
+            table.operation(h, &call("last_die_face")).unwrap(),
+            Value::Null
+        );
+        assert_eq!(table.operation(h, &call("rolls")).unwrap(), json!(0));
+    }
+
+    #[test]
+    fn last_die_face_names_the_face_rolled_and_rolls_counts() {
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..80 {
+            let mut table = GameTable::<RocNoir>::default();
+            let h = table.create(&Setup::new(3, seed)).unwrap();
+            table.apply(h, 0, "roll").unwrap();
+            let game: RocNoir = serde_json::from_slice(&table.save(h).unwrap()).unwrap();
+            let face = game.die.unwrap();
+            let expected = if face == RING_FACE {
+                "ring"
+            } else {
+                ["black", "black", "grey", "grey", "white", "white"][face as usize]
+            };
+            let answer = table.operation(h, &call("last_die_face")).unwrap();
+            assert_eq!(answer, json!(expected), "seed {seed}, face {face}");
+            // The face agrees with the knight named in the event and the scene's die card.
+            let scene = table.view(h, None).unwrap();
+            let die = &scene.zones.iter().find(|z| z.id == "die").unwrap().cards[0];
+            assert_eq!(die.text.en == "ring", expected == "ring");
+            assert_eq!(table.operation(h, &call("rolls")).unwrap(), json!(1));
+            seen.insert(expected);
+        }
+        assert_eq!(seen.len(), 4, "every face name comes up: {seen:?}");
+    }
+
+    #[test]
+    fn queries_follow_a_whole_game_and_change_nothing() {
+        let mut table = GameTable::<RocNoir>::default();
+        let h = table.create(&Setup::new(2, 11)).unwrap();
+        let mut rng = veillee_sdk::GameRng::new(11);
+        let mut rolls = 0;
+        for _ in 0..3000 {
+            let Some(seat) = table.status(h).unwrap().seats().first().copied() else {
+                break;
+            };
+            let actions = table.legal_actions(h, seat).unwrap();
+            let id = actions[rng.below(actions.len())].id.clone();
+            let before = table.save(h).unwrap();
+            let face = table.operation(h, &call("last_die_face")).unwrap();
+            assert_eq!(table.operation(h, &call("rolls")).unwrap(), json!(rolls));
+            assert_eq!(table.save(h).unwrap(), before, "a query changed the game");
+            table.apply(h, seat, &id).unwrap();
+            if id == "roll" {
+                rolls += 1;
+            } else {
+                // Only a roll changes the die.
+                assert_eq!(table.operation(h, &call("last_die_face")).unwrap(), face);
+            }
+        }
+        assert!(rolls > 100);
+    }
+
+    #[test]
+    fn unknown_operations_are_refused() {
+        let mut table = GameTable::<RocNoir>::default();
+        let h = table.create(&Setup::new(2, 0)).unwrap();
+        for name in ["turn_castle", "traps"] {
+            let err = table.operation(h, &call(name)).unwrap_err();
+            assert!(matches!(err, GameError::Operation { .. }), "{err:?}");
+        }
+        let game = RocNoir::new(&Setup::new(2, 0)).unwrap();
+        assert!(matches!(
+            game.query("traps", &json!(null)),
+            Err(GameError::Operation { .. })
+        ));
+    }
+}

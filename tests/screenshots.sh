@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs the real launcher under Xvfb and saves one PNG per screen (and fails if the window
+# does not open or dies): the CI smoke test of the window, and the README's pictures.
+#
+#   tests/screenshots.sh [OUT_DIR]        (default: target/screenshots)
+#
+# Needs xvfb-run, Mesa (OpenGL in software) and ImageMagick's `import` (see .ci/run).
+# VEILLEE_UI_START opens a given screen at start: library, saved, settings, setup:GAME,
+# rules:GAME, resume:SESSION.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-target/screenshots}
+mkdir -p "$out"
+cargo build --locked -p veillee
+bin=${CARGO_TARGET_DIR:-target}/debug/veillee
+data=$(mktemp -d)
+trap 'rm -rf "$data"' EXIT
+export VEILLEE_DATA_DIR="$data"
+export LIBGL_ALWAYS_SOFTWARE=1
+
+# Compile the built-in games once (cached in the data directory), and play a few moves of
+# Siège in the terminal so that the play screen shows a game in progress.
+"$bin" games >/dev/null
+session=$(printf 'lord-d6\nc0-d2\nd5-d4\nd0-c2\nq\n' \
+    | "$bin" play siege --seats human,human --seed 7 --lang en \
+    | sed -n 's/.*session \([0-9][0-9]*\).*/\1/p' | head -n 1)
+[ -n "$session" ] || { echo "could not prepare a session" >&2; exit 1; }
+
+shoot() { # NAME START LANG
+    local name=$1 start=$2 lang=$3
+    VEILLEE_UI_START="$start" xvfb-run -a -s "-screen 0 1366x860x24" bash -c '
+        "$0" --lang "$1" & pid=$!
+        sleep 6
+        if ! kill -0 "$pid" 2>/dev/null; then echo "the window did not stay open" >&2; exit 1; fi
+        import -window root "$2"
+        kill "$pid"; wait "$pid" 2>/dev/null || true
+    ' "$bin" "$lang" "$out/$name.png"
+    echo "saved $out/$name.png"
+}
+
+shoot library library en
+shoot setup setup:siege en
+shoot play "resume:$session" en
+shoot saved saved en
+shoot rules rules:siege en
+shoot settings settings fr
+shoot bibliotheque library fr
