@@ -11,8 +11,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-target/screenshots}
 mkdir -p "$out"
-cargo build --locked -p veillee
-bin=${CARGO_TARGET_DIR:-target}/debug/veillee
+# VEILLEE_BIN: an already built binary (CI passes the one `cargo test` built).
+if [ -z "${VEILLEE_BIN:-}" ]; then
+    cargo build --locked -p veillee
+fi
+bin=${VEILLEE_BIN:-${CARGO_TARGET_DIR:-target}/debug/veillee}
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
 export VEILLEE_DATA_DIR="$data"
