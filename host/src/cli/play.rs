@@ -139,7 +139,7 @@ fn play_loop(
             match ask(&mut input, &ids, &seat_name(&manifest, seat, lang))? {
                 Answer::Action(i) => i,
                 Answer::Undo => {
-                    undo(sessions, engine, &mut live, &mut input)?;
+                    undo(sessions, engine, &mut live, &mut input, lang)?;
                     continue;
                 }
                 Answer::Redo => {
@@ -190,13 +190,15 @@ fn undo(
     engine: &mut dyn GameEngine,
     live: &mut LiveSession,
     input: &mut impl BufRead,
+    lang: &str,
 ) -> anyhow::Result<()> {
     match sessions.undo(engine, live, 1, false) {
         Ok(undone) => println!("Undone ({} moves).", undone.moves),
         Err(SessionError::RevealInTheWay(reveals)) => {
+            let texts: Vec<&str> = reveals.iter().map(|t| t.get(lang)).collect();
             print!(
                 "This takes back what was revealed: {}. Does everyone agree? [y/N] ",
-                reveals.join("; ")
+                texts.join("; ")
             );
             std::io::stdout().flush()?;
             let mut line = String::new();

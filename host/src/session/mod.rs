@@ -45,8 +45,8 @@ pub enum SessionError {
     #[error(transparent)]
     Diverged(#[from] Diverged),
     /// Undo would take back something already revealed.
-    #[error("undoing would take back what was already revealed: {}; everyone at the table must agree (CLI: --agree)", .0.join("; "))]
-    RevealInTheWay(Vec<String>),
+    #[error("undoing would take back what was already revealed: {}; everyone at the table must agree (CLI: --agree)", .0.iter().map(|t| t.en.as_str()).collect::<Vec<_>>().join("; "))]
+    RevealInTheWay(Vec<Text>),
     /// Nothing to undo.
     #[error("there is nothing to undo")]
     NothingToUndo,
@@ -320,9 +320,7 @@ impl Sessions {
             .flat_map(|e| e.reveals.iter().cloned())
             .collect();
         if !reveals.is_empty() && !agreed {
-            return Err(SessionError::RevealInTheWay(
-                reveals.iter().map(|t| t.en.clone()).collect(),
-            ));
+            return Err(SessionError::RevealInTheWay(reveals));
         }
         let mut redo = self.store.redo_stack(id)?;
         redo.push(removed.to_vec());

@@ -28,7 +28,7 @@ pub struct PlayScreen {
     shown_viewer: Option<Seat>,
     bot_due: Option<f64>,
     /// An undo waits for the table's agreement to take back these reveals.
-    reveal: Option<Vec<String>>,
+    reveal: Option<Vec<veillee_sdk::Text>>,
     error: Option<String>,
     waiting: bool,
 }
@@ -81,7 +81,7 @@ impl PlayScreen {
     }
 
     /// Undo needs everyone's agreement.
-    pub fn on_reveal(&mut self, reveals: Vec<String>) {
+    pub fn on_reveal(&mut self, reveals: Vec<veillee_sdk::Text>) {
         self.waiting = false;
         self.reveal = Some(reveals);
     }
@@ -369,7 +369,11 @@ impl PlayScreen {
             let body = format!(
                 "{}\n\n• {}\n\n{}",
                 lang.t(S::RevealBody),
-                reveals.join("\n• "),
+                reveals
+                    .iter()
+                    .map(|t| t.get(code))
+                    .collect::<Vec<_>>()
+                    .join("\n• "),
                 lang.t(S::RevealAsk)
             );
             match widgets::confirm(

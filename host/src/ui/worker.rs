@@ -175,7 +175,7 @@ pub enum Reply {
     /// The game as it stands now.
     Game(Box<GameView>),
     /// Undo would take back a reveal: these things were revealed.
-    RevealInTheWay(Vec<String>),
+    RevealInTheWay(Vec<Text>),
     /// A game call failed; the session stays as saved.
     GameFailed(String),
     /// The saved sessions.
@@ -662,7 +662,7 @@ impl State {
         self.act(seat, &id)
     }
 
-    fn undo(&mut self, agreed: bool) -> Result<GameView, Option<Vec<String>>> {
+    fn undo(&mut self, agreed: bool) -> Result<GameView, Option<Vec<Text>>> {
         let sessions = self.sessions().map_err(|_| None)?.clone();
         let playing = self.playing().map_err(|_| None)?;
         match sessions.undo(&mut *playing.engine, &mut playing.live, 1, agreed) {
