@@ -8,13 +8,12 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
-use veillee_sdk::{PlayoutResult, Setup};
+use veillee_sdk::{GameRng, Outcome, PlayoutResult, Setup};
 
 use crate::engine::{EngineError, GameEngine};
 use crate::plugin::Plugin;
 use crate::session::{SessionError, Sessions};
 use crate::store::model::{PlayerKind, SeatPlayer, VariantScript};
-use veillee_sdk::GameRng;
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -56,6 +55,9 @@ pub struct SimulationReport {
     pub seconds: f64,
     /// Moves per second over all threads.
     pub moves_per_second: f64,
+    /// Moves of the games that finished (for `mean_length`).
+    #[serde(skip)]
+    finished_moves: u64,
 }
 
 /// Plays `config.games` random games. `progress` is called after each game.
@@ -91,63 +93,82 @@ pub fn simulate(
     });
     let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     results.sort_by_key(|(index, _)| *index);
-    let mut report = SimulationReport {
-        game: manifest.id,
-        players: config.players,
-        wins: vec![0; config.players as usize],
-        ..SimulationReport::default()
-    };
-    let mut finished_moves = 0u64;
+    let mut report = SimulationReport::new(manifest.id, config.players);
     for (index, result) in results {
-        report.games += 1;
         let seed = config.seed.wrapping_add(index as u64);
         match result {
             Ok(PlayoutResult {
                 moves,
                 outcome: Some(outcome),
                 ..
-            }) => {
-                report.total_moves += moves as u64;
-                finished_moves += moves as u64;
-                if outcome.is_draw() {
-                    report.draws += 1;
-                }
-                for winner in outcome.winners {
-                    if let Some(w) = report.wins.get_mut(winner as usize) {
-                        *w += 1;
-                    }
-                }
-            }
+            }) => report.record_finished(moves, &outcome),
             Ok(PlayoutResult { moves, stuck, .. }) => {
-                report.total_moves += moves as u64;
                 let why = if stuck {
                     "a seat to act had no legal move"
                 } else {
                     "the game did not end"
                 };
-                report.record_error(format!("seed {seed}: {why} after {moves} moves"));
+                report.record_failed(moves, format!("seed {seed}: {why} after {moves} moves"));
             }
-            Err(e) => report.record_error(format!("seed {seed}: {e}")),
+            Err(e) => report.record_failed(0, format!("seed {seed}: {e}")),
         }
     }
-    let finished = report.games - report.errors;
-    report.mean_length = if finished > 0 {
-        finished_moves as f64 / finished as f64
-    } else {
-        0.0
-    };
-    report.seconds = started.elapsed().as_secs_f64();
-    report.moves_per_second = report.total_moves as f64 / report.seconds.max(1e-9);
+    report.close(started);
     Ok(report)
 }
 
 impl SimulationReport {
-    fn record_error(&mut self, error: String) {
+    fn new(game: String, players: u8) -> Self {
+        SimulationReport {
+            game,
+            players,
+            wins: vec![0; players as usize],
+            ..SimulationReport::default()
+        }
+    }
+
+    /// Counts a game that ended with `outcome` after `moves` moves.
+    fn record_finished(&mut self, moves: u32, outcome: &Outcome) {
+        self.games += 1;
+        self.total_moves += moves as u64;
+        self.finished_moves += moves as u64;
+        if outcome.is_draw() {
+            self.draws += 1;
+        }
+        for &winner in &outcome.winners {
+            if let Some(w) = self.wins.get_mut(winner as usize) {
+                *w += 1;
+            }
+        }
+    }
+
+    /// Counts a game that failed after `moves` moves, keeping the first few reasons.
+    fn record_failed(&mut self, moves: u32, error: String) {
+        self.games += 1;
+        self.total_moves += moves as u64;
         self.errors += 1;
         if self.error_samples.len() < 10 {
             self.error_samples.push(error);
         }
     }
+
+    /// Fills in the averages once every game is counted.
+    fn close(&mut self, started: Instant) {
+        let finished = self.games - self.errors;
+        self.mean_length = if finished > 0 {
+            self.finished_moves as f64 / finished as f64
+        } else {
+            0.0
+        };
+        self.seconds = started.elapsed().as_secs_f64();
+        self.moves_per_second = self.total_moves as f64 / self.seconds.max(1e-9);
+    }
+}
+
+/// The seed of a simulated game's random choices: derived from, not equal to, the game's
+/// seed, so that they are independent of the game's own chance draws.
+fn chooser_seed(game_seed: u64) -> u64 {
+    game_seed.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15
 }
 
 fn play_one(
@@ -157,13 +178,7 @@ fn play_one(
 ) -> Result<PlayoutResult, EngineError> {
     let seed = config.seed.wrapping_add(index as u64);
     let game = engine.create(&Setup::new(config.players, seed))?;
-    // The playout's own random choices come from a seed derived from, not equal to, the
-    // game's seed, so that they are independent of the game's chance draws.
-    let result = engine.playout(
-        game,
-        seed.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15,
-        config.max_moves,
-    );
+    let result = engine.playout(game, chooser_seed(seed), config.max_moves);
     engine.drop_game(game);
     result
 }
@@ -178,23 +193,17 @@ pub fn simulate_stepwise(
     progress: &(dyn Fn() + Sync),
 ) -> Result<SimulationReport, SessionError> {
     let started = Instant::now();
-    let mut report = SimulationReport {
-        game: engine.manifest().id.clone(),
-        players: config.players,
-        wins: vec![0; config.players as usize],
-        ..SimulationReport::default()
-    };
+    let mut report = SimulationReport::new(engine.manifest().id.clone(), config.players);
     let seats: Vec<SeatPlayer> = (0..config.players)
         .map(|s| SeatPlayer {
             name: format!("Bot {}", s + 1),
             kind: PlayerKind::Bot,
         })
         .collect();
-    let mut finished_moves = 0;
     for index in 0..config.games {
         let seed = config.seed.wrapping_add(index as u64);
         let setup = Setup::new(config.players, seed);
-        let mut chooser = GameRng::new(seed.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15);
+        let mut chooser = GameRng::new(chooser_seed(seed));
         let mut live = match sessions {
             Some((sessions, variants)) => Some(sessions.start_with_variants(
                 engine,
@@ -234,33 +243,15 @@ pub fn simulate_stepwise(
             moves += 1;
         };
         engine.drop_game(game);
-        report.games += 1;
-        report.total_moves += moves as u64;
         match outcome {
-            Some(outcome) => {
-                finished_moves += moves as u64;
-                if outcome.is_draw() {
-                    report.draws += 1;
-                }
-                for winner in outcome.winners {
-                    if let Some(w) = report.wins.get_mut(winner as usize) {
-                        *w += 1;
-                    }
-                }
-            }
-            None => report.record_error(format!(
-                "seed {seed}: the game did not end after {moves} moves"
-            )),
+            Some(outcome) => report.record_finished(moves, &outcome),
+            None => report.record_failed(
+                moves,
+                format!("seed {seed}: the game did not end after {moves} moves"),
+            ),
         }
         progress();
     }
-    let finished = report.games - report.errors;
-    report.mean_length = if finished > 0 {
-        finished_moves as f64 / finished as f64
-    } else {
-        0.0
-    };
-    report.seconds = started.elapsed().as_secs_f64();
-    report.moves_per_second = report.total_moves as f64 / report.seconds.max(1e-9);
+    report.close(started);
     Ok(report)
 }
