@@ -16,6 +16,7 @@ pub fn native_engine(game_id: &str) -> Option<Box<dyn GameEngine + Send>> {
         "roc-noir" => Some(Box::new(
             NativeEngine::<veillee_roc_noir::RocNoir>::default(),
         )),
+        "castel" => Some(Box::new(NativeEngine::<veillee_castel::Castel>::default())),
         _ => None,
     }
 }
