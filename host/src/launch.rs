@@ -65,9 +65,9 @@ fn is_game_script(wanted: &str, game_scripts: &[ScriptSource]) -> bool {
 /// game as it is played, for checks and simulations without house rules.
 pub fn with_own_scripts(
     engine: Box<dyn GameEngine>,
-    user_dir: &Path,
+    user_dir: Option<&Path>,
 ) -> anyhow::Result<Box<dyn GameEngine>> {
-    let sources = library::game_scripts(&engine.manifest().id, Some(user_dir));
+    let sources = library::game_scripts(&engine.manifest().id, user_dir);
     if sources.is_empty() {
         return Ok(engine);
     }

@@ -38,9 +38,9 @@ pub fn run(
         )
     };
     // The game as it is played: with its own scripts (Castel's cards), on both builds.
-    let mut plugin = with_own_scripts(Box::new(plugin), user_variants)?;
+    let mut plugin = with_own_scripts(Box::new(plugin), Some(user_variants))?;
     let mut native = native
-        .map(|n| with_own_scripts(n as Box<dyn GameEngine>, user_variants))
+        .map(|n| with_own_scripts(n as Box<dyn GameEngine>, Some(user_variants)))
         .transpose()?;
     let config = CheckConfig {
         games,

@@ -837,6 +837,13 @@ impl GameEngine for VariantEngine {
         self.base.manifest()
     }
 
+    fn failed_scripts(&self, game: Handle) -> Vec<String> {
+        self.disabled(game)
+            .into_iter()
+            .map(|(_, why)| why)
+            .collect()
+    }
+
     fn content_hash(&self) -> String {
         let hashes: Vec<String> = self
             .scripts
