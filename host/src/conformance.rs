@@ -342,7 +342,8 @@ impl GameCheck<'_, '_, '_> {
     }
 
     /// Views are well formed for every seat and a spectator, and (hidden information)
-    /// re-drawing what a viewer cannot see never changes that viewer's view.
+    /// re-drawing what a viewer cannot see never changes that viewer's view nor, for a seat,
+    /// its legal actions.
     fn check_views(
         &mut self,
         step: u32,
@@ -360,9 +361,21 @@ impl GameCheck<'_, '_, '_> {
                 let seed = self.setup.seed.wrapping_mul(31).wrapping_add(step as u64);
                 let redrawn = self.engine.redraw_hidden(game, viewer, seed)?;
                 let other = self.engine.view(redrawn, viewer)?;
+                // What a seat may do is also what it sees (a house rule's private question
+                // lists cards): it must not depend on what that seat cannot see either.
+                let actions = match viewer {
+                    Some(seat) => Some((
+                        self.engine.legal_actions(game, seat)?,
+                        self.engine.legal_actions(redrawn, seat)?,
+                    )),
+                    None => None,
+                };
                 self.engine.drop_game(redrawn);
                 if other != scene {
                     self.fail(step, format!("leak: re-drawing what {viewer:?} cannot see changed that viewer's view"));
+                }
+                if actions.is_some_and(|(mine, redrawn)| mine != redrawn) {
+                    self.fail(step, format!("leak: re-drawing what {viewer:?} cannot see changed that seat's legal actions"));
                 }
             }
         }

@@ -82,6 +82,12 @@ pub trait GameEngine {
         let _ = (game, seat, elapsed_ms);
         Ok(Vec::new())
     }
+    /// The scripts switched off in this game after a failure, with the message naming the
+    /// file, line and reason. Only an engine running scripts has any.
+    fn failed_scripts(&self, game: Handle) -> Vec<String> {
+        let _ = game;
+        Vec::new()
+    }
     /// Runs an operation the game declares in [`Manifest::operations`] (for variant
     /// scripts): a query reads the game, a command changes it. Arguments and answer are
     /// JSON values. Unknown names are refused with [`GameError::Operation`].

@@ -1,6 +1,8 @@
 //! What it takes to run a game: its installed plugin plus the house rules chosen for it, for
 //! a new game or for a saved session (which runs the exact script texts it recorded).
 
+use std::path::Path;
+
 use anyhow::Context;
 
 use crate::catalog::Catalog;
@@ -9,22 +11,26 @@ use crate::store::model::{SessionMeta, VariantScript};
 use crate::variants::library::{self, ScriptSource};
 use crate::variants::{Script, VariantEngine, VariantLimits};
 
-/// An engine for `game` with the house rules `wanted` (ids or `.lua` paths), in that order,
-/// and the scripts as a session records them.
+/// An engine for `game` with its own scripts (`part_of_game`, e.g. Castel's cards) and the
+/// house rules `wanted` (ids or `.lua` paths), in that order, and the scripts as a session
+/// records them. Without any script the engine is the plain plugin.
 pub fn engine_with_variants(
     catalog: &Catalog,
     game: &str,
     wanted: &[String],
-    user_dir: &std::path::Path,
+    user_dir: &Path,
 ) -> anyhow::Result<(Box<dyn GameEngine>, Vec<VariantScript>)> {
     let plugin = catalog.engine(game)?;
-    if wanted.is_empty() {
-        return Ok((Box::new(plugin), Vec::new()));
-    }
-    let sources = wanted
+    let game_scripts = library::game_scripts(game, Some(user_dir));
+    let chosen = wanted
         .iter()
+        .filter(|w| !is_game_script(w, &game_scripts))
         .map(|w| library::resolve(w, game, Some(user_dir)))
         .collect::<Result<Vec<ScriptSource>, _>>()?;
+    let sources = with_game_scripts(game, &chosen, user_dir);
+    if sources.is_empty() {
+        return Ok((Box::new(plugin), Vec::new()));
+    }
     let scripts = sources
         .iter()
         .map(|s| s.load(VariantLimits::default()))
@@ -34,6 +40,42 @@ pub fn engine_with_variants(
         Box::new(VariantEngine::new(Box::new(plugin), scripts)?),
         recorded,
     ))
+}
+
+/// The scripts of a new game of `game`: its own scripts first, then the chosen house rules.
+pub fn with_game_scripts(
+    game: &str,
+    chosen: &[ScriptSource],
+    user_dir: &Path,
+) -> Vec<ScriptSource> {
+    let mut sources = library::game_scripts(game, Some(user_dir));
+    sources.extend(chosen.iter().cloned());
+    sources
+}
+
+/// The game's own scripts are always there: naming one as a house rule adds nothing.
+fn is_game_script(wanted: &str, game_scripts: &[ScriptSource]) -> bool {
+    game_scripts.iter().any(|s| {
+        s.load(VariantLimits::default())
+            .is_ok_and(|script| script.info().id == wanted)
+    })
+}
+
+/// `engine` (a plugin or a native build) with its game's own scripts, if it has some: the
+/// game as it is played, for checks and simulations without house rules.
+pub fn with_own_scripts(
+    engine: Box<dyn GameEngine>,
+    user_dir: Option<&Path>,
+) -> anyhow::Result<Box<dyn GameEngine>> {
+    let sources = library::game_scripts(&engine.manifest().id, user_dir);
+    if sources.is_empty() {
+        return Ok(engine);
+    }
+    let scripts = sources
+        .iter()
+        .map(|s| s.load(VariantLimits::default()))
+        .collect::<Result<Vec<Script>, _>>()?;
+    Ok(Box::new(VariantEngine::new(engine, scripts)?))
 }
 
 /// The engine a saved session was played with: its game's installed plugin and the exact

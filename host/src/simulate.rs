@@ -242,8 +242,15 @@ pub fn simulate_stepwise(
             }
             moves += 1;
         };
+        let failed = engine.failed_scripts(game);
         engine.drop_game(game);
         match outcome {
+            // A script that failed was switched off: the game went on without it, but the
+            // simulation is about the game as written.
+            Some(_) if !failed.is_empty() => report.record_failed(
+                moves,
+                format!("seed {seed}: script switched off: {}", failed.join("; ")),
+            ),
             Some(outcome) => report.record_finished(moves, &outcome),
             None => report.record_failed(
                 moves,

@@ -2,7 +2,7 @@
 //! native build as the reference where there is one.
 
 use veillee::conformance::{check, CheckConfig};
-use veillee::engine::GameEngine;
+use veillee::launch::with_own_scripts;
 use veillee::native::native_engine;
 use veillee_tests::{builtin_plugin, runtime};
 
@@ -11,16 +11,17 @@ fn every_builtin_game_passes_the_conformance_kit() {
     let runtime = runtime();
     assert!(!veillee::builtin::BUILTIN_PLUGINS.is_empty());
     for (id, _) in veillee::builtin::BUILTIN_PLUGINS {
-        let mut plugin = builtin_plugin(&runtime, id);
-        let mut native = native_engine(id);
-        let reference = native.as_deref_mut().map(|n| n as &mut dyn GameEngine);
+        // Each game as it is played: with its own scripts (Castel's cards), on both builds.
+        let mut plugin = with_own_scripts(Box::new(builtin_plugin(&runtime, id)), None).unwrap();
+        let mut native = native_engine(id).map(|n| with_own_scripts(n, None).unwrap());
+        let reference = native.as_deref_mut();
         // Some games run to thousands of actions: two games per player count here (every
         // step checked in depth at first, then one in 16); `veillee check` goes further.
         let config = CheckConfig {
             games: 2,
             ..CheckConfig::default()
         };
-        let report = check(&mut plugin, reference, &config);
+        let report = check(&mut *plugin, reference, &config);
         assert!(
             report.passed(),
             "{id} failed the conformance kit:\n{}",

@@ -7,6 +7,7 @@
 use serde_json::json;
 use veillee::conformance::state_hash;
 use veillee::engine::GameEngine;
+use veillee::launch::with_own_scripts;
 use veillee_sdk::{GameRng, Setup, Status};
 use veillee_tests::{builtin_plugin, runtime};
 
@@ -40,7 +41,8 @@ fn playthrough(engine: &mut dyn GameEngine, players: u8, seed: u64) -> serde_jso
 fn recorded_playthroughs_replay_identically() {
     let runtime = runtime();
     for (id, _) in veillee::builtin::BUILTIN_PLUGINS {
-        let mut plugin = builtin_plugin(&runtime, id);
+        // As played: with the game's own scripts (Castel's cards).
+        let mut plugin = with_own_scripts(Box::new(builtin_plugin(&runtime, id)), None).unwrap();
         let manifest = plugin.manifest().clone();
         // The smallest and the largest table, two seeds each: enough to see any change of
         // history, small enough to review (some games run to thousands of actions).
@@ -49,7 +51,7 @@ fn recorded_playthroughs_replay_identically() {
         let records: Vec<_> = tables
             .into_iter()
             .flat_map(|players| (1..=2).map(move |seed| (players, seed)))
-            .map(|(players, seed)| playthrough(&mut plugin, players, seed))
+            .map(|(players, seed)| playthrough(&mut *plugin, players, seed))
             .collect();
         insta::assert_json_snapshot!(format!("playthroughs_{id}"), records);
     }

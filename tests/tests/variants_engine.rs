@@ -589,3 +589,142 @@ fn overhead_per_move() {
          renforts {renforts:.1}, every hook {probe:.1}"
     );
 }
+
+/// Both seats pick a number at once after the attacker's first move.
+const BOTH_CHOOSE: &str = r#"
+return {
+  id = "both", name = "Both", description = "both choose", game = "siege", version = "1.0.0",
+  after_action = function(ctx, seat, action, events)
+    if ctx.state.done then return end
+    local picks = ctx.choose_all({
+      { seat = 0, options = { "a0", "b0" }, prompt = { fr = "Choix secret", en = "Secret pick" } },
+      { seat = 1, options = { "a1", "b1", "c1" }, prompt = { fr = "Choix secret", en = "Secret pick" } },
+    })
+    ctx.state.done = true
+    ctx.state.picks = { picks[0], picks[1] }
+    ctx.event("picked " .. picks[0] .. picks[1])
+  end,
+}
+"#;
+
+#[test]
+fn choose_all_asks_every_seat_at_once_and_keeps_answers_private() {
+    let mut engine = wasm_engine(vec![script("both.lua", BOTH_CHOOSE)]);
+    let game = engine.create(&Setup::new(2, 5)).unwrap();
+    engine.apply(game, DEFENDER, "lord-d6").unwrap();
+
+    // Both seats are to act, each with only its own options.
+    assert_eq!(
+        engine.status(game).unwrap(),
+        Status::ToAct {
+            seats: vec![ATTACKER, DEFENDER]
+        }
+    );
+    assert_eq!(ids(&mut engine, game, ATTACKER), ["choose:0", "choose:1"]);
+    assert_eq!(
+        ids(&mut engine, game, DEFENDER),
+        ["choose:0", "choose:1", "choose:2"]
+    );
+    assert_eq!(
+        engine.view(game, Some(DEFENDER)).unwrap().message.en,
+        "Secret pick"
+    );
+
+    // The defender answers first: nothing is told, the attacker still decides, and what the
+    // attacker sees does not depend on the defender's answer.
+    let mut other = wasm_engine(vec![script("both.lua", BOTH_CHOOSE)]);
+    let twin = other.load(&engine.save(game).unwrap()).unwrap();
+    assert!(engine.apply(game, DEFENDER, "choose:2").unwrap().is_empty());
+    other.apply(twin, DEFENDER, "choose:0").unwrap();
+    assert_eq!(engine.status(game).unwrap(), Status::to_act(ATTACKER));
+    assert!(ids(&mut engine, game, DEFENDER).is_empty());
+    assert_eq!(
+        engine.view(game, Some(ATTACKER)).unwrap(),
+        other.view(twin, Some(ATTACKER)).unwrap()
+    );
+    assert_eq!(
+        engine.legal_actions(game, ATTACKER).unwrap(),
+        other.legal_actions(twin, ATTACKER).unwrap()
+    );
+    assert!(matches!(
+        engine.apply(game, DEFENDER, "choose:1"),
+        Err(EngineError::Game(GameError::NotYourTurn { .. }))
+    ));
+
+    // Re-drawn for the attacker, the defender's answer is forgotten: the defender decides
+    // again in that copy.
+    let copy = engine.redraw_hidden(game, Some(ATTACKER), 1).unwrap();
+    assert_eq!(
+        engine.status(copy).unwrap(),
+        Status::ToAct {
+            seats: vec![ATTACKER, DEFENDER]
+        }
+    );
+    engine.drop_game(copy);
+
+    // Saved mid-choice, resumed elsewhere: the same end.
+    let saved = engine.save(game).unwrap();
+    let mut third = wasm_engine(vec![script("both.lua", BOTH_CHOOSE)]);
+    let resumed = third.load(&saved).unwrap();
+    let events = third.apply(resumed, ATTACKER, "choose:1").unwrap();
+    assert_eq!(events.last().unwrap().text.en, "picked 23");
+    assert_eq!(
+        third.script_state(resumed, "both").unwrap()["picks"],
+        json!([2, 3])
+    );
+    engine.apply(game, ATTACKER, "choose:1").unwrap();
+    assert_eq!(engine.save(game).unwrap(), third.save(resumed).unwrap());
+    assert_eq!(engine.status(game).unwrap(), Status::to_act(ATTACKER));
+}
+
+#[test]
+fn a_game_script_is_always_loaded_and_a_user_copy_replaces_a_builtin() {
+    let dir = tempfile::tempdir().unwrap();
+    let own = r#"return { id = "maison", name = "Maison", description = "part of the game",
+      game = "siege", version = "1.0.0", part_of_game = true,
+      setup = function(ctx) ctx.state.here = true end }"#;
+    std::fs::write(dir.path().join("maison.lua"), own).unwrap();
+    // A user copy of « Renforts » with another name replaces the built-in one.
+    let renforts = library::builtin(Some("siege"))
+        .into_iter()
+        .find(|s| s.file == "renforts.lua")
+        .unwrap();
+    let edited = renforts.text.replace(
+        "name = { fr = \"Renforts\"",
+        "name = { fr = \"Renforts (modifié)\"",
+    );
+    assert_ne!(edited, renforts.text, "the edit applies");
+    std::fs::write(dir.path().join("renforts.lua"), &edited).unwrap();
+
+    let game_scripts = library::game_scripts("siege", Some(dir.path()));
+    assert_eq!(game_scripts.len(), 1);
+    assert_eq!(game_scripts[0].file, "maison.lua");
+    let choices: Vec<_> = library::house_rules(Some("siege"), Some(dir.path()))
+        .into_iter()
+        .filter_map(|a| a.info.ok())
+        .collect();
+    assert!(
+        choices.iter().all(|i| i.id != "maison"),
+        "not offered as a choice"
+    );
+    let renforts = choices.iter().find(|i| i.id == "renforts").unwrap();
+    assert_eq!(renforts.name.fr, "Renforts (modifié)");
+    assert_eq!(choices.iter().filter(|i| i.id == "renforts").count(), 1);
+
+    // A new game gets the game's script first, then the chosen house rule.
+    let chosen = vec![library::resolve("renforts", "siege", Some(dir.path())).unwrap()];
+    let sources = veillee::launch::with_game_scripts("siege", &chosen, dir.path());
+    let files: Vec<&str> = sources.iter().map(|s| s.file.as_str()).collect();
+    assert_eq!(files, ["maison.lua", "renforts.lua"]);
+    assert!(sources[1].text.contains("Renforts (modifié)"));
+    let scripts = sources
+        .iter()
+        .map(|s| s.load(VariantLimits::default()).unwrap())
+        .collect();
+    let mut engine = native_variant_engine(scripts);
+    let game = engine.create(&Setup::new(2, 1)).unwrap();
+    assert_eq!(
+        engine.script_state(game, "maison").unwrap()["here"],
+        json!(true)
+    );
+}

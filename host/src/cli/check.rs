@@ -4,11 +4,19 @@ use std::path::Path;
 
 use crate::catalog::Catalog;
 use crate::conformance::{check, CheckConfig};
+use crate::engine::GameEngine;
+use crate::launch::with_own_scripts;
 use crate::native::native_engine;
 
-pub fn run(catalog: &Catalog, game: &str, games: u32, seed: u64) -> anyhow::Result<()> {
+pub fn run(
+    catalog: &Catalog,
+    user_variants: &Path,
+    game: &str,
+    games: u32,
+    seed: u64,
+) -> anyhow::Result<()> {
     let path = Path::new(game);
-    let (mut plugin, mut native) = if path.is_file() {
+    let (plugin, native) = if path.is_file() {
         let bytes = std::fs::read(path)?;
         (
             catalog
@@ -29,15 +37,18 @@ pub fn run(catalog: &Catalog, game: &str, games: u32, seed: u64) -> anyhow::Resu
             },
         )
     };
+    // The game as it is played: with its own scripts (Castel's cards), on both builds.
+    let mut plugin = with_own_scripts(Box::new(plugin), Some(user_variants))?;
+    let mut native = native
+        .map(|n| with_own_scripts(n as Box<dyn GameEngine>, Some(user_variants)))
+        .transpose()?;
     let config = CheckConfig {
         games,
         seed,
         ..CheckConfig::default()
     };
-    let reference = native
-        .as_deref_mut()
-        .map(|n| n as &mut dyn crate::engine::GameEngine);
-    let report = check(&mut plugin, reference, &config);
+    let reference = native.as_deref_mut().map(|n| n as &mut dyn GameEngine);
+    let report = check(&mut *plugin, reference, &config);
     let versus = if native.is_some() {
         ", native and wasm builds compared move by move"
     } else {

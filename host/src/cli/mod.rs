@@ -263,9 +263,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             viewer,
             json: _,
         } => inspect::run(&open()?, &game, seed, players, &actions, viewer),
-        Command::Check { game, games, seed } => check::run(&open()?, &game, games, seed),
+        Command::Check { game, games, seed } => {
+            check::run(&open()?, &data.variants(), &game, games, seed)
+        }
         Command::Variants { game, dir } => variants::list(&data, game.as_deref(), dir, &lang),
-        Command::CheckVariant { file } => variants::check_variant(&open()?, &file, &lang),
+        Command::CheckVariant { file } => variants::check_variant(&open()?, &data, &file, &lang),
         Command::Bench {
             game,
             playouts,

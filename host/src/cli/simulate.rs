@@ -7,6 +7,7 @@ use crate::engine::GameEngine;
 use crate::launch::engine_with_variants;
 use crate::session::Sessions;
 use crate::simulate::{simulate, simulate_stepwise, SimulationConfig};
+use crate::variants::library;
 
 /// The command's options.
 #[derive(Clone, Copy)]
@@ -20,7 +21,8 @@ pub struct Options {
 }
 
 /// Runs the simulation: inside the plugin (fast, threads) under the plain rules, move by move
-/// through the host when house rules run or games are saved.
+/// through the host when scripts run (house rules, or the game's own like Castel's cards) or
+/// games are saved.
 pub fn run(
     catalog: &Catalog,
     game: &str,
@@ -65,7 +67,10 @@ pub fn run(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let report = if variants.is_empty() && sessions.is_none() {
+    let plain = variants.is_empty()
+        && sessions.is_none()
+        && library::game_scripts(game, Some(user_variants)).is_empty();
+    let report = if plain {
         simulate(&plugin, &config, &|| bar.inc(1))?
     } else {
         let (mut engine, recorded) = engine_with_variants(catalog, game, variants, user_variants)?;

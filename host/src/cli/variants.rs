@@ -40,11 +40,15 @@ pub fn list(data: &DataDir, game: Option<&str>, dir: bool, lang: &str) -> anyhow
                     println!("{}:", info.game);
                     current_game = info.game.clone();
                 }
+                let tag = match (info.part_of_game, info.exclusive) {
+                    (true, _) => " [part of the game: always loaded]",
+                    (false, true) => " [exclusive]",
+                    (false, false) => "",
+                };
                 println!(
-                    "  {:<24} {}{}  ({})",
+                    "  {:<24} {}{tag}  ({})",
                     info.id,
                     info.name.get(lang),
-                    if info.exclusive { " [exclusive]" } else { "" },
                     entry.source.origin
                 );
                 for change in &info.changes {
@@ -60,7 +64,12 @@ pub fn list(data: &DataDir, game: Option<&str>, dir: bool, lang: &str) -> anyhow
 
 /// `veillee check-variant FILE`: loads the script in the sandbox, prints its metadata and
 /// hooks, and when its game is available plays a few random games with it.
-pub fn check_variant(catalog: &Catalog, file: &Path, lang: &str) -> anyhow::Result<()> {
+pub fn check_variant(
+    catalog: &Catalog,
+    data: &DataDir,
+    file: &Path,
+    lang: &str,
+) -> anyhow::Result<()> {
     let source = read(file)?;
     let script = Script::load(&source.file, &source.text, VariantLimits::default())?;
     let info = script.info().clone();
@@ -82,7 +91,15 @@ pub fn check_variant(catalog: &Catalog, file: &Path, lang: &str) -> anyhow::Resu
         println!("  (game `{}` is not available here: not played)", info.game);
         return Ok(());
     };
-    let mut engine = VariantEngine::new(Box::new(plugin), vec![script])?;
+    let mut scripts = Vec::new();
+    if !info.part_of_game {
+        // The house rule plays on top of the game's own scripts, as in a real game.
+        for source in library::game_scripts(&info.game, Some(&user_dir(data))) {
+            scripts.push(source.load(VariantLimits::default())?);
+        }
+    }
+    scripts.push(script);
+    let mut engine = VariantEngine::new(Box::new(plugin), scripts)?;
     let players = engine.manifest().min_players;
     let games = 20;
     let mut problems = Vec::new();

@@ -18,7 +18,7 @@ use crate::session::{LiveSession, SessionError, Sessions};
 use crate::store::model::{PlayerKind, SeatPlayer, SessionFile, SessionMeta, VariantScript};
 use crate::store::{SessionChange, Store, StoreError};
 use crate::variants::library::{self, ScriptSource};
-use crate::variants::{Script, ScriptInfo, VariantEngine, VariantLimits};
+use crate::variants::{Script, ScriptInfo, VariantEngine, VariantLimits, CHOOSE_PREFIX};
 
 /// The setting that remembers the names typed at each seat.
 pub const SEAT_NAMES: &str = "ui.seat_names";
@@ -442,13 +442,14 @@ impl State {
             .iter()
             .map(|entry| {
                 let manifest = entry.manifest().clone();
-                let variants = library::available(Some(&manifest.id), Some(&self.data.variants()))
-                    .into_iter()
-                    .map(|a| VariantInfo {
-                        source: a.source,
-                        info: a.info,
-                    })
-                    .collect();
+                let variants =
+                    library::house_rules(Some(&manifest.id), Some(&self.data.variants()))
+                        .into_iter()
+                        .map(|a| VariantInfo {
+                            source: a.source,
+                            info: a.info,
+                        })
+                        .collect();
                 GameInfo {
                     manifest,
                     builtin: entry.origin == Origin::Builtin,
@@ -512,7 +513,7 @@ impl State {
         setup: Setup,
         variants: &[ScriptSource],
     ) -> Res<GameView> {
-        let scripts = variants
+        let scripts = crate::launch::with_game_scripts(game, variants, &self.data.variants())
             .iter()
             .map(|s| s.load(VariantLimits::default()))
             .collect::<Result<Vec<_>, _>>()
@@ -605,11 +606,17 @@ impl State {
             .engine
             .legal_actions(playing.live.game, seat)
             .map_err(words)?;
-        let label = actions
-            .iter()
-            .find(|a| a.id == action)
-            .map(|a| a.label.clone())
-            .unwrap_or_else(|| Text::same(action));
+        let label =
+            if playing.engine.manifest().hidden_information && action.starts_with(CHOOSE_PREFIX) {
+                // A house rule's question may be about a hand: what was picked stays private.
+                Text::new("a fait son choix", "made a choice")
+            } else {
+                actions
+                    .iter()
+                    .find(|a| a.id == action)
+                    .map(|a| a.label.clone())
+                    .unwrap_or_else(|| Text::same(action))
+            };
         let events = sessions
             .apply(
                 &mut *playing.engine,

@@ -77,13 +77,55 @@ struct Pending {
     step: Step,
     /// Answers given so far in this hook call.
     answers: Vec<u32>,
-    /// The question.
-    request: ChoiceRequest,
+    /// The questions: one for `ctx.choose`, one per seat for `ctx.choose_all`. (Saves
+    /// from before `ctx.choose_all` hold a single `request`.)
+    #[serde(alias = "request", deserialize_with = "one_or_many")]
+    questions: Vec<ChoiceRequest>,
+    /// The answers given so far to `questions` (answered privately: nobody else sees
+    /// them); the hook re-runs once every question has one.
+    #[serde(default)]
+    given: Vec<Option<u32>>,
     /// What remains to do after the hook returns.
     queue: Vec<Step>,
     /// The state to go back to if a `before_action` refuses the action after all.
     #[serde(default)]
     rollback: Option<Rollback>,
+}
+
+impl Pending {
+    /// The question `seat` still has to answer, with its index.
+    fn open_question(&self, seat: Seat) -> Option<(usize, &ChoiceRequest)> {
+        self.questions
+            .iter()
+            .enumerate()
+            .find(|(i, q)| q.seat == seat && self.given.get(*i).copied().flatten().is_none())
+    }
+
+    /// The seats that still have to answer, in question order.
+    fn seats_to_answer(&self) -> Vec<Seat> {
+        self.questions
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.given.get(*i).copied().flatten().is_none())
+            .map(|(_, q)| q.seat)
+            .collect()
+    }
+}
+
+/// Reads one question or a list of them.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<ChoiceRequest>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(ChoiceRequest),
+        Many(Vec<ChoiceRequest>),
+    }
+    Ok(match OneOrMany::deserialize(deserializer)? {
+        OneOrMany::One(one) => vec![one],
+        OneOrMany::Many(many) => many,
+    })
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -236,14 +278,26 @@ impl VariantEngine {
         &mut *self.base
     }
 
-    /// The choice a script waits for in this game, if any.
+    /// The choice a script waits for in this game, if any: the first question still
+    /// unanswered (see [`Self::pending_choices`] for questions asked together).
     pub fn pending_choice(&self, game: Handle) -> Option<&ChoiceRequest> {
-        self.games
-            .get(&game)?
-            .v
-            .pending
-            .as_ref()
-            .map(|p| &p.request)
+        let pending = self.games.get(&game)?.v.pending.as_ref()?;
+        let seat = *pending.seats_to_answer().first()?;
+        pending.open_question(seat).map(|(_, q)| q)
+    }
+
+    /// Every question of the choice a script waits for, with whether it has been answered
+    /// (not what the answer was).
+    pub fn pending_choices(&self, game: Handle) -> Vec<(&ChoiceRequest, bool)> {
+        let Some(pending) = self.games.get(&game).and_then(|s| s.v.pending.as_ref()) else {
+            return Vec::new();
+        };
+        pending
+            .questions
+            .iter()
+            .enumerate()
+            .map(|(i, q)| (q, pending.given.get(i).copied().flatten().is_some()))
+            .collect()
     }
 
     /// The scripts switched off in this game after a failure: (script id, message naming the
@@ -465,11 +519,12 @@ impl VariantEngine {
                         }
                     }
                 }
-                HookResult::Pending(request) => {
+                HookResult::Pending(questions) => {
                     slot.v.pending = Some(Box::new(Pending {
                         step,
                         answers,
-                        request,
+                        given: vec![None; questions.len()],
+                        questions,
                         queue: queue.into_iter().collect(),
                         rollback,
                     }));
@@ -545,7 +600,7 @@ impl VariantEngine {
         Ok(actions)
     }
 
-    /// The legal actions while a choice is pending.
+    /// The legal actions of one question.
     fn choice_actions(request: &ChoiceRequest) -> Vec<Action> {
         request
             .options
@@ -559,7 +614,8 @@ impl VariantEngine {
             .collect()
     }
 
-    /// Applies the answer to a pending choice.
+    /// Applies one seat's answer to a pending choice; once every question asked together
+    /// has its answer, the hook re-runs with them.
     fn answer(
         &mut self,
         game: Handle,
@@ -567,22 +623,28 @@ impl VariantEngine {
         action_id: &str,
     ) -> Result<Vec<Event>, EngineError> {
         let slot = self.slot_mut(game)?;
-        let pending = slot.v.pending.as_ref().expect("a pending choice");
-        if seat != pending.request.seat {
+        let pending = slot.v.pending.as_mut().expect("a pending choice");
+        let Some((question, request)) = pending.open_question(seat) else {
             return Err(GameError::NotYourTurn { seat }.into());
-        }
+        };
         let index = action_id
             .strip_prefix(CHOOSE_PREFIX)
             .and_then(|n| n.parse::<u32>().ok())
-            .filter(|&n| (n as usize) < pending.request.options.len())
+            .filter(|&n| (n as usize) < request.options.len())
             .filter(|n| action_id == format!("{CHOOSE_PREFIX}{n}"))
             .ok_or_else(|| GameError::IllegalAction {
                 seat,
                 action: action_id.to_string(),
             })?;
+        pending.given.resize(pending.questions.len(), None);
+        pending.given[question] = Some(index);
+        if !pending.seats_to_answer().is_empty() {
+            // Others still decide: nothing happens yet, and nothing is told.
+            return Ok(Vec::new());
+        }
         let pending = *slot.v.pending.take().expect("a pending choice");
         let mut answers = pending.answers;
-        answers.push(index);
+        answers.extend(pending.given.iter().flatten());
         let rollback = pending.rollback.clone();
         match self.advance(
             game,
@@ -604,6 +666,54 @@ impl VariantEngine {
                 Ok(events)
             }
         }
+    }
+
+    /// In a copy made for `viewer` by `redraw_hidden`: forgets the answers other seats gave
+    /// to a pending `ctx.choose_all` (the viewer cannot know them) and asks the questions
+    /// again of the re-drawn game, so that no question shows cards the viewer may not see.
+    fn redraw_pending(&mut self, copy: Handle, viewer: Option<Seat>) -> Result<(), EngineError> {
+        let slot = self.slot_mut(copy)?;
+        let Some(pending) = slot.v.pending.take() else {
+            return Ok(());
+        };
+        let kept: Vec<(Seat, u32)> = pending
+            .questions
+            .iter()
+            .zip(&pending.given)
+            .filter_map(|(q, given)| Some((q.seat, (*given)?)))
+            .filter(|(seat, _)| Some(*seat) == viewer)
+            .collect();
+        let fallback = {
+            let mut p = pending.clone();
+            p.given = p
+                .questions
+                .iter()
+                .map(|q| kept.iter().find(|(s, _)| *s == q.seat).map(|(_, a)| *a))
+                .collect();
+            p
+        };
+        let asked_again = self.advance(
+            copy,
+            pending.queue.into(),
+            pending.rollback,
+            Some((pending.step, pending.answers)),
+        );
+        let slot = self.slot_mut(copy)?;
+        match (asked_again, slot.v.pending.as_mut()) {
+            (Ok(Advance::Events(_)), Some(again)) => {
+                for (i, q) in again.questions.iter().enumerate() {
+                    if let Some((_, answer)) = kept.iter().find(|(s, _)| *s == q.seat) {
+                        if (*answer as usize) < q.options.len() {
+                            again.given[i] = Some(*answer);
+                        }
+                    }
+                }
+            }
+            // The re-drawn game took the hook elsewhere: keep the questions as they were,
+            // without the others' answers.
+            _ => slot.v.pending = Some(fallback),
+        }
+        Ok(())
     }
 }
 
@@ -727,6 +837,13 @@ impl GameEngine for VariantEngine {
         self.base.manifest()
     }
 
+    fn failed_scripts(&self, game: Handle) -> Vec<String> {
+        self.disabled(game)
+            .into_iter()
+            .map(|(_, why)| why)
+            .collect()
+    }
+
     fn content_hash(&self) -> String {
         let hashes: Vec<String> = self
             .scripts
@@ -828,7 +945,9 @@ impl GameEngine for VariantEngine {
     fn status(&mut self, game: Handle) -> Result<Status, EngineError> {
         let slot = self.slot(game)?;
         if let Some(pending) = &slot.v.pending {
-            return Ok(Status::to_act(pending.request.seat));
+            return Ok(Status::ToAct {
+                seats: pending.seats_to_answer(),
+            });
         }
         let base = slot.base;
         self.base.status(base)
@@ -837,11 +956,10 @@ impl GameEngine for VariantEngine {
     fn legal_actions(&mut self, game: Handle, seat: Seat) -> Result<Vec<Action>, EngineError> {
         let slot = self.slot(game)?;
         if let Some(pending) = &slot.v.pending {
-            return Ok(if seat == pending.request.seat {
-                Self::choice_actions(&pending.request)
-            } else {
-                Vec::new()
-            });
+            return Ok(pending
+                .open_question(seat)
+                .map(|(_, request)| Self::choice_actions(request))
+                .unwrap_or_default());
         }
         let base = slot.base;
         let actions = self.base.legal_actions(base, seat)?;
@@ -944,7 +1062,16 @@ impl GameEngine for VariantEngine {
     fn view(&mut self, game: Handle, viewer: Option<Seat>) -> Result<Scene, EngineError> {
         let slot = self.slot(game)?;
         let base = slot.base;
-        let prompt = slot.v.pending.as_ref().map(|p| p.request.prompt.clone());
+        // A seat asked a question reads its own prompt; everybody else the first one (the
+        // prompts of questions asked together must not give away what others hold).
+        let prompt = slot.v.pending.as_ref().map(|p| {
+            p.questions
+                .iter()
+                .find(|q| Some(q.seat) == viewer)
+                .unwrap_or(&p.questions[0])
+                .prompt
+                .clone()
+        });
         let mut scene = self.base.view(base, viewer)?;
         if let Some(prompt) = prompt {
             scene.message = prompt;
@@ -1046,7 +1173,9 @@ impl GameEngine for VariantEngine {
         let slot = self.slot(game)?;
         let (base, v) = (slot.base, slot.v.clone());
         let copy = self.base.redraw_hidden(base, viewer, seed)?;
-        Ok(self.insert(Slot { base: copy, v }))
+        let copy = self.insert(Slot { base: copy, v });
+        self.redraw_pending(copy, viewer)?;
+        Ok(copy)
     }
 
     fn operation(&mut self, game: Handle, name: &str, args: &Value) -> Result<Value, EngineError> {

@@ -139,27 +139,58 @@ pub struct Available {
 }
 
 /// Every script for `game` (all games when `None`): built-in ones first, then the user's.
-/// User scripts that fail to load are listed with their error.
+/// User scripts that fail to load are listed with their error. A user script with the id of
+/// a built-in one for the same game takes its place: that is how a game's own script
+/// (Castel's cards) or a shipped house rule is edited without rebuilding anything.
 pub fn available(game: Option<&str>, user_dir: Option<&Path>) -> Vec<Available> {
-    let mut sources = builtin(game);
+    let load = |source: ScriptSource| {
+        let info = source
+            .load(VariantLimits::default())
+            .map(|s| s.info().clone())
+            .map_err(|e| e.to_string());
+        Available { source, info }
+    };
+    let mut all: Vec<Available> = builtin(game).into_iter().map(load).collect();
     if let Some(dir) = user_dir {
-        if let Ok(user) = user_scripts(dir) {
-            sources.extend(user);
+        for user in user_scripts(dir).unwrap_or_default().into_iter().map(load) {
+            let replaced = user.info.as_ref().ok().and_then(|u| {
+                all.iter().position(|b| {
+                    b.info
+                        .as_ref()
+                        .is_ok_and(|i| i.id == u.id && i.game == u.game)
+                })
+            });
+            match replaced {
+                Some(index) => all[index] = user,
+                None => all.push(user),
+            }
         }
     }
-    sources
-        .into_iter()
-        .map(|source| {
-            let info = source
-                .load(VariantLimits::default())
-                .map(|s| s.info().clone())
-                .map_err(|e| e.to_string());
-            Available { source, info }
-        })
+    all.into_iter()
         .filter(|a| match (&a.info, game) {
             (Ok(info), Some(game)) => info.game == game,
             _ => true,
         })
+        .collect()
+}
+
+/// The scripts that are part of `game` itself (`part_of_game = true`), in file order: loaded
+/// with every game of it, before any house rule. A user copy with the same id replaces the
+/// built-in one (see [`available`]).
+pub fn game_scripts(game: &str, user_dir: Option<&Path>) -> Vec<ScriptSource> {
+    available(Some(game), user_dir)
+        .into_iter()
+        .filter(|a| a.info.as_ref().is_ok_and(|i| i.part_of_game))
+        .map(|a| a.source)
+        .collect()
+}
+
+/// The house rules a player may choose for `game`: every available script but the game's
+/// own ones.
+pub fn house_rules(game: Option<&str>, user_dir: Option<&Path>) -> Vec<Available> {
+    available(game, user_dir)
+        .into_iter()
+        .filter(|a| !a.info.as_ref().is_ok_and(|i| i.part_of_game))
         .collect()
 }
 
@@ -173,7 +204,7 @@ pub fn resolve(
     if wanted.ends_with(".lua") && path.exists() {
         return read(path);
     }
-    let all = available(Some(game), user_dir);
+    let all = house_rules(Some(game), user_dir);
     if let Some(found) = all
         .iter()
         .find(|a| a.info.as_ref().is_ok_and(|i| i.id == wanted))

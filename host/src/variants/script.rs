@@ -43,6 +43,9 @@ pub struct ScriptInfo {
     pub version: String,
     /// Whether it refuses to be combined with another exclusive script.
     pub exclusive: bool,
+    /// Whether it is part of the game itself (Castel's cards): loaded with every game of
+    /// `game`, before any house rule, and not offered as a choice.
+    pub part_of_game: bool,
     /// The "rules diff": a short list of what changes, for set-up screens.
     pub changes: Vec<Text>,
     /// The hooks it defines, in [`HOOKS`] order.
@@ -308,8 +311,9 @@ pub enum HookResult {
         /// The game with the hook's commands applied (`None`: no command was issued).
         scratch: Option<Handle>,
     },
-    /// It asked for a choice not answered yet: nothing it did counts.
-    Pending(ChoiceRequest),
+    /// It asked for a choice not answered yet: nothing it did counts. One request for
+    /// `ctx.choose`, one per seat asked for `ctx.choose_all` (all to be answered at once).
+    Pending(Vec<ChoiceRequest>),
     /// It failed (error, budget, memory): the message names the file and line.
     Failed(String),
 }
@@ -324,7 +328,7 @@ struct Call<'a, 'g> {
     next_answer: usize,
     scratch: Option<Handle>,
     events: Vec<Event>,
-    pending: Option<ChoiceRequest>,
+    pending: Option<Vec<ChoiceRequest>>,
     fatal: Option<EngineError>,
 }
 
@@ -554,6 +558,12 @@ impl Script {
                 })?,
             )?;
             ctx.raw_set(
+                "choose_all",
+                scope.create_function(|lua, questions: Value| {
+                    choose_all(lua, call, questions, de)
+                })?,
+            )?;
+            ctx.raw_set(
                 "event",
                 scope.create_function(|lua, message: Value| {
                     let mut c = call.borrow_mut();
@@ -709,58 +719,158 @@ fn choose(
     de: mlua::serde::DeserializeOptions,
 ) -> mlua::Result<i64> {
     let mut c = call.borrow_mut();
+    may_choose(&c, "ctx.choose")?;
+    let request = choice_request(lua, &c, seat, options, prompt, de, "ctx.choose")?;
+    let answers = recorded_answers(&mut c, std::slice::from_ref(&request))?;
+    match answers {
+        Some(answers) => Ok(answers[0]),
+        None => Err(mlua::Error::runtime(CHOICE_PENDING)),
+    }
+}
+
+/// `ctx.choose_all({ {seat=, options=, prompt=}, … })`: every listed seat decides at once,
+/// privately; returns `{ [seat] = 1-based answer }` once all have answered, else the
+/// pending sentinel.
+fn choose_all(
+    lua: &Lua,
+    call: &RefCell<Call<'_, '_>>,
+    questions: Value,
+    de: mlua::serde::DeserializeOptions,
+) -> mlua::Result<Table> {
+    let mut c = call.borrow_mut();
+    may_choose(&c, "ctx.choose_all")?;
+    let Value::Table(list) = questions else {
+        return Err(mlua::Error::runtime(
+            "ctx.choose_all needs a list of questions { seat = …, options = {…}, prompt = … }",
+        ));
+    };
+    let mut requests: Vec<ChoiceRequest> = Vec::new();
+    for question in list.sequence_values::<Value>() {
+        let Value::Table(question) = question? else {
+            return Err(mlua::Error::runtime(
+                "ctx.choose_all: each question is a table { seat = …, options = {…}, prompt = … }",
+            ));
+        };
+        let seat: i64 = question.raw_get("seat").map_err(|_| {
+            mlua::Error::runtime("ctx.choose_all: a question's `seat` must be a number")
+        })?;
+        let request = choice_request(
+            lua,
+            &c,
+            seat,
+            question.raw_get("options")?,
+            question.raw_get("prompt")?,
+            de,
+            "ctx.choose_all",
+        )?;
+        if requests.iter().any(|r| r.seat == request.seat) {
+            return Err(mlua::Error::runtime(format!(
+                "ctx.choose_all: seat {} is asked twice",
+                request.seat
+            )));
+        }
+        requests.push(request);
+    }
+    if requests.is_empty() {
+        return Err(mlua::Error::runtime(
+            "ctx.choose_all needs at least one question",
+        ));
+    }
+    let Some(answers) = recorded_answers(&mut c, &requests)? else {
+        return Err(mlua::Error::runtime(CHOICE_PENDING));
+    };
+    let picks = lua.create_table()?;
+    for (request, answer) in requests.iter().zip(answers) {
+        picks.raw_set(request.seat, answer)?;
+    }
+    Ok(picks)
+}
+
+/// Refuses a choice where none may be asked (a choice already pending in this call, or a
+/// read-only hook).
+fn may_choose(c: &Call<'_, '_>, what: &str) -> mlua::Result<()> {
     if c.pending.is_some() {
         return Err(mlua::Error::runtime(CHOICE_PENDING));
     }
     if c.powers == Powers::Read {
         return Err(mlua::Error::runtime(format!(
-            "ctx.choose is not available in {}",
+            "{what} is not available in {}",
             c.hook
         )));
     }
+    Ok(())
+}
+
+/// One question, checked: a seat of this game, 1 to 256 options, a prompt.
+fn choice_request(
+    lua: &Lua,
+    c: &Call<'_, '_>,
+    seat: i64,
+    options: Value,
+    prompt: Value,
+    de: mlua::serde::DeserializeOptions,
+    what: &str,
+) -> mlua::Result<ChoiceRequest> {
     let players = c.game.players;
     let seat = Seat::try_from(seat)
         .ok()
         .filter(|s| *s < players)
         .ok_or_else(|| {
             mlua::Error::runtime(format!(
-                "ctx.choose: seat {seat} is not a seat of this game (0 to {})",
+                "{what}: seat {seat} is not a seat of this game (0 to {})",
                 players.saturating_sub(1)
             ))
         })?;
     let Value::Table(list) = options else {
-        return Err(mlua::Error::runtime(
-            "ctx.choose: options must be a list of texts",
-        ));
+        return Err(mlua::Error::runtime(format!(
+            "{what}: options must be a list of texts"
+        )));
     };
     let mut texts = Vec::new();
     for value in list.sequence_values::<Value>() {
-        texts.push(to_text(lua, value?, de, "a ctx.choose option")?);
+        texts.push(to_text(lua, value?, de, &format!("a {what} option"))?);
     }
     if texts.is_empty() || texts.len() > 256 {
         return Err(mlua::Error::runtime(format!(
-            "ctx.choose needs 1 to 256 options (got {})",
+            "{what} needs 1 to 256 options (got {})",
             texts.len()
         )));
     }
-    let prompt = to_text(lua, prompt, de, "ctx.choose's prompt")?;
-    if let Some(&answer) = c.answers.get(c.next_answer) {
-        c.next_answer += 1;
-        if answer as usize >= texts.len() {
-            return Err(mlua::Error::runtime(format!(
-                "ctx.choose: recorded answer {answer} is not among {} options (the saved game \
-                 does not match this script)",
-                texts.len()
-            )));
-        }
-        return Ok(answer as i64 + 1);
-    }
-    c.pending = Some(ChoiceRequest {
+    let prompt = to_text(lua, prompt, de, &format!("{what}'s prompt"))?;
+    Ok(ChoiceRequest {
         seat,
         options: texts,
         prompt,
-    });
-    Err(mlua::Error::runtime(CHOICE_PENDING))
+    })
+}
+
+/// The recorded answers (1-based) to these questions, asked together, or `None` after
+/// marking them pending. Questions asked together are answered together: their answers are
+/// recorded consecutively, in question order.
+fn recorded_answers(
+    c: &mut Call<'_, '_>,
+    requests: &[ChoiceRequest],
+) -> mlua::Result<Option<Vec<i64>>> {
+    let Some(recorded) = c.answers.get(c.next_answer..c.next_answer + requests.len()) else {
+        c.pending = Some(requests.to_vec());
+        return Ok(None);
+    };
+    c.next_answer += requests.len();
+    requests
+        .iter()
+        .zip(recorded)
+        .map(|(request, &answer)| {
+            if answer as usize >= request.options.len() {
+                return Err(mlua::Error::runtime(format!(
+                    "recorded answer {answer} is not among {} options (the saved game does \
+                     not match this script)",
+                    request.options.len()
+                )));
+            }
+            Ok(answer as i64 + 1)
+        })
+        .collect::<mlua::Result<Vec<i64>>>()
+        .map(Some)
 }
 
 /// A text from Lua: a string (both languages) or a `{fr = ..., en = ...}` table.
@@ -829,17 +939,19 @@ fn read_info(module: &Table) -> Result<ScriptInfo, String> {
             "id `{id}` must be 1–60 characters of a–z, 0–9 and `-`"
         ));
     }
-    let exclusive = match module.raw_get::<Value>("exclusive") {
-        Ok(Value::Nil) => false,
-        Ok(Value::Boolean(b)) => b,
-        Ok(other) => {
-            return Err(format!(
-                "`exclusive` must be true or false, not a {}",
+    let flag = |key: &str| -> Result<bool, String> {
+        match module.raw_get::<Value>(key) {
+            Ok(Value::Nil) => Ok(false),
+            Ok(Value::Boolean(b)) => Ok(b),
+            Ok(other) => Err(format!(
+                "`{key}` must be true or false, not a {}",
                 other.type_name()
-            ))
+            )),
+            Err(e) => Err(e.to_string()),
         }
-        Err(e) => return Err(e.to_string()),
     };
+    let exclusive = flag("exclusive")?;
+    let part_of_game = flag("part_of_game")?;
     let mut changes = Vec::new();
     match module.raw_get::<Value>("changes") {
         Ok(Value::Nil) => {}
@@ -907,6 +1019,7 @@ fn read_info(module: &Table) -> Result<ScriptInfo, String> {
         game: string("game")?,
         version: string("version")?,
         exclusive,
+        part_of_game,
         changes,
         hooks,
     })
