@@ -553,7 +553,10 @@ fn every_builtin_script_file_is_listed_and_loads() {
         let script = source.load(VariantLimits::default()).unwrap();
         let info = script.info();
         assert!(!info.changes.is_empty(), "{}: no rules diff", source.file);
-        assert_eq!(format!("{}.lua", info.id), source.file);
+        // Castel's own card script keeps the file name the issue gives it (id « cartes »).
+        if (source.file.as_str(), info.id.as_str()) != ("cards.lua", "cartes") {
+            assert_eq!(format!("{}.lua", info.id), source.file);
+        }
     }
     let found: ScriptSource = library::resolve("renforts", "siege", None).unwrap();
     assert_eq!(found.file, "renforts.lua");

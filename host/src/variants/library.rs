@@ -57,6 +57,16 @@ pub const BUILTIN: &[(&str, &str, &str)] = &[
         "partie-chronometree.lua",
         include_str!("../../../variants/chateau-noir/partie-chronometree.lua"),
     ),
+    (
+        "castel",
+        "cards.lua",
+        include_str!("../../../variants/castel/cards.lua"),
+    ),
+    (
+        "castel",
+        "dragon-apprivoise.lua",
+        include_str!("../../../variants/castel/dragon-apprivoise.lua"),
+    ),
 ];
 
 /// The built-in scripts of a game (all games when `None`).

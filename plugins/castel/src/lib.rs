@@ -141,6 +141,16 @@ pub struct Castel {
     quiet_turns: u16,
     turns: u32,
     last_placed: Option<u8>,
+    /// The card placed before `last_placed` (the Enchanteur's target).
+    #[serde(default)]
+    placed_before: Option<u8>,
+    /// Copies of each kind in the game (empty: the printed counts); set by `define_card`,
+    /// used by the `deal` command.
+    #[serde(default)]
+    counts: Vec<u8>,
+    /// Whether any action has been played (the `deal` command is refused after).
+    #[serde(default)]
+    acted: bool,
     scripted: bool,
     pending: Option<Pending>,
     ending: Option<Ending>,
@@ -164,38 +174,71 @@ fn seat_name(seat: Seat) -> Text {
     )
 }
 
+/// The cards of a deal.
+struct Dealt {
+    hands: Vec<Vec<u8>>,
+    piles: Vec<Vec<u8>>,
+    exchange: Vec<u8>,
+    removed: Vec<u8>,
+}
+
+/// CA-S from a card table: the copies `counts` allows, without the kinds whose condition
+/// needs more players (Fou, Bouffon with 2), shuffled; each seat gets the table's hand,
+/// the exchange the table's size, the piles share the rest equally and what cannot be
+/// shared joins the exchange. With the printed table this is exactly CA-S's table (54 or
+/// 56 cards); with fewer cards the hands are served first, then the exchange.
+fn deal_cards(players: u8, defs: &[Def], counts: &[u8], rng: &mut GameRng) -> Dealt {
+    let used = |c: u8| {
+        let k = kind(c) as usize;
+        let enough = match defs[k].condition {
+            Condition::MinPlayers { players: p } => players >= p,
+            _ => true,
+        };
+        enough && cards::CARD_NUM[c as usize] <= counts[k]
+    };
+    let mut deck: Vec<u8> = (0..CARDS as u8).filter(|&c| used(c)).collect();
+    let removed: Vec<u8> = (0..CARDS as u8).filter(|&c| !used(c)).collect();
+    rng.shuffle(&mut deck);
+    let n = players as usize;
+    let (h, _, x) = deal_sizes(players);
+    let total = deck.len();
+    let h = h.min(total / n);
+    let x = x.min(total - n * h);
+    let p = (total - n * h - x) / n;
+    let mut hands = Vec::new();
+    let mut piles = Vec::new();
+    for _ in 0..players {
+        let mut hand: Vec<u8> = deck.drain(..h).collect();
+        hand.sort_unstable();
+        hands.push(hand);
+        piles.push(deck.drain(..p).collect());
+    }
+    Dealt {
+        hands,
+        piles,
+        exchange: deck,
+        removed,
+    }
+}
+
 impl Castel {
     /// A new game: the deal of CA-S.
     pub fn deal(players: u8, seed: u64) -> Castel {
         let mut rng = GameRng::new(seed);
-        let mut deck: Vec<u8> = (0..CARDS as u8)
-            .filter(|&c| players > 2 || !matches!(kind(c), cards::FOU | cards::BOUFFON))
-            .collect();
-        let mut removed: Vec<u8> = (0..CARDS as u8).filter(|c| !deck.contains(c)).collect();
-        removed.sort_unstable();
-        rng.shuffle(&mut deck);
-        let (h, p, x) = deal_sizes(players);
-        let mut hands = Vec::new();
-        let mut piles = Vec::new();
-        for _ in 0..players {
-            let mut hand: Vec<u8> = deck.drain(..h).collect();
-            hand.sort_unstable();
-            hands.push(hand);
-            piles.push(deck.drain(..p).collect());
-        }
-        let exchange: Vec<u8> = deck.drain(..x).collect();
-        debug_assert!(deck.is_empty());
+        let defs: Vec<Def> = KINDS.iter().map(|k| k.def).collect();
+        let counts: Vec<u8> = KINDS.iter().map(|k| k.count).collect();
+        let dealt = deal_cards(players, &defs, &counts, &mut rng);
         let dealer = rng.below(players as usize) as Seat;
         Castel {
             players,
-            defs: KINDS.iter().map(|k| k.def).collect(),
-            hands,
-            piles,
-            exchange,
+            defs,
+            hands: dealt.hands,
+            piles: dealt.piles,
+            exchange: dealt.exchange,
             squares: vec![Vec::new(); board::SQUARES],
             engines: Default::default(),
             outside: Vec::new(),
-            removed,
+            removed: dealt.removed,
             pawns: vec![None; CARDS],
             public: 0,
             dealer,
@@ -205,11 +248,52 @@ impl Castel {
             quiet_turns: 0,
             turns: 0,
             last_placed: None,
+            placed_before: None,
+            counts,
+            acted: false,
             scripted: false,
             pending: None,
             ending: None,
             rng,
         }
+    }
+
+    /// Copies of a kind in this game.
+    pub fn count(&self, k: u8) -> u8 {
+        self.counts
+            .get(k as usize)
+            .copied()
+            .unwrap_or(KINDS[k as usize].count)
+    }
+
+    /// Whether the game has begun: an action played or a card in play (the `deal` command
+    /// and count changes are refused then).
+    pub fn started(&self) -> bool {
+        self.acted
+            || self.turns > 0
+            || self.actions_left != 2
+            || self.stacks().next().is_some()
+            || self.ending.is_some()
+    }
+
+    /// Deals again (CA-S) from the current definitions and counts, with the game's seeded
+    /// generator: every card leaves play, hands, piles and exchange; the dealer and the
+    /// seat to start stay.
+    pub fn redeal(&mut self) {
+        let counts: Vec<u8> = (0..KINDS.len() as u8).map(|k| self.count(k)).collect();
+        let dealt = deal_cards(self.players, &self.defs, &counts, &mut self.rng);
+        self.hands = dealt.hands;
+        self.piles = dealt.piles;
+        self.exchange = dealt.exchange;
+        self.removed = dealt.removed;
+        self.squares = vec![Vec::new(); board::SQUARES];
+        self.engines = Default::default();
+        self.outside = Vec::new();
+        self.pawns = vec![None; CARDS];
+        self.public = 0;
+        self.last_placed = None;
+        self.placed_before = None;
+        self.pending = None;
     }
 
     /// Number of players.
@@ -660,6 +744,7 @@ impl Castel {
             }
         }
         self.put(card, spot, pawn);
+        self.placed_before = self.last_placed;
         self.last_placed = Some(card);
         self.placed_this_turn = true;
         let def = self.def(card);
@@ -927,6 +1012,7 @@ impl Game for Castel {
             label.en = format!("{}: {}", who.en, label.en);
             Event::new(label)
         });
+        self.acted = true;
         let mut end_turn = false;
         match *mv {
             Move::Draw => {

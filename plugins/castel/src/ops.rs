@@ -40,7 +40,8 @@ const SPECS: &[(&str, Q, &[&str], &str)] = &[
     ("grant_action", Q::Command, &["seat"], "Gives a seat one more action this turn (Marchand)"),
     ("end_effect", Q::Command, &[], "Ends the pending arrival effect: the placer wins if hand and pile are empty (CA-E1)"),
     ("enable_scripted_effects", Q::Command, &[], "Arrival effects are resolved by a script: CA-E1 waits for end_effect"),
-    ("define_card", Q::Command, &["kind", "zone", "sex", "condition", "soldier", "effect"], "Overrides a kind's definition for this game"),
+    ("define_card", Q::Command, &["kind", "count", "zone", "sex", "condition", "soldier", "effect"], "Overrides a kind's definition for this game (count: before the first action, then deal)"),
+    ("deal", Q::Command, &[], "Deals again (CA-S) from the current definitions and counts, before the first action only"),
 ];
 
 /// The operations, as declared in the manifest.
@@ -267,6 +268,7 @@ pub(crate) fn query(game: &Castel, name: &str, args: &Value) -> Result<Value, Ga
                 "at": where_json(game, c),
                 "pawn": game.pawns[c as usize],
                 "protected": game.zone_of(c).is_some() && game.protected(c),
+                "effect": def.effect,
                 "above": ids(above),
             }))
         }
@@ -306,6 +308,7 @@ pub(crate) fn query(game: &Castel, name: &str, args: &Value) -> Result<Value, Ga
             "dealer": game.dealer,
             "players": game.players,
             "last_placed": game.last_placed.map(cards::card_id),
+            "placed_before": game.placed_before.map(cards::card_id),
             "pending": game.pending.map(|p| json!({"card": cards::card_id(p.card), "seat": p.seat})),
         })),
         "free_squares" => {
@@ -332,8 +335,9 @@ pub(crate) fn query(game: &Castel, name: &str, args: &Value) -> Result<Value, Ga
         "definitions" => Ok(json!(KINDS
             .iter()
             .zip(&game.defs)
-            .map(|(k, d)| json!({
-                "kind": k.slug, "name": {"fr": k.fr, "en": k.en}, "count": k.count,
+            .enumerate()
+            .map(|(i, (k, d))| json!({
+                "kind": k.slug, "name": {"fr": k.fr, "en": k.en}, "count": game.count(i as u8),
                 "zone": zone_name(d.zone), "sex": sex_name(d.sex),
                 "condition": condition_json(d.condition), "soldier": d.soldier, "effect": d.effect,
             }))
@@ -552,6 +556,22 @@ pub(crate) fn command(game: &mut Castel, name: &str, args: &Value) -> Result<Val
             let k = cards::parse_kind(slug)
                 .ok_or_else(|| r("give `kind`, a kind id such as \"soldat\""))?;
             let mut def = game.defs[k as usize];
+            let mut count = game.count(k);
+            if let Some(n) = args.get("count") {
+                let printed = KINDS[k as usize].count;
+                count = n
+                    .as_u64()
+                    .filter(|&n| n <= printed as u64)
+                    .ok_or_else(|| {
+                        refuse(
+                            name,
+                            format!("`count` is a whole number from 0 to {printed} (the copies the game has)"),
+                        )
+                    })? as u8;
+                if count != game.count(k) && game.started() {
+                    return Err(r("counts can change only before the first action"));
+                }
+            }
             if let Some(z) = args.get("zone") {
                 def.zone = z
                     .as_str()
@@ -576,6 +596,19 @@ pub(crate) fn command(game: &mut Castel, name: &str, args: &Value) -> Result<Val
                 def.effect = b.as_bool().ok_or_else(|| r("`effect` is a boolean"))?;
             }
             game.defs[k as usize] = def;
+            if count != game.count(k) {
+                if game.counts.len() != KINDS.len() {
+                    game.counts = KINDS.iter().map(|k| k.count).collect();
+                }
+                game.counts[k as usize] = count;
+            }
+            Ok(Value::Null)
+        }
+        "deal" => {
+            if game.started() {
+                return Err(r("only before the first action"));
+            }
+            game.redeal();
             Ok(Value::Null)
         }
         _ => Err(veillee_sdk::unknown_operation(name)),

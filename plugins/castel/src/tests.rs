@@ -965,3 +965,88 @@ fn undeclared_operations_are_refused() {
     };
     assert!(table.operation(h, &call).is_ok());
 }
+
+#[test]
+fn op_define_card_count_and_deal_redeal_from_the_table() {
+    for players in 2..=5u8 {
+        let mut g = game(players);
+        // The printed table: the same deal sizes as CA-S.
+        cmd(&mut g, "deal", json!(null));
+        let (h, p, x) = crate::deal_sizes(players);
+        for s in 0..players {
+            assert_eq!((g.hand(s).len(), g.pile(s).len()), (h, p));
+        }
+        assert_eq!(g.exchange().len(), x);
+        // Three soldiers fewer: hands and exchange keep their sizes, piles share the rest,
+        // what cannot be shared joins the exchange; the missing copies are out of the game.
+        cmd(&mut g, "define_card", json!({"kind": "soldat", "count": 10}));
+        assert_eq!(q(&g, "definitions", json!(null))[28]["count"], json!(10));
+        cmd(&mut g, "deal", json!(null));
+        let total = if players == 2 { 51 } else { 53 };
+        let piles = (total - players as usize * h - x) / players as usize;
+        for s in 0..players {
+            assert_eq!((g.hand(s).len(), g.pile(s).len()), (h, piles));
+        }
+        assert_eq!(
+            g.exchange().len(),
+            total - players as usize * (h + piles),
+            "{players}p"
+        );
+        for n in 11..=13 {
+            assert_eq!(g.locate(c(&format!("soldat-{n}"))), Loc::Removed);
+        }
+        assert!(matches!(g.locate(c("soldat-10")), Loc::Hand(_) | Loc::Pile(_) | Loc::Exchange));
+    }
+}
+
+#[test]
+fn op_deal_uses_the_conditions_min_players_and_only_before_the_first_action() {
+    // The Fou needs 3 players by its condition: with 2 it is left out of the deal; with
+    // the condition lifted it is dealt.
+    let mut g = game(2);
+    cmd(
+        &mut g,
+        "define_card",
+        json!({"kind": "fou", "condition": {"type": "none"}}),
+    );
+    cmd(&mut g, "deal", json!(null));
+    assert_ne!(g.locate(c("fou")), Loc::Removed);
+    assert_eq!(g.locate(c("bouffon")), Loc::Removed);
+    // Deterministic: the same seed and table give the same deal.
+    let mut again = game(2);
+    cmd(
+        &mut again,
+        "define_card",
+        json!({"kind": "fou", "condition": {"type": "none"}}),
+    );
+    cmd(&mut again, "deal", json!(null));
+    assert_eq!(again, g);
+    // More copies than the game has, or a change after the first action: refused.
+    assert!(g
+        .command("define_card", &json!({"kind": "roi", "count": 2}))
+        .is_err());
+    let seat = g.turn;
+    play(&mut g, seat, "draw");
+    let before = g.clone();
+    assert!(g.command("deal", &json!(null)).is_err());
+    assert!(g
+        .command("define_card", &json!({"kind": "soldat", "count": 3}))
+        .is_err());
+    assert_eq!(g, before);
+    // A definition that does not touch the count is still fine.
+    cmd(&mut g, "define_card", json!({"kind": "soldat", "count": 13}));
+}
+
+#[test]
+fn op_turn_names_the_card_placed_before_the_last_one() {
+    let mut g = game(3);
+    let seat = g.turn;
+    hand_of(&mut g, seat, &["courtisan", "barbare"]);
+    play(&mut g, seat, "place-courtisan-c3");
+    play(&mut g, seat, "place-barbare-outside");
+    let t = q(&g, "turn", json!(null));
+    assert_eq!(t["last_placed"], json!("barbare"));
+    assert_eq!(t["placed_before"], json!("courtisan"));
+    assert_eq!(q(&g, "card", json!({"card": "barbare"}))["effect"], json!(true));
+    assert_eq!(q(&g, "card", json!({"card": "pretre"}))["effect"], json!(false));
+}
