@@ -44,11 +44,16 @@
 //! [`OPTIONAL_EXPORTS`] lists the exports added by minor versions: a plugin of an older minor
 //! version may lack them, and the host then treats the feature as absent (a 1.0 plugin
 //! offers no operations).
+//!
+//! Minor versions so far: 1.1 added the optional export `veillee_operation`; 1.2 added the
+//! optional manifest field `rules` ([`crate::Rules`], the game's full rules in French and
+//! English), read with a serde default so that a plugin without it loads and simply ships
+//! no rules, and ignored by older hosts (they do not refuse unknown manifest fields).
 
 /// Major version of the plugin ABI. A host and a plugin must agree on it.
 pub const ABI_MAJOR: u16 = 1;
 /// Minor version of the plugin ABI: additions only.
-pub const ABI_MINOR: u16 = 1;
+pub const ABI_MINOR: u16 = 2;
 
 /// The ABI version as `veillee_abi_version` returns it.
 pub const fn encoded_version() -> i32 {

@@ -19,6 +19,7 @@ mod game;
 mod manifest;
 mod playout;
 mod rng;
+pub mod rules;
 pub mod scene;
 mod setup;
 mod status;
@@ -34,6 +35,7 @@ pub use manifest::{
 };
 pub use playout::{random_playout, PlayoutResult};
 pub use rng::GameRng;
+pub use rules::Rules;
 pub use scene::{
     Board, Card, Cell, Highlight, HighlightKind, Piece, Scene, ScoreLine, Shape, Zone,
 };

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Colour, Text};
+use crate::{Colour, Rules, Text};
 
 /// Everything the launcher shows about a game, and what it offers to variant scripts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -29,6 +29,11 @@ pub struct Manifest {
     /// Operations the game offers to variant scripts.
     #[serde(default)]
     pub operations: Vec<OperationSpec>,
+    /// The game's full rules in French and English (a small Markdown subset, see [`Rules`]),
+    /// shown on the launcher's Rules screen. `None`: the launcher shows the description, seats
+    /// and options instead. Since ABI 1.2; older plugins simply have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Rules>,
 }
 
 /// A seat at the table.
@@ -156,6 +161,12 @@ impl Manifest {
         for option in &self.options {
             if let Some(problem) = option.problem() {
                 problems.push(problem);
+            }
+        }
+        if let Some(rules) = &self.rules {
+            if rules.fr.trim().is_empty() || rules.en.trim().is_empty() {
+                problems
+                    .push("the rules, when shipped, must be given in French and English".into());
             }
         }
         problems

@@ -159,6 +159,7 @@ mod tests {
             ],
             hidden_information: false,
             operations: vec![],
+            rules: None,
         }
     }
 
@@ -210,6 +211,24 @@ mod tests {
             problems.contains("3 seats are described but up to 4"),
             "{problems}"
         );
+    }
+
+    #[test]
+    fn manifests_without_rules_still_load_and_rules_need_both_languages() {
+        // A manifest as a 1.1 plugin writes it: no `rules` key at all.
+        let json = serde_json::to_value(manifest()).unwrap();
+        assert!(json.get("rules").is_none(), "None is not written: {json}");
+        let old: Manifest = serde_json::from_value(json).unwrap();
+        assert_eq!(old.rules, None);
+
+        let mut with = manifest();
+        with.rules = Some(crate::Rules::new("# Démo\n", "# Demo\n"));
+        let json = serde_json::to_string(&with).unwrap();
+        assert_eq!(serde_json::from_str::<Manifest>(&json).unwrap(), with);
+        assert!(with.problems().is_empty());
+        with.rules = Some(crate::Rules::new("# Démo\n", " \n"));
+        let problems = with.problems().join("\n");
+        assert!(problems.contains("French and English"), "{problems}");
     }
 
     #[test]

@@ -54,6 +54,7 @@ impl<const V: u8> Game for Dice<V> {
             options: vec![],
             hidden_information: false,
             operations: vec![],
+            rules: None,
         }
     }
 

@@ -34,6 +34,7 @@ impl<const BUG: u8> Game for Nim<BUG> {
             options: vec![],
             hidden_information: true,
             operations: vec![],
+            rules: None,
         }
     }
 

@@ -180,6 +180,8 @@ strings! {
     Spectator => "Spectateur", "Spectator";
     YourTurn => "{}, à vous !", "{}, your turn!";
     HouseRules => "Règles maison : {}", "House rules: {}";
+    Contents => "Sommaire", "Contents";
+    InVeillee => "Dans Veillée : places, options et variantes", "In Veillée: seats, options and house rules";
 }
 
 #[cfg(test)]

@@ -49,6 +49,10 @@ pub fn manifest() -> Manifest {
         options: vec![],
         hidden_information: true,
         operations: crate::ops::specs(),
+        rules: Some(veillee_sdk::Rules::new(
+            include_str!("../rules/fr.md"),
+            include_str!("../rules/en.md"),
+        )),
     }
 }
 

@@ -432,6 +432,10 @@ impl Game for RocNoir {
             }],
             hidden_information: true,
             operations: ops::specs(),
+            rules: Some(veillee_sdk::Rules::new(
+                include_str!("../rules/fr.md"),
+                include_str!("../rules/en.md"),
+            )),
         }
     }
 

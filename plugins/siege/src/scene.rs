@@ -57,6 +57,10 @@ pub fn manifest() -> Manifest {
         options: Vec::new(),
         hidden_information: false,
         operations: crate::ops::specs(),
+        rules: Some(veillee_sdk::Rules::new(
+            include_str!("../rules/fr.md"),
+            include_str!("../rules/en.md"),
+        )),
     }
 }
 
