@@ -162,7 +162,7 @@ impl T {
     }
 
     /// Adds a card to the exchange.
-    fn to_exchange(&mut self, card: &str) {
+    fn add_to_exchange(&mut self, card: &str) {
         self.put(card, "outside", None);
         self.cmd("return_card", json!({ "card": card }));
     }
@@ -185,7 +185,7 @@ impl T {
     }
 
     fn play(&mut self, id: &str) {
-        let seat = self.to_act();
+        let seat = self.seat_to_act();
         let events = self
             .e
             .apply(self.g, seat, id)
@@ -194,7 +194,7 @@ impl T {
         self.assert_running_scripts();
     }
 
-    fn to_act(&mut self) -> Seat {
+    fn seat_to_act(&mut self) -> Seat {
         match self.e.status(self.g).unwrap() {
             Status::ToAct { seats } => seats[0],
             Status::Finished { .. } => panic!("the game is over"),
@@ -526,7 +526,7 @@ fn ca_t3_conseiller_plays_an_exchange_card_without_a_pawn_and_it_acts() {
     let mut t = T::new(3);
     let seat = t.seat();
     t.put("roi", "c4", Some(1));
-    t.to_exchange("courtisan");
+    t.add_to_exchange("courtisan");
     t.place("conseiller", "c5");
     t.choose("Put into play the Courtier");
     t.choose("Put the Courtier on b4");
@@ -1097,8 +1097,8 @@ fn ca_t3_alchimiste_exchanges_two_hand_cards_with_the_exchange() {
     t.cmd("give_card", json!({ "card": "courtisan", "seat": seat }));
     t.cmd("give_card", json!({ "card": "espion", "seat": seat }));
     t.empty_exchange();
-    t.to_exchange("reine");
-    t.to_exchange("roi");
+    t.add_to_exchange("reine");
+    t.add_to_exchange("roi");
     t.place("alchimiste", "a6");
     t.choose("Give the Courtier");
     t.choose("Take the King");
@@ -1192,7 +1192,7 @@ fn ca_t3_sorciere_sends_an_exchange_card_to_a_chosen_hand() {
     let mut t = T::new(3);
     let target = t.other(2);
     t.empty_exchange();
-    t.to_exchange("roi");
+    t.add_to_exchange("roi");
     t.place("sorciere", "a6");
     let (_, options) = t.options();
     assert_eq!(options.len(), 3, "{options:?}");
