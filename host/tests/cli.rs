@@ -465,3 +465,83 @@ fn a_session_keeps_playing_the_house_rule_text_it_started_with() {
     assert!(resumed.status.success(), "{}", stderr(&resumed));
     assert!(stdout(&resumed).contains("move 1"), "{}", stdout(&resumed));
 }
+
+#[test]
+fn castel_lists_its_cards_as_part_of_the_game_and_the_dragon_as_a_house_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(dir.path(), &["variants", "castel"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let cards = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("cartes"))
+        .unwrap_or_else(|| panic!("no cards script in:\n{text}"));
+    assert!(cards.contains("part of the game"), "{cards}");
+    assert!(cards.contains("builtin:castel/cards.lua"), "{cards}");
+    let dragon = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("dragon-apprivoise"))
+        .unwrap_or_else(|| panic!("no Dragon apprivoisé in:\n{text}"));
+    assert!(!dragon.contains("part of the game"), "{dragon}");
+}
+
+/// One `simulate --json` report of Castel.
+fn castel_report(data: &Path, players: &str, games: &str) -> serde_json::Value {
+    let out = veillee(
+        data,
+        &[
+            "simulate",
+            "castel",
+            "--players",
+            players,
+            "--games",
+            games,
+            "--seed",
+            "11",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    serde_json::from_str(&stdout(&out)).expect("one JSON object")
+}
+
+#[test]
+fn castel_random_games_with_its_cards_end_without_errors_for_every_table() {
+    let dir = tempfile::tempdir().unwrap();
+    for players in ["2", "3", "4", "5"] {
+        let report = castel_report(dir.path(), players, "25");
+        assert_eq!(report["errors"], 0, "{players} players: {report}");
+        assert_eq!(report["games"], 25);
+    }
+}
+
+#[test]
+fn editing_a_copy_of_castels_cards_changes_the_game_without_rebuilding() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = castel_report(dir.path(), "3", "40");
+
+    // The user's copy (same id) takes the built-in script's place: the Roi returns nothing.
+    let text = include_str!("../../variants/castel/cards.lua");
+    let roi = "function effects.roi(ctx, a)\n";
+    assert!(
+        text.contains(roi),
+        "the Roi's effect is where this test expects it"
+    );
+    let edited = text.replace(roi, &format!("{roi}  do return end\n"));
+    let folder = dir.path().join("variants");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("cards.lua"), edited).unwrap();
+
+    let listed = stdout(&veillee(dir.path(), &["variants", "castel"]));
+    assert!(
+        listed.contains(&folder.join("cards.lua").display().to_string()),
+        "the copy replaces the built-in script:\n{listed}"
+    );
+    let after = castel_report(dir.path(), "3", "40");
+    assert_eq!(after["errors"], 0, "{after}");
+    assert_ne!(
+        (&before["mean_length"], &before["wins"]),
+        (&after["mean_length"], &after["wins"]),
+        "same seeds, another Roi: other games"
+    );
+}

@@ -272,7 +272,8 @@ local function move_knight(ctx, kind, seat, e)
   end
 end
 
--- The knights that can move (unprotected, with another stack to go to).
+-- The knights that can move (unprotected, standing on a card, with another stack to go
+-- to). A knight the Fée took outside the walls is in a zone without squares: it stays (CA-T4).
 local function knights_that_can_move(ctx)
   return filter(all_in_play(ctx), function(e)
     return e.info.kind == "chevalier" and e.info.at["in"] == "on_card" and free(e)

@@ -46,6 +46,28 @@ pub struct VariantEngine {
 struct Slot {
     base: Handle,
     v: VState,
+    /// The last list of legal actions given out, kept until the game changes: a player (or
+    /// bot) lists the actions and then applies one of them, and both need the list passed
+    /// through every `filter_actions`.
+    listed: Option<Listed>,
+}
+
+impl Slot {
+    fn new(base: Handle, v: VState) -> Slot {
+        Slot {
+            base,
+            v,
+            listed: None,
+        }
+    }
+}
+
+/// One seat's filtered legal actions, and the scripts whose filter failed while listing
+/// them (switched off if one of the actions is applied).
+struct Listed {
+    seat: Seat,
+    actions: Vec<Action>,
+    failures: Vec<(usize, String)>,
 }
 
 /// The variant layer's part of a game: plain data.
@@ -429,6 +451,7 @@ impl VariantEngine {
             .get_mut(&game)
             .ok_or_else(|| GameError::Protocol(format!("no live game has handle {game}")))?;
         slot.v.pending = None;
+        slot.listed = None;
         loop {
             let (step, answers) = match resume.take() {
                 Some(resumed) => resumed,
@@ -598,6 +621,19 @@ impl VariantEngine {
             }
         }
         Ok(actions)
+    }
+
+    /// The base game's legal actions for `seat` passed through every `filter_actions`.
+    fn list(&mut self, game: Handle, seat: Seat) -> Result<Listed, EngineError> {
+        let base = self.slot(game)?.base;
+        let actions = self.base.legal_actions(base, seat)?;
+        let mut failures = Vec::new();
+        let actions = self.filtered(game, seat, actions, &mut failures)?;
+        Ok(Listed {
+            seat,
+            actions,
+            failures,
+        })
     }
 
     /// The legal actions of one question.
@@ -860,7 +896,7 @@ impl GameEngine for VariantEngine {
     fn create(&mut self, setup: &Setup) -> Result<Handle, EngineError> {
         let base = self.base.create(setup)?;
         let v = self.fresh_state(setup.players, setup.seed);
-        let handle = self.insert(Slot { base, v });
+        let handle = self.insert(Slot::new(base, v));
         let mut queue: VecDeque<Step> = (0..self.scripts.len())
             .map(|script| Step::Setup { script })
             .collect();
@@ -911,7 +947,7 @@ impl GameEngine for VariantEngine {
             )));
         }
         let base = self.base.load(&rest[end + 1..])?;
-        Ok(self.insert(Slot { base, v }))
+        Ok(self.insert(Slot::new(base, v)))
     }
 
     fn save(&mut self, game: Handle) -> Result<Vec<u8>, EngineError> {
@@ -933,7 +969,7 @@ impl GameEngine for VariantEngine {
         let slot = self.slot(game)?;
         let (base, v) = (slot.base, slot.v.clone());
         let copy = self.base.clone_game(base)?;
-        Ok(self.insert(Slot { base: copy, v }))
+        Ok(self.insert(Slot::new(copy, v)))
     }
 
     fn drop_game(&mut self, game: Handle) {
@@ -961,9 +997,13 @@ impl GameEngine for VariantEngine {
                 .map(|(_, request)| Self::choice_actions(request))
                 .unwrap_or_default());
         }
-        let base = slot.base;
-        let actions = self.base.legal_actions(base, seat)?;
-        self.filtered(game, seat, actions, &mut Vec::new())
+        if let Some(listed) = slot.listed.as_ref().filter(|l| l.seat == seat) {
+            return Ok(listed.actions.clone());
+        }
+        let listed = self.list(game, seat)?;
+        let actions = listed.actions.clone();
+        self.slot_mut(game)?.listed = Some(listed);
+        Ok(actions)
     }
 
     fn apply(
@@ -984,9 +1024,12 @@ impl GameEngine for VariantEngine {
             }
             Status::ToAct { seats } => seats,
         };
-        let actions = self.base.legal_actions(base, seat)?;
-        let mut failures = Vec::new();
-        let actions = self.filtered(game, seat, actions, &mut failures)?;
+        let Listed {
+            actions, failures, ..
+        } = match self.slot_mut(game)?.listed.take() {
+            Some(listed) if listed.seat == seat => listed,
+            _ => self.list(game, seat)?,
+        };
         let Some(action) = actions.into_iter().find(|a| a.id == action_id) else {
             return Err(GameError::IllegalAction {
                 seat,
@@ -1173,12 +1216,14 @@ impl GameEngine for VariantEngine {
         let slot = self.slot(game)?;
         let (base, v) = (slot.base, slot.v.clone());
         let copy = self.base.redraw_hidden(base, viewer, seed)?;
-        let copy = self.insert(Slot { base: copy, v });
+        let copy = self.insert(Slot::new(copy, v));
         self.redraw_pending(copy, viewer)?;
         Ok(copy)
     }
 
     fn operation(&mut self, game: Handle, name: &str, args: &Value) -> Result<Value, EngineError> {
+        // A command may change the game: forget the listed actions.
+        self.slot_mut(game)?.listed = None;
         let base = self.slot(game)?.base;
         self.base.operation(base, name, args)
     }
