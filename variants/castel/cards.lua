@@ -276,9 +276,7 @@ end
 -- to). A knight the Fée took outside the walls is in a zone without squares: it stays (CA-T4).
 local function knights_that_can_move(ctx)
   return filter(all_in_play(ctx), function(e)
-    return e.info.kind == "chevalier"
-      and e.info.at["in"] == "on_card"
-      and free(e)
+    return e.info.kind == "chevalier" and e.info.at["in"] == "on_card" and free(e)
       and #knight_spots(ctx, e.id) > 0
   end)
 end
@@ -565,7 +563,11 @@ function effects.marchand(ctx, a)
     local theirs = filter(all_in_play(ctx), function(e)
       return e.info.pawn ~= nil and e.info.pawn ~= a.seat
     end)
-    local target = pick(ctx, a.seat, theirs, function(e)
+    local ask = theirs
+    if #theirs <= 4 - n then
+      ask = { theirs[1] } -- all of them will be taken: no question
+    end
+    local target = pick(ctx, a.seat, ask, function(e)
       return verb("Mettre votre pion sur", "Put your pawn on", named(e))
     end, prompt("marchand", "remplacer le pion de quelle carte par le vôtre (" .. n .. "/3) ?",
       "replace the pawn of which card with yours (" .. n .. "/3)?"))
@@ -675,6 +677,7 @@ end
 function effects.fee(ctx, a)
   local cards = filter(all_in_play(ctx), function(e)
     return free(e) and e.region ~= nil and e.region ~= "outside" and e.info.character
+      and e.info.at["in"] ~= "on_card"
   end)
   local target = pick(ctx, a.seat, cards, function(e)
     return verb("Attirer hors les murs", "Lure outside the walls", named(e))

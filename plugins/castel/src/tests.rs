@@ -979,7 +979,11 @@ fn op_define_card_count_and_deal_redeal_from_the_table() {
         assert_eq!(g.exchange().len(), x);
         // Three soldiers fewer: hands and exchange keep their sizes, piles share the rest,
         // what cannot be shared joins the exchange; the missing copies are out of the game.
-        cmd(&mut g, "define_card", json!({"kind": "soldat", "count": 10}));
+        cmd(
+            &mut g,
+            "define_card",
+            json!({"kind": "soldat", "count": 10}),
+        );
         assert_eq!(q(&g, "definitions", json!(null))[28]["count"], json!(10));
         cmd(&mut g, "deal", json!(null));
         let total = if players == 2 { 51 } else { 53 };
@@ -995,7 +999,10 @@ fn op_define_card_count_and_deal_redeal_from_the_table() {
         for n in 11..=13 {
             assert_eq!(g.locate(c(&format!("soldat-{n}"))), Loc::Removed);
         }
-        assert!(matches!(g.locate(c("soldat-10")), Loc::Hand(_) | Loc::Pile(_) | Loc::Exchange));
+        assert!(matches!(
+            g.locate(c("soldat-10")),
+            Loc::Hand(_) | Loc::Pile(_) | Loc::Exchange
+        ));
     }
 }
 
@@ -1034,7 +1041,11 @@ fn op_deal_uses_the_conditions_min_players_and_only_before_the_first_action() {
         .is_err());
     assert_eq!(g, before);
     // A definition that does not touch the count is still fine.
-    cmd(&mut g, "define_card", json!({"kind": "soldat", "count": 13}));
+    cmd(
+        &mut g,
+        "define_card",
+        json!({"kind": "soldat", "count": 13}),
+    );
 }
 
 #[test]
@@ -1047,6 +1058,12 @@ fn op_turn_names_the_card_placed_before_the_last_one() {
     let t = q(&g, "turn", json!(null));
     assert_eq!(t["last_placed"], json!("barbare"));
     assert_eq!(t["placed_before"], json!("courtisan"));
-    assert_eq!(q(&g, "card", json!({"card": "barbare"}))["effect"], json!(true));
-    assert_eq!(q(&g, "card", json!({"card": "pretre"}))["effect"], json!(false));
+    assert_eq!(
+        q(&g, "card", json!({"card": "barbare"}))["effect"],
+        json!(true)
+    );
+    assert_eq!(
+        q(&g, "card", json!({"card": "pretre"}))["effect"],
+        json!(false)
+    );
 }
