@@ -8,7 +8,7 @@ use super::app::{Nav, Shared};
 use super::i18n::S;
 use super::scene::{self, SceneView};
 use super::widgets::{self, colour, Answer, ACCENT, MUTED};
-use super::worker::{seat_name, GameView, LogLine, Request};
+use super::worker::{seat_name, Assist, GameView, LogLine, Request};
 use crate::store::model::PlayerKind;
 use crate::variants::library::ScriptSource;
 
@@ -31,6 +31,10 @@ pub struct PlayScreen {
     reveal: Option<Vec<veillee_sdk::Text>>,
     error: Option<String>,
     waiting: bool,
+    /// This game's assisted mode (starts from the settings' defaults).
+    assist: Option<Assist>,
+    /// A move waiting for "Play it?" (assisted mode): (seat, action id, its label).
+    confirm: Option<(Seat, String, veillee_sdk::Text)>,
 }
 
 impl PlayScreen {
@@ -38,6 +42,7 @@ impl PlayScreen {
     pub fn expect_game(&mut self) {
         *self = PlayScreen {
             waiting: true,
+            assist: self.assist,
             ..PlayScreen::default()
         };
     }
@@ -53,6 +58,7 @@ impl PlayScreen {
         self.waiting = false;
         self.bot_due = None;
         self.reveal = None;
+        self.confirm = None;
         let humans = view
             .meta
             .seats
@@ -101,6 +107,7 @@ impl PlayScreen {
         let lang = shared.lang;
         let code = lang.code();
         let mut nav = None;
+        let assist = *self.assist.get_or_insert(shared.assist);
         let Some(view) = self.view.clone() else {
             ui.centered_and_justified(|ui| widgets::busy(ui, lang.t(S::Working)));
             if let Some(error) = self.error.clone() {
@@ -162,6 +169,11 @@ impl PlayScreen {
                         if widgets::button(ui, lang.t(S::Rules)).clicked() {
                             nav = Some(Nav::Rules(view.manifest.id.clone()));
                         }
+                        ui.menu_button(lang.t(S::AssistShort), |ui| {
+                            if let Some(assist) = &mut self.assist {
+                                super::settings::assist_checkboxes(ui, lang, assist);
+                            }
+                        });
                         if ui
                             .add_enabled(
                                 can_redo,
@@ -322,7 +334,14 @@ impl PlayScreen {
                         self.error = None;
                     }
                 }
-                scene::scores_ui(ui, &view.scene, lang);
+                scene::scores_ui(ui, &view.scene, lang, |s| {
+                    let dot = view
+                        .manifest
+                        .seats
+                        .get(s as usize)
+                        .map_or(MUTED, |info| colour(info.colour));
+                    (seat_name(&view.meta, s), dot)
+                });
                 ui.separator();
                 ui.label(RichText::new(lang.t(S::Log)).strong().color(MUTED));
                 egui::ScrollArea::vertical()
@@ -344,12 +363,43 @@ impl PlayScreen {
             } else {
                 &view.actions[..]
             };
-            if let Some(id) = self.scene.ui(ui, &view.scene, actions, lang) {
+            let help = scene::Help {
+                targets: assist.show_targets,
+                last_move: assist.show_last_move,
+            };
+            if let Some(id) = self.scene.ui(ui, &view.scene, actions, lang, help) {
                 chosen = Some(id);
             }
         });
         if let (Some(id), Some(seat)) = (chosen, view.actor) {
-            self.send(shared, Request::Act { seat, action: id });
+            if assist.confirm_moves {
+                let label = view
+                    .actions
+                    .iter()
+                    .find(|a| a.id == id)
+                    .map_or_else(|| veillee_sdk::Text::same(&id), |a| a.label.clone());
+                self.confirm = Some((seat, id, label));
+            } else {
+                self.send(shared, Request::Act { seat, action: id });
+            }
+        }
+        if let Some((seat, id, label)) = self.confirm.clone() {
+            let body = lang.f(S::PlayThis, &[label.get(code)]);
+            match widgets::ask(
+                ui.ctx(),
+                "confirm-move",
+                &body,
+                lang.t(S::PlayIt),
+                lang.t(S::Cancel),
+                false,
+            ) {
+                Answer::Yes => {
+                    self.confirm = None;
+                    self.send(shared, Request::Act { seat, action: id });
+                }
+                Answer::No => self.confirm = None,
+                Answer::Open => {}
+            }
         }
 
         // Bots: a short visible pause, then the worker plays.
