@@ -354,7 +354,10 @@ impl App {
                 .show(ui, |ui| {
                     ui.horizontal(|ui| {
                         ui.label(RichText::new("Veillée").size(32.0).strong().color(ACCENT));
-                        ui.label(RichText::new(lang.t(S::Tagline)).color(MUTED));
+                        // The tagline gives way to the tabs on a narrow (or zoomed) window.
+                        if ctx.content_rect().width() > 1150.0 {
+                            ui.label(RichText::new(lang.t(S::Tagline)).color(MUTED));
+                        }
                         ui.add_space(24.0);
                         let tabs = [
                             (Screen::Library, S::Library, Nav::Library),

@@ -227,7 +227,24 @@ fn game_card(
                 ui.label(RichText::new(text).small().color(MUTED));
             });
             ui.add_space(4.0);
-            ui.label(m.description.get(lang.code()));
+            // The description, cut to the lines the card has room for (all of it on hover
+            // and on the rules screen), so that every card of a row is the same size.
+            let description = m.description.get(lang.code());
+            let line = ui.text_style_height(&egui::TextStyle::Body);
+            let left = size.y - 38.0 - (ui.cursor().top() - top) - 62.0;
+            let rows = ((left / line).floor() as usize).clamp(1, 12);
+            let mut job = egui::text::LayoutJob::simple(
+                description.to_string(),
+                egui::FontId::proportional(21.0),
+                widgets::TEXT,
+                ui.available_width(),
+            );
+            job.wrap.max_rows = rows;
+            job.wrap.overflow_character = Some('…');
+            let shown = ui.label(job);
+            if shown.rect.height() > line * (rows as f32 - 0.5) {
+                shown.on_hover_text(description);
+            }
             ui.add_space(8.0);
             // The buttons at the bottom of the card, whatever the description's length.
             let used = ui.cursor().top() - top;

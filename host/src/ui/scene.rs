@@ -99,6 +99,7 @@ impl SceneView {
         actions: &[Action],
         lang: Lang,
         help: Help,
+        viewer: Option<Seat>,
     ) -> Chosen {
         let mut chosen = None;
         let first: HashSet<Target> = actions
@@ -115,34 +116,38 @@ impl SceneView {
         };
         let mut clicks: Vec<Vec<Target>> = Vec::new();
         let avail = ui.available_size();
+        // The viewer's own zones (their hand) first, then the others in the scene's order.
+        let mut zones: Vec<&veillee_sdk::Zone> = scene.zones.iter().collect();
+        zones.sort_by_key(|z| viewer.is_none() || z.owner != viewer);
         let has_zones = !scene.zones.is_empty();
         let side_by_side = has_zones && !scene.boards.is_empty() && avail.x > avail.y * 1.05;
         if side_by_side {
+            // Two fixed rectangles, so that nothing spills over the panels around.
+            let area = Rect::from_min_size(ui.cursor().min, avail);
+            let gap = 16.0;
             let board_w = (avail.x * 0.62).min(avail.y * 1.02).max(avail.x * 0.5);
-            let zones_w = avail.x - board_w - 16.0;
-            ui.horizontal_top(|ui| {
-                ui.vertical(|ui| {
-                    ui.set_width(board_w);
-                    let h = avail.y / scene.boards.len() as f32;
-                    for board in &scene.boards {
-                        let (rect, _) = ui.allocate_exact_size(vec2(board_w, h), Sense::hover());
-                        draw_board(ui, rect, board, scene.rotation, &lit, lang, &mut clicks);
-                    }
-                });
-                ui.add_space(4.0);
-                ui.vertical(|ui| {
-                    ui.set_width(zones_w);
-                    egui::ScrollArea::vertical()
-                        .id_salt("zones")
-                        .auto_shrink([false, false])
-                        .max_height(avail.y)
-                        .show(ui, |ui| {
-                            let card = card_size(zones_w);
-                            for zone in &scene.zones {
-                                draw_zone(ui, zone, card, &lit, lang, &mut clicks);
-                            }
-                        });
-                });
+            let board_rect = Rect::from_min_size(area.min, vec2(board_w, avail.y));
+            let zones_rect =
+                Rect::from_min_max(pos2(board_rect.right() + gap, area.top()), area.max);
+            ui.allocate_rect(area, Sense::hover());
+            let h = avail.y / scene.boards.len() as f32;
+            for (i, board) in scene.boards.iter().enumerate() {
+                let rect =
+                    Rect::from_min_size(board_rect.min + vec2(0.0, h * i as f32), vec2(board_w, h));
+                draw_board(ui, rect, board, scene.rotation, &lit, lang, &mut clicks);
+            }
+            ui.scope_builder(egui::UiBuilder::new().max_rect(zones_rect), |ui| {
+                ui.set_clip_rect(zones_rect.intersect(ui.clip_rect()));
+                egui::ScrollArea::vertical()
+                    .id_salt("zones")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        // Leave room for the scroll bar.
+                        let card = card_size(zones_rect.width() - 30.0);
+                        for zone in &zones {
+                            draw_zone(ui, zone, card, &lit, lang, &mut clicks);
+                        }
+                    });
             });
         } else {
             let card = card_size(avail.x.min(900.0));
@@ -165,7 +170,7 @@ impl SceneView {
                         let (rect, _) = ui.allocate_exact_size(size, Sense::hover());
                         draw_board(ui, rect, board, scene.rotation, &lit, lang, &mut clicks);
                     }
-                    for zone in &scene.zones {
+                    for zone in &zones {
                         draw_zone(ui, zone, card, &lit, lang, &mut clicks);
                     }
                 });
@@ -197,10 +202,17 @@ impl Default for Help {
     }
 }
 
-/// The size of a face-up card for a column this wide: three or more to a row.
+/// The size of a face-up card for a column this wide: four to a row in a narrow column,
+/// more in a wide one, never too small to read.
 fn card_size(width: f32) -> egui::Vec2 {
-    let w = ((width - 2.0 * 12.0) / 3.0).clamp(84.0, 124.0);
-    vec2(w, (w * 1.4).round())
+    let gap = 12.0;
+    let (least, most) = (80.0, 124.0);
+    let fit = ((width + gap) / (least + gap)).floor().max(1.0);
+    let per_row = ((width + gap) / (most + gap)).ceil().clamp(1.0, fit);
+    let w = ((width - gap * (per_row - 1.0)) / per_row)
+        .min(most)
+        .max(1.0);
+    vec2(w.floor(), (w * 1.3).round())
 }
 
 /// The size of a face-down card in a compact hand (someone else's).
@@ -363,14 +375,21 @@ fn draw_board(
         return;
     }
     let title_h = if board.title.en.is_empty() { 0.0 } else { 34.0 };
-    let margin = 30.0;
-    let cell = ((rect.width() - margin) / f32::from(dcols))
-        .min((rect.height() - margin - title_h) / f32::from(drows))
+    // Room for the coordinates on the left and below (when there are some) and for the
+    // board's shadow on every side.
+    let labelled = !board.col_labels.is_empty() || !board.row_labels.is_empty();
+    let margin = if labelled { 30.0 } else { 0.0 };
+    let shadow = 8.0;
+    let cell = ((rect.width() - margin - 2.0 * shadow) / f32::from(dcols))
+        .min((rect.height() - margin - title_h - 2.0 * shadow) / f32::from(drows))
         .clamp(18.0, 130.0);
     let grid = vec2(cell * f32::from(dcols), cell * f32::from(drows));
     let origin = pos2(
         rect.center().x - grid.x / 2.0 + margin / 2.0,
-        rect.top() + title_h + ((rect.height() - title_h - margin - grid.y) / 2.0).max(0.0),
+        rect.top()
+            + title_h
+            + shadow
+            + ((rect.height() - title_h - margin - 2.0 * shadow - grid.y) / 2.0).max(0.0),
     );
     let painter = ui.painter_at(rect);
     if title_h > 0.0 {
@@ -841,29 +860,77 @@ pub fn scores_ui(ui: &mut Ui, scene: &Scene, lang: Lang, seat: impl Fn(Seat) -> 
     if seats.is_empty() {
         return;
     }
+    // One row per seat (there may be five), one column per kind of figure; when that does
+    // not fit across the panel, one line per seat.
+    let measure = |text: &str, size: f32| {
+        ui.painter()
+            .layout_no_wrap(text.to_string(), FontId::proportional(size), Color32::WHITE)
+            .size()
+            .x
+    };
+    let names = seats
+        .iter()
+        .map(|&s| measure(&seat(s).0, 21.0) + 20.0)
+        .fold(0.0, f32::max);
+    let wide: f32 = labels
+        .iter()
+        .map(|l| measure(l.get(code), 16.0) + 14.0)
+        .sum::<f32>()
+        + names
+        + 14.0;
+    if wide > ui.available_width() {
+        for &s in &seats {
+            let (name, dot) = seat(s);
+            ui.horizontal(|ui| {
+                ui.spacing_mut().item_spacing.x = 6.0;
+                let (r, _) = ui.allocate_exact_size(vec2(14.0, 14.0), Sense::hover());
+                ui.painter()
+                    .circle(r.center(), 6.5, dot, Stroke::new(1.0, Color32::WHITE));
+                ui.label(egui::RichText::new(name).strong());
+            });
+            ui.indent(("seat-score", s), |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    ui.spacing_mut().item_spacing.x = 6.0;
+                    for line in scene.scores.iter().filter(|l| l.seat == Some(s)) {
+                        ui.label(
+                            egui::RichText::new(line.label.get(code))
+                                .small()
+                                .color(widgets::MUTED),
+                        );
+                        ui.label(egui::RichText::new(format!("{}   ", line.value)).strong());
+                    }
+                });
+            });
+        }
+        return;
+    }
     egui::Grid::new("seat-scores")
-        .num_columns(seats.len() + 1)
+        .num_columns(labels.len() + 1)
         .spacing([14.0, 6.0])
         .show(ui, |ui| {
             ui.label("");
+            for label in &labels {
+                ui.label(
+                    egui::RichText::new(label.get(code))
+                        .small()
+                        .color(widgets::MUTED),
+                );
+            }
+            ui.end_row();
             for &s in &seats {
                 let (name, dot) = seat(s);
                 ui.horizontal(|ui| {
-                    ui.spacing_mut().item_spacing.x = 4.0;
-                    let (r, _) = ui.allocate_exact_size(vec2(12.0, 12.0), Sense::hover());
+                    ui.spacing_mut().item_spacing.x = 6.0;
+                    let (r, _) = ui.allocate_exact_size(vec2(14.0, 14.0), Sense::hover());
                     ui.painter()
-                        .circle(r.center(), 5.5, dot, Stroke::new(1.0, Color32::WHITE));
-                    ui.label(egui::RichText::new(name).small().strong());
+                        .circle(r.center(), 6.5, dot, Stroke::new(1.0, Color32::WHITE));
+                    ui.label(name);
                 });
-            }
-            ui.end_row();
-            for label in labels {
-                ui.label(egui::RichText::new(label.get(code)).small());
-                for &s in &seats {
+                for label in &labels {
                     let value = scene
                         .scores
                         .iter()
-                        .find(|l| l.seat == Some(s) && &l.label == label)
+                        .find(|l| l.seat == Some(s) && &&l.label == label)
                         .map_or("", |l| l.value.as_str());
                     ui.label(egui::RichText::new(value).strong());
                 }
