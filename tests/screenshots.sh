@@ -29,9 +29,17 @@ session=$(printf 'lord-d6\nc0-d2\nd5-d4\nd0-c2\nq\n' \
     | sed -n 's/.*session \([0-9][0-9]*\).*/\1/p' | head -n 1)
 [ -n "$session" ] || { echo "could not prepare a session" >&2; exit 1; }
 
-shoot() { # NAME START LANG
-    local name=$1 start=$2 lang=$3
-    VEILLEE_UI_START="$start" xvfb-run -a -s "-screen 0 1366x860x24" bash -c '
+# A three-player Castel game (one human, two bots) a few turns in: hands face up and down,
+# the exchange, cards on and around the castle.
+castel=$(printf '3\n3\n3\n3\n3\n3\n3\n3\nq\n' \
+    | "$bin" play castel --seats human,bot,bot --seed 11 --lang en \
+    | sed -n 's/.*session \([0-9][0-9]*\).*/\1/p' | head -n 1)
+[ -n "$castel" ] || { echo "could not prepare a Castel session" >&2; exit 1; }
+
+shoot() { # NAME START LANG [WIDTHxHEIGHT] [SCALE]
+    local name=$1 start=$2 lang=$3 size=${4:-1366x860} scale=${5:-}
+    VEILLEE_UI_START="$start" VEILLEE_UI_SIZE="$size" VEILLEE_UI_SCALE="$scale" \
+        xvfb-run -a -s "-screen 0 ${size}x24" bash -c '
         "$0" --lang "$1" & pid=$!
         sleep 6
         if ! kill -0 "$pid" 2>/dev/null; then echo "the window did not stay open" >&2; exit 1; fi
@@ -44,7 +52,12 @@ shoot() { # NAME START LANG
 shoot library library en
 shoot setup setup:siege en
 shoot play "resume:$session" en
+shoot play-castel "resume:$castel" en
 shoot saved saved en
 shoot rules rules:siege en
 shoot settings settings fr
 shoot bibliotheque library fr
+shoot library-1080p library en 1920x1080
+shoot play-castel-1080p "resume:$castel" en 1920x1080
+shoot play-scale150 "resume:$session" en 1366x860 1.5
+shoot setup-scale150 setup:castel fr 1366x860 1.5

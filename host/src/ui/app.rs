@@ -13,7 +13,7 @@ use super::saved::SavedScreen;
 use super::settings::SettingsScreen;
 use super::setup::SetupScreen;
 use super::widgets::{self, ACCENT, MUTED};
-use super::worker::{GameInfo, Pick, Reply, Request, Worker};
+use super::worker::{Assist, GameInfo, Pick, Reply, Request, Worker};
 use crate::data_dir::DataDir;
 
 /// What every screen may use.
@@ -32,6 +32,8 @@ pub struct Shared {
     pub pending_scale: Option<f32>,
     /// The data directory.
     pub data_dir: PathBuf,
+    /// Assisted-mode defaults for new and resumed games.
+    pub assist: Assist,
 }
 
 /// Where a screen asks to go.
@@ -87,7 +89,7 @@ pub struct App {
     loaded: bool,
     lang_from_user: bool,
     problems: Vec<String>,
-    recovery: Option<String>,
+    recovery: Option<veillee_sdk::Text>,
     open_failed: Option<(bool, String)>,
     applied_scale: f32,
     attached: bool,
@@ -95,6 +97,9 @@ pub struct App {
     /// `VEILLEE_UI_START`: a screen to open once the games are loaded (screenshots, demos).
     start: Option<String>,
 }
+
+/// `VEILLEE_UI_SCALE=1.5`: the interface scale for this run, not remembered (screenshots).
+pub const SCALE_ENV: &str = "VEILLEE_UI_SCALE";
 
 /// The environment variable naming a screen to open at start: `library`, `saved`,
 /// `settings`, `setup:GAME`, `rules:GAME` or `resume:SESSION` (for screenshots and demos).
@@ -119,6 +124,7 @@ impl App {
                 scale: 1.0,
                 pending_scale: None,
                 data_dir,
+                assist: Assist::default(),
             },
             screen: Screen::Library,
             rules_return: Screen::Library,
@@ -145,6 +151,11 @@ impl App {
         self.loaded
     }
 
+    /// The path in the saved-games screen's export field, when it is open.
+    pub fn saved_export_path(&self) -> Option<String> {
+        self.saved.export.as_ref().map(|(_, path)| path.clone())
+    }
+
     /// Whether the worker is still busy with something.
     pub fn busy(&self) -> bool {
         self.shared.worker.busy()
@@ -159,6 +170,7 @@ impl App {
                 seat_names,
                 language,
                 scale,
+                assist,
             } => {
                 self.loaded = true;
                 self.shared.games = games;
@@ -168,8 +180,14 @@ impl App {
                 if let (Some(language), false) = (language, self.lang_from_user) {
                     self.shared.lang = Lang::from_code(&language);
                 }
-                if let Some(scale) = scale {
+                let forced = std::env::var(SCALE_ENV)
+                    .ok()
+                    .and_then(|s| s.trim().parse::<f32>().ok());
+                if let Some(scale) = forced.or(scale) {
                     self.shared.scale = scale.clamp(0.5, 3.0);
+                }
+                if let Some(assist) = assist {
+                    self.shared.assist = assist;
                 }
             }
             Reply::OpenFailed {
@@ -193,10 +211,12 @@ impl App {
                 (Pick::Plugin, Some(path)) => self.library.install(&mut self.shared, path),
                 (Pick::Plugin, None) => self.library.dialog_closed(),
                 (Pick::ImportSession, Some(path)) => self.shared.worker.send(Request::Import(path)),
+                (Pick::ImportSession, None) => self.saved.dialog_closed(true),
                 (Pick::ExportSession(id), Some(path)) => {
+                    self.saved.export_picked(id);
                     self.shared.worker.send(Request::Export(id, path))
                 }
-                (_, None) => {}
+                (Pick::ExportSession(_), None) => self.saved.dialog_closed(false),
             },
             Reply::Finished => {}
         }
@@ -334,7 +354,10 @@ impl App {
                 .show(ui, |ui| {
                     ui.horizontal(|ui| {
                         ui.label(RichText::new("Veillée").size(32.0).strong().color(ACCENT));
-                        ui.label(RichText::new(lang.t(S::Tagline)).color(MUTED));
+                        // The tagline gives way to the tabs on a narrow (or zoomed) window.
+                        if ctx.content_rect().width() > 1150.0 {
+                            ui.label(RichText::new(lang.t(S::Tagline)).color(MUTED));
+                        }
                         ui.add_space(24.0);
                         let tabs = [
                             (Screen::Library, S::Library, Nav::Library),
@@ -369,7 +392,7 @@ impl App {
                         if widgets::error_panel(
                             ui,
                             lang.t(S::Recovered),
-                            recovery,
+                            recovery.get(lang.code()),
                             lang.t(S::Dismiss),
                         ) {
                             self.recovery = None;

@@ -103,6 +103,7 @@ strings! {
     InstallGame => "Installer un jeu…", "Install a game…";
     InstallHint => "Un jeu est un fichier .wasm : choisissez-le, déposez-le sur la fenêtre, ou tapez son chemin.", "A game is a .wasm file: choose it, drop it on the window, or type its path.";
     PluginPath => "Fichier du jeu", "Game file";
+    PluginPathHint => "/chemin/vers/jeu.wasm", "/path/to/game.wasm";
     Install => "Installer", "Install";
     Installing => "Vérification et installation de {}…", "Checking and installing {}…";
     InstallFailed => "Le jeu n'a pas pu être installé", "The game could not be installed";
@@ -182,6 +183,18 @@ strings! {
     HouseRules => "Règles maison : {}", "House rules: {}";
     Contents => "Sommaire", "Contents";
     InVeillee => "Dans Veillée : places, options et variantes", "In Veillée: seats, options and house rules";
+    ExportTo => "Exporter la partie n° {} dans le fichier", "Export game #{} to the file";
+    ExportHint => "Choisissez le fichier dans la fenêtre qui s'ouvre, ou tapez son chemin ici.", "Choose the file in the window that opens, or type its path here.";
+    ExportHere => "Exporter ici", "Export here";
+    FileFailed => "L'opération sur le fichier a échoué", "The file operation failed";
+    Assist => "Mode assisté (par défaut pour chaque partie)", "Assisted mode (default for every game)";
+    AssistShort => "Aide", "Help";
+    ShowTargets => "Montrer les coups possibles", "Show the possible moves";
+    ShowTargetsHint => "Les pièces jouables et, une fois l'une choisie, ses destinations s'allument.", "Playable pieces and, once one is picked, where it can go light up.";
+    ShowLastMove => "Montrer le dernier coup", "Show the last move";
+    ConfirmMoves => "Demander confirmation avant chaque coup", "Ask before playing each move";
+    PlayThis => "Jouer : {} ?", "Play: {}?";
+    PlayIt => "Jouer ce coup", "Play it";
 }
 
 #[cfg(test)]

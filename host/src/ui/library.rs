@@ -74,28 +74,35 @@ impl LibraryScreen {
     pub fn ui(&mut self, ui: &mut Ui, shared: &mut Shared, problems: &[String]) -> Option<Nav> {
         let lang = shared.lang;
         let mut nav = None;
+        // One line: the title, the typed path with its button, the file dialog.
         ui.horizontal(|ui| {
             widgets::title(ui, lang.t(S::Library));
+            ui.add_space(16.0);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if widgets::primary(ui, lang.t(S::InstallGame)).clicked() {
                     shared
                         .worker
                         .pick_file(Pick::Plugin, lang.t(S::InstallGame).to_string());
                 }
+                let ready = !self.install_path.trim().is_empty() && self.installing.is_none();
+                if ui
+                    .add_enabled(ready, egui::Button::new(lang.t(S::Install)))
+                    .clicked()
+                {
+                    let path = std::path::PathBuf::from(self.install_path.trim());
+                    self.install(shared, path);
+                }
+                let width = (ui.available_width() - 200.0).clamp(160.0, 420.0);
+                let field = ui.add(
+                    egui::TextEdit::singleline(&mut self.install_path)
+                        .desired_width(width)
+                        .hint_text(lang.t(S::PluginPathHint)),
+                );
+                let label = ui.label(lang.t(S::PluginPath));
+                field.labelled_by(label.id);
             });
         });
-        ui.label(RichText::new(lang.t(S::InstallHint)).color(MUTED));
-        ui.horizontal(|ui| {
-            widgets::text_field(ui, lang.t(S::PluginPath), &mut self.install_path, 420.0);
-            let ready = !self.install_path.trim().is_empty() && self.installing.is_none();
-            if ui
-                .add_enabled(ready, egui::Button::new(lang.t(S::Install)))
-                .clicked()
-            {
-                let path = std::path::PathBuf::from(self.install_path.trim());
-                self.install(shared, path);
-            }
-        });
+        ui.label(RichText::new(lang.t(S::InstallHint)).small().color(MUTED));
         if self.dialog_failed && self.install_path.is_empty() {
             ui.label(RichText::new(lang.t(S::DialogUnavailable)).color(MUTED));
         }
@@ -119,28 +126,37 @@ impl LibraryScreen {
             }
         }
         ui.add_space(10.0);
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            let gap = 18.0;
-            let columns = ((ui.available_width() + gap) / (CARD_WIDTH + gap))
-                .floor()
-                .max(1.0) as usize;
-            for row in shared.games.chunks(columns) {
-                ui.horizontal_top(|ui| {
-                    ui.spacing_mut().item_spacing.x = gap;
-                    for game in row {
-                        ui.vertical(|ui| {
-                            ui.set_width(CARD_WIDTH);
-                            if let Some(n) =
-                                game_card(ui, shared, game, &mut self.confirm_uninstall)
-                            {
-                                nav = Some(n);
-                            }
-                        });
-                    }
-                });
-                ui.add_space(gap);
-            }
-        });
+        // Cards sized to the window: as many columns as fit, and rows as tall as the
+        // window allows so that every game is in sight at 1366×860; more games scroll.
+        let gap = 18.0;
+        let avail = ui.available_size();
+        let count = shared.games.len().max(1);
+        let columns = (((avail.x + gap) / (CARD_MIN_WIDTH + gap)).floor() as usize).clamp(1, count);
+        let rows = count.div_ceil(columns);
+        let card_w = (avail.x - gap * (columns - 1) as f32) / columns as f32 - 1.0;
+        let card_h =
+            ((avail.y - gap * (rows - 1) as f32) / rows as f32 - 1.0).clamp(CARD_MIN_HEIGHT, 380.0);
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for row in shared.games.chunks(columns) {
+                    ui.horizontal_top(|ui| {
+                        ui.spacing_mut().item_spacing.x = gap;
+                        for game in row {
+                            ui.vertical(|ui| {
+                                ui.set_width(card_w);
+                                let size = egui::vec2(card_w, card_h);
+                                if let Some(n) =
+                                    game_card(ui, shared, game, size, &mut self.confirm_uninstall)
+                                {
+                                    nav = Some(n);
+                                }
+                            });
+                        }
+                    });
+                    ui.add_space(gap);
+                }
+            });
         if let Some((id, name)) = self.confirm_uninstall.clone() {
             let body = lang.f(S::ConfirmUninstall, &[&name]);
             match widgets::confirm(
@@ -166,6 +182,7 @@ fn game_card(
     ui: &mut Ui,
     shared: &Shared,
     game: &GameInfo,
+    size: Vec2,
     confirm: &mut Option<(String, String)>,
 ) -> Option<Nav> {
     let lang = shared.lang;
@@ -173,8 +190,10 @@ fn game_card(
     let mut nav = None;
     {
         widgets::card(ui, |ui| {
-            ui.set_width(CARD_WIDTH - 38.0);
-            ui.set_min_height(330.0);
+            // The frame adds 18 of margin and 1 of stroke on each side.
+            let top = ui.max_rect().top();
+            ui.set_width(size.x - 38.0);
+            ui.set_min_height(size.y - 38.0);
             ui.label(
                 RichText::new(m.name.get(lang.code()))
                     .size(30.0)
@@ -207,9 +226,32 @@ fn game_card(
                 };
                 ui.label(RichText::new(text).small().color(MUTED));
             });
-            ui.add_space(6.0);
-            ui.label(m.description.get(lang.code()));
-            ui.add_space(10.0);
+            ui.add_space(4.0);
+            // The description, cut to the lines the card has room for (all of it on hover
+            // and on the rules screen), so that every card of a row is the same size.
+            let description = m.description.get(lang.code());
+            let line = ui.text_style_height(&egui::TextStyle::Body);
+            let left = size.y - 38.0 - (ui.cursor().top() - top) - 62.0;
+            let rows = ((left / line).floor() as usize).clamp(1, 12);
+            let mut job = egui::text::LayoutJob::simple(
+                description.to_string(),
+                egui::FontId::proportional(21.0),
+                widgets::TEXT,
+                ui.available_width(),
+            );
+            job.wrap.max_rows = rows;
+            job.wrap.overflow_character = Some('…');
+            let shown = ui.label(job);
+            if shown.rect.height() > line * (rows as f32 - 0.5) {
+                shown.on_hover_text(description);
+            }
+            ui.add_space(8.0);
+            // The buttons at the bottom of the card, whatever the description's length.
+            let used = ui.cursor().top() - top;
+            let room = size.y - 38.0 - 46.0;
+            if used < room {
+                ui.add_space(room - used);
+            }
             ui.horizontal(|ui| {
                 let new_game = egui::Button::new(
                     RichText::new(lang.t(S::NewGame))
@@ -238,5 +280,7 @@ fn game_card(
     nav
 }
 
-/// The width of a game's card.
-const CARD_WIDTH: f32 = 410.0;
+/// The narrowest a game's card gets before a column is dropped.
+const CARD_MIN_WIDTH: f32 = 340.0;
+/// The shortest a game's card gets (below that, the library scrolls).
+const CARD_MIN_HEIGHT: f32 = 250.0;

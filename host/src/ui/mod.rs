@@ -21,14 +21,24 @@ pub use app::App;
 
 use crate::data_dir::DataDir;
 
+/// `VEILLEE_UI_SIZE=1920x1080`: the window's first size (screenshots; default 1366×860).
+pub const SIZE_ENV: &str = "VEILLEE_UI_SIZE";
+
 /// Opens the launcher window and runs it until it is closed.
 /// `lang`: `fr` or `en` from the command line; `None` uses the remembered or system language.
 pub fn run(data: DataDir, lang: Option<String>) -> anyhow::Result<()> {
+    let size = std::env::var(SIZE_ENV)
+        .ok()
+        .and_then(|s| {
+            let (w, h) = s.split_once('x')?;
+            Some([w.trim().parse().ok()?, h.trim().parse().ok()?])
+        })
+        .unwrap_or([1366.0, 860.0]);
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Veillée")
             .with_app_id("veillee")
-            .with_inner_size([1366.0, 860.0])
+            .with_inner_size(size)
             .with_min_inner_size([900.0, 600.0])
             .with_drag_and_drop(true),
         ..eframe::NativeOptions::default()

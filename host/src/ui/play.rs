@@ -8,7 +8,7 @@ use super::app::{Nav, Shared};
 use super::i18n::S;
 use super::scene::{self, SceneView};
 use super::widgets::{self, colour, Answer, ACCENT, MUTED};
-use super::worker::{seat_name, GameView, LogLine, Request};
+use super::worker::{seat_name, Assist, GameView, LogLine, Request};
 use crate::store::model::PlayerKind;
 use crate::variants::library::ScriptSource;
 
@@ -31,6 +31,10 @@ pub struct PlayScreen {
     reveal: Option<Vec<veillee_sdk::Text>>,
     error: Option<String>,
     waiting: bool,
+    /// This game's assisted mode (starts from the settings' defaults).
+    assist: Option<Assist>,
+    /// A move waiting for "Play it?" (assisted mode): (seat, action id, its label).
+    confirm: Option<(Seat, String, veillee_sdk::Text)>,
 }
 
 impl PlayScreen {
@@ -38,6 +42,7 @@ impl PlayScreen {
     pub fn expect_game(&mut self) {
         *self = PlayScreen {
             waiting: true,
+            assist: self.assist,
             ..PlayScreen::default()
         };
     }
@@ -53,6 +58,7 @@ impl PlayScreen {
         self.waiting = false;
         self.bot_due = None;
         self.reveal = None;
+        self.confirm = None;
         let humans = view
             .meta
             .seats
@@ -101,6 +107,7 @@ impl PlayScreen {
         let lang = shared.lang;
         let code = lang.code();
         let mut nav = None;
+        let assist = *self.assist.get_or_insert(shared.assist);
         let Some(view) = self.view.clone() else {
             ui.centered_and_justified(|ui| widgets::busy(ui, lang.t(S::Working)));
             if let Some(error) = self.error.clone() {
@@ -162,6 +169,11 @@ impl PlayScreen {
                         if widgets::button(ui, lang.t(S::Rules)).clicked() {
                             nav = Some(Nav::Rules(view.manifest.id.clone()));
                         }
+                        ui.menu_button(lang.t(S::AssistShort), |ui| {
+                            if let Some(assist) = &mut self.assist {
+                                super::settings::assist_checkboxes(ui, lang, assist);
+                            }
+                        });
                         if ui
                             .add_enabled(
                                 can_redo,
@@ -217,112 +229,141 @@ impl PlayScreen {
         }
 
         let mut chosen = None;
+        let side = (ui.ctx().content_rect().width() * 0.27).clamp(320.0, 440.0);
         egui::Panel::right("play-side")
-            .exact_size(400.0)
+            .exact_size(side)
             .frame(
                 egui::Frame::new()
                     .fill(widgets::PANEL)
                     .inner_margin(egui::Margin::same(16)),
             )
             .show(ui, |ui| {
-                if let Some(outcome) = &finished {
-                    ui.label(
-                        RichText::new(lang.t(S::GameOver))
-                            .size(30.0)
-                            .strong()
-                            .color(ACCENT),
-                    );
-                    let winners: Vec<String> = outcome
-                        .winners
-                        .iter()
-                        .map(|&w| seat_name(&view.meta, w))
-                        .collect();
-                    let headline = if winners.is_empty() {
-                        lang.t(S::Draw).to_string()
-                    } else {
-                        lang.f(S::Winner, &[&winners.join(", ")])
-                    };
-                    ui.label(RichText::new(headline).size(26.0).strong());
-                    ui.label(outcome.reason.get(code));
-                    if !outcome.scores.is_empty() {
-                        egui::Grid::new("final-scores").show(ui, |ui| {
-                            for (seat, score) in outcome.scores.iter().enumerate() {
-                                ui.label(seat_name(&view.meta, seat as Seat));
-                                ui.label(RichText::new(score.to_string()).strong());
-                                ui.end_row();
-                            }
-                        });
-                    }
-                    ui.add_space(8.0);
-                    ui.horizontal(|ui| {
-                        if widgets::primary(ui, lang.t(S::PlayAgain)).clicked() {
-                            let mut setup = view.meta.setup.clone();
-                            setup.seed = super::setup::clock_seed();
-                            let variants = view
-                                .meta
-                                .variants
-                                .iter()
-                                .map(|v| ScriptSource {
-                                    origin: format!("session:{}", v.file),
-                                    file: v.file.clone(),
-                                    text: v.text.clone(),
-                                })
-                                .collect();
-                            shared.worker.send(Request::Start {
-                                game: view.meta.game.clone(),
-                                seats: view.meta.seats.clone(),
-                                setup,
-                                variants,
-                            });
-                            self.expect_game();
-                        }
-                        if widgets::button(ui, lang.t(S::BackToLibrary)).clicked() {
-                            nav = Some(Nav::Library);
-                        }
-                    });
-                    ui.separator();
-                } else {
-                    ui.label(RichText::new(view.scene.message.get(code)).size(24.0));
-                    if let Some(seat) = view.actor {
-                        let dot = view
-                            .manifest
-                            .seats
-                            .get(seat as usize)
-                            .map_or(ACCENT, |s| colour(s.colour));
-                        ui.horizontal(|ui| {
-                            let (r, _) = ui
-                                .allocate_exact_size(egui::vec2(22.0, 22.0), egui::Sense::hover());
-                            ui.painter().circle(
-                                r.center(),
-                                10.0,
-                                dot,
-                                egui::Stroke::new(2.0, egui::Color32::WHITE),
-                            );
+                // The decisions and scores scroll on their own when the window is small
+                // (a TV-sized interface scale); the log keeps the rest of the height.
+                let top_h = ui.available_height() * 0.78;
+                egui::ScrollArea::vertical()
+                    .id_salt("side-top")
+                    .max_height(top_h)
+                    .auto_shrink([false, true])
+                    .show(ui, |ui| {
+                        if let Some(outcome) = &finished {
                             ui.label(
-                                RichText::new(lang.f(S::YourTurn, &[&seat_name(&view.meta, seat)]))
-                                    .size(26.0)
+                                RichText::new(lang.t(S::GameOver))
+                                    .size(30.0)
                                     .strong()
                                     .color(ACCENT),
                             );
+                            let winners: Vec<String> = outcome
+                                .winners
+                                .iter()
+                                .map(|&w| seat_name(&view.meta, w))
+                                .collect();
+                            let headline = if winners.is_empty() {
+                                lang.t(S::Draw).to_string()
+                            } else {
+                                lang.f(S::Winner, &[&winners.join(", ")])
+                            };
+                            ui.label(RichText::new(headline).size(26.0).strong());
+                            ui.label(outcome.reason.get(code));
+                            if !outcome.scores.is_empty() {
+                                egui::Grid::new("final-scores").show(ui, |ui| {
+                                    for (seat, score) in outcome.scores.iter().enumerate() {
+                                        ui.label(seat_name(&view.meta, seat as Seat));
+                                        ui.label(RichText::new(score.to_string()).strong());
+                                        ui.end_row();
+                                    }
+                                });
+                            }
+                            ui.add_space(8.0);
+                            ui.horizontal(|ui| {
+                                if widgets::primary(ui, lang.t(S::PlayAgain)).clicked() {
+                                    let mut setup = view.meta.setup.clone();
+                                    setup.seed = super::setup::clock_seed();
+                                    let variants = view
+                                        .meta
+                                        .variants
+                                        .iter()
+                                        .map(|v| ScriptSource {
+                                            origin: format!("session:{}", v.file),
+                                            file: v.file.clone(),
+                                            text: v.text.clone(),
+                                        })
+                                        .collect();
+                                    shared.worker.send(Request::Start {
+                                        game: view.meta.game.clone(),
+                                        seats: view.meta.seats.clone(),
+                                        setup,
+                                        variants,
+                                    });
+                                    self.expect_game();
+                                }
+                                if widgets::button(ui, lang.t(S::BackToLibrary)).clicked() {
+                                    nav = Some(Nav::Library);
+                                }
+                            });
+                            ui.separator();
+                        } else {
+                            ui.label(RichText::new(view.scene.message.get(code)).size(24.0));
+                            if let Some(seat) = view.actor {
+                                let dot = view
+                                    .manifest
+                                    .seats
+                                    .get(seat as usize)
+                                    .map_or(ACCENT, |s| colour(s.colour));
+                                ui.horizontal(|ui| {
+                                    let (r, _) = ui.allocate_exact_size(
+                                        egui::vec2(22.0, 22.0),
+                                        egui::Sense::hover(),
+                                    );
+                                    ui.painter().circle(
+                                        r.center(),
+                                        10.0,
+                                        dot,
+                                        egui::Stroke::new(2.0, egui::Color32::WHITE),
+                                    );
+                                    ui.label(
+                                        RichText::new(
+                                            lang.f(S::YourTurn, &[&seat_name(&view.meta, seat)]),
+                                        )
+                                        .size(26.0)
+                                        .strong()
+                                        .color(ACCENT),
+                                    );
+                                });
+                            } else if let Some(bot) = view.bot {
+                                widgets::busy(
+                                    ui,
+                                    &lang.f(S::BotThinking, &[&seat_name(&view.meta, bot)]),
+                                );
+                            }
+                            if !self.waiting {
+                                chosen =
+                                    scene::action_buttons(ui, &mut self.scene, &view.actions, lang);
+                            } else {
+                                widgets::busy(ui, lang.t(S::Working));
+                            }
+                            ui.separator();
+                        }
+                        if let Some(error) = self.error.clone() {
+                            let detail = format!("{error}\n{}", lang.t(S::SessionKept));
+                            if widgets::error_panel(
+                                ui,
+                                lang.t(S::GameFailed),
+                                &detail,
+                                lang.t(S::Dismiss),
+                            ) {
+                                self.error = None;
+                            }
+                        }
+                        scene::scores_ui(ui, &view.scene, lang, |s| {
+                            let dot = view
+                                .manifest
+                                .seats
+                                .get(s as usize)
+                                .map_or(MUTED, |info| colour(info.colour));
+                            (seat_name(&view.meta, s), dot)
                         });
-                    } else if let Some(bot) = view.bot {
-                        widgets::busy(ui, &lang.f(S::BotThinking, &[&seat_name(&view.meta, bot)]));
-                    }
-                    if !self.waiting {
-                        chosen = scene::action_buttons(ui, &mut self.scene, &view.actions, lang);
-                    } else {
-                        widgets::busy(ui, lang.t(S::Working));
-                    }
-                    ui.separator();
-                }
-                if let Some(error) = self.error.clone() {
-                    let detail = format!("{error}\n{}", lang.t(S::SessionKept));
-                    if widgets::error_panel(ui, lang.t(S::GameFailed), &detail, lang.t(S::Dismiss))
-                    {
-                        self.error = None;
-                    }
-                }
-                scene::scores_ui(ui, &view.scene, lang);
+                    });
                 ui.separator();
                 ui.label(RichText::new(lang.t(S::Log)).strong().color(MUTED));
                 egui::ScrollArea::vertical()
@@ -344,12 +385,46 @@ impl PlayScreen {
             } else {
                 &view.actions[..]
             };
-            if let Some(id) = self.scene.ui(ui, &view.scene, actions, lang) {
+            let help = scene::Help {
+                targets: assist.show_targets,
+                last_move: assist.show_last_move,
+            };
+            if let Some(id) = self
+                .scene
+                .ui(ui, &view.scene, actions, lang, help, view.viewer)
+            {
                 chosen = Some(id);
             }
         });
         if let (Some(id), Some(seat)) = (chosen, view.actor) {
-            self.send(shared, Request::Act { seat, action: id });
+            if assist.confirm_moves {
+                let label = view
+                    .actions
+                    .iter()
+                    .find(|a| a.id == id)
+                    .map_or_else(|| veillee_sdk::Text::same(&id), |a| a.label.clone());
+                self.confirm = Some((seat, id, label));
+            } else {
+                self.send(shared, Request::Act { seat, action: id });
+            }
+        }
+        if let Some((seat, id, label)) = self.confirm.clone() {
+            let body = lang.f(S::PlayThis, &[label.get(code)]);
+            match widgets::ask(
+                ui.ctx(),
+                "confirm-move",
+                &body,
+                lang.t(S::PlayIt),
+                lang.t(S::Cancel),
+                false,
+            ) {
+                Answer::Yes => {
+                    self.confirm = None;
+                    self.send(shared, Request::Act { seat, action: id });
+                }
+                Answer::No => self.confirm = None,
+                Answer::Open => {}
+            }
         }
 
         // Bots: a short visible pause, then the worker plays.

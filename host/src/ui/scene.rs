@@ -8,10 +8,10 @@
 //! remaining ones are offered as buttons. Every clickable square and card is an accessible
 //! button named after it (`"d6"`), so tests and screen readers find them.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use egui::{pos2, vec2, Align2, Color32, FontId, Rect, Sense, Shape as EShape, Stroke, Ui};
-use veillee_sdk::{Action, Board, HighlightKind, Piece, Scene, Shape, Target};
+use veillee_sdk::{Action, Board, HighlightKind, Piece, Scene, ScoreLine, Seat, Shape, Target};
 
 use super::i18n::{Lang, S};
 use super::widgets::{self, colour, ink_on, ACCENT};
@@ -90,7 +90,17 @@ impl SceneView {
 
     /// Draws the scene in the space available and handles clicks on it.
     /// `actions` are the legal actions of the viewer (empty: nothing is clickable).
-    pub fn ui(&mut self, ui: &mut Ui, scene: &Scene, actions: &[Action], lang: Lang) -> Chosen {
+    /// With zones (hands, a market) and room to the side, the board stands on the left and
+    /// the zones in a scrolling column on the right; otherwise the zones go under the board.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        scene: &Scene,
+        actions: &[Action],
+        lang: Lang,
+        help: Help,
+        viewer: Option<Seat>,
+    ) -> Chosen {
         let mut chosen = None;
         let first: HashSet<Target> = actions
             .iter()
@@ -102,36 +112,68 @@ impl SceneView {
             next: &next,
             selected: &self.selected,
             scene,
-        };
-        let zones_height = if scene.zones.is_empty() {
-            0.0
-        } else {
-            scene.zones.len() as f32 * 200.0
-        };
-        let board_height = if scene.boards.is_empty() {
-            0.0
-        } else {
-            ((ui.available_height() - zones_height) / scene.boards.len() as f32).max(160.0)
+            help,
         };
         let mut clicks: Vec<Vec<Target>> = Vec::new();
-        for board in &scene.boards {
-            let size = vec2(ui.available_width(), board_height);
-            let (rect, _) = ui.allocate_exact_size(size, Sense::hover());
-            draw_board(ui, rect, board, scene.rotation, &lit, lang, &mut clicks);
-        }
-        for zone in &scene.zones {
-            ui.add_space(8.0);
-            ui.label(egui::RichText::new(zone.title.get(lang.code())).strong());
-            ui.horizontal_wrapped(|ui| {
-                for card in &zone.cards {
-                    let target = Target::Card {
-                        id: card.id.clone(),
-                    };
-                    if draw_card(ui, card, &target, &lit, lang) {
-                        clicks.push(vec![target]);
-                    }
-                }
+        let avail = ui.available_size();
+        // The viewer's own zones (their hand) first, then the others in the scene's order.
+        let mut zones: Vec<&veillee_sdk::Zone> = scene.zones.iter().collect();
+        zones.sort_by_key(|z| viewer.is_none() || z.owner != viewer);
+        let has_zones = !scene.zones.is_empty();
+        let side_by_side = has_zones && !scene.boards.is_empty() && avail.x > avail.y * 1.05;
+        if side_by_side {
+            // Two fixed rectangles, so that nothing spills over the panels around.
+            let area = Rect::from_min_size(ui.cursor().min, avail);
+            let gap = 16.0;
+            let board_w = (avail.x * 0.62).min(avail.y * 1.02).max(avail.x * 0.5);
+            let board_rect = Rect::from_min_size(area.min, vec2(board_w, avail.y));
+            let zones_rect =
+                Rect::from_min_max(pos2(board_rect.right() + gap, area.top()), area.max);
+            ui.allocate_rect(area, Sense::hover());
+            let h = avail.y / scene.boards.len() as f32;
+            for (i, board) in scene.boards.iter().enumerate() {
+                let rect =
+                    Rect::from_min_size(board_rect.min + vec2(0.0, h * i as f32), vec2(board_w, h));
+                draw_board(ui, rect, board, scene.rotation, &lit, lang, &mut clicks);
+            }
+            ui.scope_builder(egui::UiBuilder::new().max_rect(zones_rect), |ui| {
+                ui.set_clip_rect(zones_rect.intersect(ui.clip_rect()));
+                egui::ScrollArea::vertical()
+                    .id_salt("zones")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        // Leave room for the scroll bar.
+                        let card = card_size(zones_rect.width() - 30.0);
+                        for zone in &zones {
+                            draw_zone(ui, zone, card, &lit, lang, &mut clicks);
+                        }
+                    });
             });
+        } else {
+            let card = card_size(avail.x.min(900.0));
+            let zones_height: f32 = scene
+                .zones
+                .iter()
+                .map(|z| zone_height(z, card, avail.x))
+                .sum();
+            let board_height = if scene.boards.is_empty() {
+                0.0
+            } else {
+                ((avail.y - zones_height) / scene.boards.len() as f32).max(220.0)
+            };
+            egui::ScrollArea::vertical()
+                .id_salt("scene")
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    for board in &scene.boards {
+                        let size = vec2(ui.available_width(), board_height);
+                        let (rect, _) = ui.allocate_exact_size(size, Sense::hover());
+                        draw_board(ui, rect, board, scene.rotation, &lit, lang, &mut clicks);
+                    }
+                    for zone in &zones {
+                        draw_zone(ui, zone, card, &lit, lang, &mut clicks);
+                    }
+                });
         }
         for clicked in clicks {
             if let Some(id) = self.click(&clicked, actions) {
@@ -142,12 +184,139 @@ impl SceneView {
     }
 }
 
+/// What the play screen's assisted mode shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Help {
+    /// Light up what can be clicked (pieces that can move, their destinations).
+    pub targets: bool,
+    /// Show the game's "last move" highlights.
+    pub last_move: bool,
+}
+
+impl Default for Help {
+    fn default() -> Self {
+        Help {
+            targets: true,
+            last_move: true,
+        }
+    }
+}
+
+/// The size of a face-up card for a column this wide: four to a row in a narrow column,
+/// more in a wide one, never too small to read.
+fn card_size(width: f32) -> egui::Vec2 {
+    let gap = 12.0;
+    let (least, most) = (80.0, 124.0);
+    let fit = ((width + gap) / (least + gap)).floor().max(1.0);
+    let per_row = ((width + gap) / (most + gap)).ceil().clamp(1.0, fit);
+    let w = ((width - gap * (per_row - 1.0)) / per_row)
+        .min(most)
+        .max(1.0);
+    vec2(w.floor(), (w * 1.3).round())
+}
+
+/// The size of a face-down card in a compact hand (someone else's).
+const BACK: egui::Vec2 = egui::Vec2::new(34.0, 48.0);
+
+/// Whether a zone is drawn compact: only backs, none of them clickable.
+fn compact(zone: &veillee_sdk::Zone, lit: Option<&Lit>) -> bool {
+    zone.cards.iter().all(|c| {
+        !c.face_up
+            && lit.is_none_or(|lit| {
+                let t = Target::Card { id: c.id.clone() };
+                !lit.first.contains(&t) && !lit.next.contains(&t)
+            })
+    })
+}
+
+/// About how tall a zone is drawn (for the stacked layout).
+fn zone_height(zone: &veillee_sdk::Zone, card: egui::Vec2, width: f32) -> f32 {
+    let title = 40.0;
+    if zone.cards.is_empty() {
+        return title;
+    }
+    if compact(zone, None) {
+        return title + BACK.y + 10.0;
+    }
+    let per_row = ((width + 12.0) / (card.x + 12.0)).floor().max(1.0);
+    let rows = (zone.cards.len() as f32 / per_row).ceil();
+    title + rows * (card.y + 12.0)
+}
+
+/// Draws a zone: its title and its cards (someone else's hidden hand as a compact row).
+fn draw_zone(
+    ui: &mut Ui,
+    zone: &veillee_sdk::Zone,
+    card: egui::Vec2,
+    lit: &Lit,
+    lang: Lang,
+    clicks: &mut Vec<Vec<Target>>,
+) {
+    ui.add_space(6.0);
+    let title = zone.title.get(lang.code());
+    if compact(zone, Some(lit)) {
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new(title).strong());
+            ui.label(egui::RichText::new(format!("× {}", zone.cards.len())).color(widgets::MUTED));
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.spacing_mut().item_spacing.x = 4.0;
+            for c in &zone.cards {
+                let (rect, response) = ui.allocate_exact_size(BACK, Sense::hover());
+                response.widget_info(|| {
+                    egui::WidgetInfo::labeled(egui::Role::Image, false, format!("card {}", c.id))
+                });
+                card_back(ui.painter(), rect, Some(colour(c.colour)));
+            }
+        });
+        return;
+    }
+    ui.label(egui::RichText::new(title).strong());
+    ui.horizontal_wrapped(|ui| {
+        for c in &zone.cards {
+            let target = Target::Card { id: c.id.clone() };
+            if draw_card(ui, c, card, &target, lit, lang) {
+                clicks.push(vec![target]);
+            }
+        }
+    });
+}
+
+/// The back of a card: a deep blue with a frame and a star, and the owner's colour as a
+/// stripe when there is one.
+fn card_back(painter: &egui::Painter, rect: Rect, owner: Option<Color32>) {
+    let small = rect.width() < 60.0;
+    let radius = if small { 4.0 } else { 10.0 };
+    painter.rect_filled(rect, radius, Color32::from_rgb(0x3b, 0x2f, 0x6b));
+    painter.rect_stroke(
+        rect.shrink(if small { 3.0 } else { 8.0 }),
+        radius * 0.6,
+        Stroke::new(if small { 1.0 } else { 2.0 }, ACCENT.gamma_multiply(0.6)),
+        egui::StrokeKind::Inside,
+    );
+    if let Some(owner) = owner {
+        let stripe = Rect::from_min_size(
+            rect.left_bottom() - vec2(0.0, rect.height() * 0.12),
+            vec2(rect.width(), rect.height() * 0.12),
+        );
+        painter.rect_filled(stripe.shrink2(vec2(rect.width() * 0.2, 0.0)), 2.0, owner);
+    }
+    painter.text(
+        rect.center(),
+        Align2::CENTER_CENTER,
+        "✦",
+        FontId::proportional(rect.width() * 0.3),
+        ACCENT,
+    );
+}
+
 /// What is lit up this frame.
 struct Lit<'a> {
     first: &'a HashSet<Target>,
     next: &'a HashSet<Target>,
     selected: &'a [Target],
     scene: &'a Scene,
+    help: Help,
 }
 
 impl Lit<'_> {
@@ -155,6 +324,7 @@ impl Lit<'_> {
         self.scene
             .highlights
             .iter()
+            .filter(|h| self.help.last_move || h.kind != HighlightKind::LastMove)
             .filter(|h| targets.contains(&h.target))
             .map(|h| h.kind)
             .max_by_key(|k| match k {
@@ -205,14 +375,21 @@ fn draw_board(
         return;
     }
     let title_h = if board.title.en.is_empty() { 0.0 } else { 34.0 };
-    let margin = 30.0;
-    let cell = ((rect.width() - margin) / f32::from(dcols))
-        .min((rect.height() - margin - title_h) / f32::from(drows))
+    // Room for the coordinates on the left and below (when there are some) and for the
+    // board's shadow on every side.
+    let labelled = !board.col_labels.is_empty() || !board.row_labels.is_empty();
+    let margin = if labelled { 30.0 } else { 0.0 };
+    let shadow = 8.0;
+    let cell = ((rect.width() - margin - 2.0 * shadow) / f32::from(dcols))
+        .min((rect.height() - margin - title_h - 2.0 * shadow) / f32::from(drows))
         .clamp(18.0, 130.0);
     let grid = vec2(cell * f32::from(dcols), cell * f32::from(drows));
     let origin = pos2(
         rect.center().x - grid.x / 2.0 + margin / 2.0,
-        rect.top() + title_h + ((rect.height() - title_h - margin - grid.y) / 2.0).max(0.0),
+        rect.top()
+            + title_h
+            + shadow
+            + ((rect.height() - title_h - margin - 2.0 * shadow - grid.y) / 2.0).max(0.0),
     );
     let painter = ui.painter_at(rect);
     if title_h > 0.0 {
@@ -289,6 +466,10 @@ fn draw_board(
             painter.text(pos, align, label, label_font.clone(), widgets::MUTED);
         }
     }
+    let mut stacks: HashMap<(u16, u16), Vec<&Piece>> = HashMap::new();
+    for p in &board.pieces {
+        stacks.entry((p.col, p.row)).or_default().push(p);
+    }
     // Highlights, clicks and legal targets, cell by cell.
     for row in 0..board.rows {
         for col in 0..board.cols {
@@ -299,11 +480,12 @@ fn draw_board(
                 continue;
             }
             let r = cell_rect(col, row);
-            let piece = board.pieces.iter().find(|p| p.col == col && p.row == row);
-            let mut targets = Vec::with_capacity(2);
-            if let Some(p) = piece {
-                targets.push(Target::piece(p.id.clone()));
-            }
+            // Several pieces may share a cell (a stack: bottom first). A click offers the
+            // top piece first, then the ones under it, then the cell.
+            let stack = stacks.get(&(col, row)).map_or(&[][..], |v| &v[..]);
+            let piece = stack.last().copied();
+            let mut targets = Vec::with_capacity(stack.len() + 1);
+            targets.extend(stack.iter().rev().map(|p| Target::piece(p.id.clone())));
             targets.push(Target::cell(board.id.clone(), col, row));
             if let Some(kind) = lit.highlight(&targets) {
                 let stroke_colour = match kind {
@@ -336,9 +518,7 @@ fn draw_board(
             );
             response
                 .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, clickable, &name));
-            if let Some(p) = piece {
-                draw_piece(&painter, r, p);
-            }
+            draw_stack(&painter, r, stack);
             if is_selected {
                 painter.rect_stroke(
                     r.shrink(2.0),
@@ -346,6 +526,8 @@ fn draw_board(
                     Stroke::new((cell * 0.08).max(3.0), ACCENT),
                     egui::StrokeKind::Inside,
                 );
+            } else if !lit.help.targets {
+                // Assisted mode off: nothing tells where a piece may go.
             } else if is_next && !lit.selected.is_empty() {
                 let glow = Color32::from_rgba_unmultiplied(0xf2, 0xb3, 0x4f, 200);
                 if piece.is_some() {
@@ -379,6 +561,45 @@ fn draw_board(
             }
         }
     }
+}
+
+/// Draws the pieces of one cell: one fills the cell; a stack is drawn smaller, each piece a
+/// little lower and to the right of the one under it, with its height in a badge.
+fn draw_stack(painter: &egui::Painter, r: Rect, stack: &[&Piece]) {
+    let n = stack.len();
+    if n == 0 {
+        return;
+    }
+    if n == 1 {
+        draw_piece(painter, r, stack[0]);
+        return;
+    }
+    let s = r.width();
+    let scale = (1.0 - 0.16 * (n - 1) as f32).max(0.62);
+    let step = (s * (1.0 - scale) / (n - 1) as f32).min(s * 0.16);
+    let start = r.center() - vec2(step, step) * ((n - 1) as f32 / 2.0);
+    for (i, piece) in stack.iter().enumerate() {
+        let centre = start + vec2(step, step) * i as f32;
+        draw_piece(
+            painter,
+            Rect::from_center_size(centre, vec2(s * scale, s * scale)),
+            piece,
+        );
+    }
+    let badge = r.right_top() + vec2(-s * 0.14, s * 0.14);
+    painter.circle(
+        badge,
+        s * 0.12,
+        Color32::from_rgb(0x15, 0x15, 0x1c),
+        Stroke::new(1.5, ACCENT),
+    );
+    painter.text(
+        badge,
+        Align2::CENTER_CENTER,
+        n.to_string(),
+        FontId::proportional((s * 0.16).max(11.0)),
+        ACCENT,
+    );
 }
 
 /// Draws a piece by shape in its colour, outlined so that it reads on any cell.
@@ -478,13 +699,24 @@ fn draw_piece(painter: &egui::Painter, r: Rect, piece: &Piece) {
         }
     }
     if !piece.label.is_empty() {
-        painter.text(
-            c,
-            Align2::CENTER_CENTER,
-            &piece.label,
-            FontId::proportional(s * 0.3),
-            ink,
-        );
+        // As large as fits across the piece, and never unreadably small.
+        let room = s * 0.6;
+        let mut size = (s * 0.3).max(11.0);
+        let mut galley =
+            painter.layout_no_wrap(piece.label.clone(), FontId::proportional(size), ink);
+        if galley.size().x > room {
+            size = (size * room / galley.size().x).max(11.0);
+            galley = painter.layout_no_wrap(piece.label.clone(), FontId::proportional(size), ink);
+        }
+        let at = c - galley.size() / 2.0;
+        // A faint halo so the label reads over the shape's own lines.
+        let halo = if ink.r() > 128 {
+            Color32::from_black_alpha(140)
+        } else {
+            Color32::from_white_alpha(90)
+        };
+        painter.galley_with_override_text_color(at + vec2(1.0, 1.0), galley.clone(), halo);
+        painter.galley(at, galley, ink);
     }
 }
 
@@ -492,11 +724,11 @@ fn draw_piece(painter: &egui::Painter, r: Rect, piece: &Piece) {
 fn draw_card(
     ui: &mut Ui,
     card: &veillee_sdk::Card,
+    size: egui::Vec2,
     target: &Target,
     lit: &Lit,
     lang: Lang,
 ) -> bool {
-    let size = vec2(120.0, 170.0);
     let clickable = lit.next.contains(target) || lit.first.contains(target);
     let (rect, response) = ui.allocate_exact_size(
         size,
@@ -517,35 +749,34 @@ fn draw_card(
         let fill = colour(card.colour);
         painter.rect_filled(rect, 10.0, fill);
         let ink = ink_on(fill);
-        painter.text(
-            rect.center_top() + vec2(0.0, 10.0),
-            Align2::CENTER_TOP,
-            card.title.get(lang.code()),
-            FontId::proportional(19.0),
+        // The title wraps (long names) and is centred; the text follows under it.
+        let title_font = FontId::proportional((size.x * 0.16).clamp(14.0, 19.0));
+        let mut job = egui::text::LayoutJob::simple(
+            card.title.get(lang.code()).to_string(),
+            title_font,
             ink,
+            size.x - 12.0,
+        );
+        job.halign = egui::Align::Center;
+        let title = painter.layout_job(job);
+        let title_h = title.size().y;
+        painter.galley(rect.center_top() + vec2(0.0, 8.0), title, ink);
+        painter.line_segment(
+            [
+                rect.left_top() + vec2(10.0, 14.0 + title_h),
+                rect.right_top() + vec2(-10.0, 14.0 + title_h),
+            ],
+            Stroke::new(1.0, ink.gamma_multiply(0.4)),
         );
         let galley = painter.layout(
             card.text.get(lang.code()).to_string(),
-            FontId::proportional(14.0),
+            FontId::proportional((size.x * 0.12).clamp(12.0, 15.0)),
             ink,
             size.x - 16.0,
         );
-        painter.galley(rect.left_top() + vec2(8.0, 44.0), galley, ink);
+        painter.galley(rect.left_top() + vec2(8.0, 20.0 + title_h), galley, ink);
     } else {
-        painter.rect_filled(rect, 10.0, Color32::from_rgb(0x3b, 0x2f, 0x6b));
-        painter.rect_stroke(
-            rect.shrink(8.0),
-            6.0,
-            Stroke::new(2.0, ACCENT.gamma_multiply(0.6)),
-            egui::StrokeKind::Inside,
-        );
-        painter.text(
-            rect.center(),
-            Align2::CENTER_CENTER,
-            "✦",
-            FontId::proportional(34.0),
-            ACCENT,
-        );
+        card_back(&painter, rect, Some(colour(card.colour)));
     }
     if let Some(kind) = lit.highlight(std::slice::from_ref(target)) {
         let c = if kind == HighlightKind::Danger {
@@ -562,7 +793,15 @@ fn draw_card(
             Stroke::new(4.0, ACCENT),
             egui::StrokeKind::Outside,
         );
-    } else if lit.next.contains(target) && !lit.selected.is_empty() {
+    } else if lit.help.targets && lit.selected.is_empty() && lit.first.contains(target) {
+        // Assisted mode: the cards a move can start from.
+        painter.rect_stroke(
+            rect,
+            10.0,
+            Stroke::new(2.0, ACCENT.gamma_multiply(0.55)),
+            egui::StrokeKind::Outside,
+        );
+    } else if lit.help.targets && lit.next.contains(target) && !lit.selected.is_empty() {
         painter.rect_stroke(
             rect,
             10.0,
@@ -581,23 +820,120 @@ fn draw_card(
     response.clicked()
 }
 
-/// The scene's score lines as a small table.
-pub fn scores_ui(ui: &mut Ui, scene: &Scene, lang: Lang) {
+/// The scene's score lines as a small table. Lines about a seat are laid out with one
+/// column per seat, headed by `seat`'s name and colour for it.
+pub fn scores_ui(ui: &mut Ui, scene: &Scene, lang: Lang, seat: impl Fn(Seat) -> (String, Color32)) {
     if scene.scores.is_empty() {
         return;
     }
+    let code = lang.code();
     ui.label(
         egui::RichText::new(lang.t(S::Scores))
             .strong()
             .color(widgets::MUTED),
     );
-    egui::Grid::new("scores")
-        .num_columns(2)
-        .spacing([24.0, 6.0])
+    let general: Vec<&ScoreLine> = scene.scores.iter().filter(|l| l.seat.is_none()).collect();
+    if !general.is_empty() {
+        egui::Grid::new("scores")
+            .num_columns(2)
+            .spacing([24.0, 6.0])
+            .show(ui, |ui| {
+                for line in general {
+                    ui.label(line.label.get(code));
+                    ui.label(egui::RichText::new(&line.value).strong());
+                    ui.end_row();
+                }
+            });
+    }
+    let mut seats: Vec<Seat> = Vec::new();
+    let mut labels: Vec<&veillee_sdk::Text> = Vec::new();
+    for line in &scene.scores {
+        if let Some(s) = line.seat {
+            if !seats.contains(&s) {
+                seats.push(s);
+            }
+            if !labels.contains(&&line.label) {
+                labels.push(&line.label);
+            }
+        }
+    }
+    if seats.is_empty() {
+        return;
+    }
+    // One row per seat (there may be five), one column per kind of figure; when that does
+    // not fit across the panel, one line per seat.
+    let measure = |text: &str, size: f32| {
+        ui.painter()
+            .layout_no_wrap(text.to_string(), FontId::proportional(size), Color32::WHITE)
+            .size()
+            .x
+    };
+    let names = seats
+        .iter()
+        .map(|&s| measure(&seat(s).0, 21.0) + 20.0)
+        .fold(0.0, f32::max);
+    let wide: f32 = labels
+        .iter()
+        .map(|l| measure(l.get(code), 16.0) + 14.0)
+        .sum::<f32>()
+        + names
+        + 14.0;
+    if wide > ui.available_width() {
+        for &s in &seats {
+            let (name, dot) = seat(s);
+            ui.horizontal(|ui| {
+                ui.spacing_mut().item_spacing.x = 6.0;
+                let (r, _) = ui.allocate_exact_size(vec2(14.0, 14.0), Sense::hover());
+                ui.painter()
+                    .circle(r.center(), 6.5, dot, Stroke::new(1.0, Color32::WHITE));
+                ui.label(egui::RichText::new(name).strong());
+            });
+            ui.indent(("seat-score", s), |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    ui.spacing_mut().item_spacing.x = 6.0;
+                    for line in scene.scores.iter().filter(|l| l.seat == Some(s)) {
+                        ui.label(
+                            egui::RichText::new(line.label.get(code))
+                                .small()
+                                .color(widgets::MUTED),
+                        );
+                        ui.label(egui::RichText::new(format!("{}   ", line.value)).strong());
+                    }
+                });
+            });
+        }
+        return;
+    }
+    egui::Grid::new("seat-scores")
+        .num_columns(labels.len() + 1)
+        .spacing([14.0, 6.0])
         .show(ui, |ui| {
-            for line in &scene.scores {
-                ui.label(line.label.get(lang.code()));
-                ui.label(egui::RichText::new(&line.value).strong());
+            ui.label("");
+            for label in &labels {
+                ui.label(
+                    egui::RichText::new(label.get(code))
+                        .small()
+                        .color(widgets::MUTED),
+                );
+            }
+            ui.end_row();
+            for &s in &seats {
+                let (name, dot) = seat(s);
+                ui.horizontal(|ui| {
+                    ui.spacing_mut().item_spacing.x = 6.0;
+                    let (r, _) = ui.allocate_exact_size(vec2(14.0, 14.0), Sense::hover());
+                    ui.painter()
+                        .circle(r.center(), 6.5, dot, Stroke::new(1.0, Color32::WHITE));
+                    ui.label(name);
+                });
+                for label in &labels {
+                    let value = scene
+                        .scores
+                        .iter()
+                        .find(|l| l.seat == Some(s) && &&l.label == label)
+                        .map_or("", |l| l.value.as_str());
+                    ui.label(egui::RichText::new(value).strong());
+                }
                 ui.end_row();
             }
         });

@@ -1,11 +1,11 @@
-//! Settings: language, interface scale, and where the data lives.
+//! Settings: language, interface scale, assisted-mode defaults, and where the data lives.
 
 use egui::{RichText, Ui};
 
 use super::app::Shared;
 use super::i18n::{Lang, S};
 use super::widgets::{self, ACCENT, MUTED};
-use super::worker::{Request, LANGUAGE, SCALE};
+use super::worker::{Assist, Request, ASSIST, LANGUAGE, SCALE};
 
 /// The settings screen.
 #[derive(Default)]
@@ -53,8 +53,30 @@ impl SettingsScreen {
                 }
             }
             ui.add_space(12.0);
+            ui.label(RichText::new(lang.t(S::Assist)).strong().color(ACCENT));
+            if assist_checkboxes(ui, lang, &mut shared.assist) {
+                let value = serde_json::to_value(shared.assist).unwrap_or_default();
+                shared.worker.send(Request::SetSetting(ASSIST, value));
+            }
+            ui.add_space(12.0);
             ui.label(RichText::new(lang.t(S::DataDir)).strong().color(ACCENT));
             ui.label(RichText::new(shared.data_dir.display().to_string()).monospace());
         });
     }
+}
+
+/// The assisted-mode switches (in the settings, and in the play screen's help menu).
+/// Returns true when one changed.
+pub fn assist_checkboxes(ui: &mut Ui, lang: Lang, assist: &mut Assist) -> bool {
+    let mut changed = ui
+        .checkbox(&mut assist.show_targets, lang.t(S::ShowTargets))
+        .on_hover_text(lang.t(S::ShowTargetsHint))
+        .changed();
+    changed |= ui
+        .checkbox(&mut assist.show_last_move, lang.t(S::ShowLastMove))
+        .changed();
+    changed |= ui
+        .checkbox(&mut assist.confirm_moves, lang.t(S::ConfirmMoves))
+        .changed();
+    changed
 }

@@ -176,15 +176,32 @@ pub enum Answer {
     No,
 }
 
-/// A modal confirmation over the whole window.
+/// A modal confirmation over the whole window, for something that destroys data.
 pub fn confirm(ctx: &egui::Context, id: &str, body: &str, yes: &str, no: &str) -> Answer {
+    ask(ctx, id, body, yes, no, true)
+}
+
+/// A modal question over the whole window; `destructive` draws "yes" as a danger button.
+pub fn ask(
+    ctx: &egui::Context,
+    id: &str,
+    body: &str,
+    yes: &str,
+    no: &str,
+    destructive: bool,
+) -> Answer {
     let mut answer = Answer::Open;
     egui::Modal::new(egui::Id::unique(id)).show(ctx, |ui| {
         ui.set_max_width(620.0);
         ui.label(body);
         ui.add_space(12.0);
         ui.horizontal(|ui| {
-            if danger(ui, yes).clicked() {
+            let yes = if destructive {
+                danger(ui, yes)
+            } else {
+                primary(ui, yes)
+            };
+            if yes.clicked() {
                 answer = Answer::Yes;
             }
             if button(ui, no).clicked() {

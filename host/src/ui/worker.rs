@@ -20,12 +20,40 @@ use crate::store::{SessionChange, Store, StoreError};
 use crate::variants::library::{self, ScriptSource};
 use crate::variants::{Script, ScriptInfo, VariantEngine, VariantLimits, CHOOSE_PREFIX};
 
+/// Set to anything: never open a native file dialog (tests, systems without a desktop
+/// portal); the screens' typed-path fields do the job.
+pub const NO_DIALOG_ENV: &str = "VEILLEE_NO_FILE_DIALOG";
+
 /// The setting that remembers the names typed at each seat.
 pub const SEAT_NAMES: &str = "ui.seat_names";
 /// The setting that remembers the language.
 pub const LANGUAGE: &str = "ui.language";
 /// The setting that remembers the interface scale.
 pub const SCALE: &str = "ui.scale";
+/// The setting that remembers the assisted-mode defaults.
+pub const ASSIST: &str = "ui.assist";
+
+/// Assisted mode: how much the play screen helps. Remembered with the other settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Assist {
+    /// Light up the pieces that can move and, once one is picked, where it can go.
+    pub show_targets: bool,
+    /// Outline the last move (the game's "last move" highlights).
+    pub show_last_move: bool,
+    /// Ask "Play this move?" before a move is sent.
+    pub confirm_moves: bool,
+}
+
+impl Default for Assist {
+    fn default() -> Self {
+        Assist {
+            show_targets: true,
+            show_last_move: true,
+            confirm_moves: false,
+        }
+    }
+}
 
 /// One game of the library, as the window shows it.
 #[derive(Clone, Debug)]
@@ -148,14 +176,16 @@ pub enum Reply {
         games: Vec<GameInfo>,
         /// Plugins that failed to load, in words.
         problems: Vec<String>,
-        /// The database was repaired (shown once).
-        recovery: Option<String>,
+        /// The database was repaired (shown once), in words.
+        recovery: Option<Text>,
         /// Remembered names per seat.
         seat_names: Vec<String>,
         /// Remembered language.
         language: Option<String>,
         /// Remembered interface scale.
         scale: Option<f32>,
+        /// Remembered assisted-mode defaults.
+        assist: Option<Assist>,
     },
     /// The database could not be opened.
     OpenFailed {
@@ -212,11 +242,23 @@ pub enum Pick {
 
 /// The window's end of the worker.
 pub struct Worker {
-    requests: Sender<Request>,
+    requests: Option<Sender<Request>>,
     replies: Receiver<Reply>,
     reply_sender: Sender<Reply>,
     ctx: Repaint,
     pending: usize,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Worker {
+    /// Closing the window lets the worker finish what it is doing (a move being saved) and
+    /// close the database, so that the data directory is free when the window is gone.
+    fn drop(&mut self) {
+        self.requests = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// The window's context, once it exists, to wake the window when a reply is ready.
@@ -239,7 +281,7 @@ impl Worker {
         let out = reply_sender.clone();
         let ctx = Repaint::default();
         let repaint = ctx.clone();
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name("veillee-worker".into())
             .spawn(move || {
                 let mut state = State::new(data);
@@ -255,11 +297,12 @@ impl Worker {
             })
             .expect("cannot start the worker thread");
         Worker {
-            requests,
+            requests: Some(requests),
             replies,
             reply_sender,
             ctx,
             pending: 0,
+            thread: Some(thread),
         }
     }
 
@@ -273,7 +316,9 @@ impl Worker {
     /// Sends a request (never waits).
     pub fn send(&mut self, request: Request) {
         self.pending += 1;
-        let _ = self.requests.send(request);
+        if let Some(requests) = &self.requests {
+            let _ = requests.send(request);
+        }
     }
 
     /// The replies that arrived since the last call (never waits).
@@ -294,9 +339,16 @@ impl Worker {
     }
 
     /// Opens a native file dialog on its own thread; the choice arrives as [`Reply::Picked`].
+    /// With [`NO_DIALOG_ENV`] set, or when the system has no dialog to offer, the answer is
+    /// "no file", and the screens offer a typed path instead.
     pub fn pick_file(&self, pick: Pick, title: String) {
         let out = self.reply_sender.clone();
         let ctx = self.ctx.clone();
+        if std::env::var_os(NO_DIALOG_ENV).is_some_and(|v| !v.is_empty()) {
+            let _ = out.send(Reply::Picked(pick, None));
+            ctx.request();
+            return;
+        }
         std::thread::spawn(move || {
             let dialog = rfd::FileDialog::new().set_title(title);
             let path = match pick {
@@ -412,6 +464,7 @@ impl State {
         let seat_names = store.setting(SEAT_NAMES).ok().flatten().unwrap_or_default();
         let language = store.setting(LANGUAGE).ok().flatten();
         let scale = store.setting(SCALE).ok().flatten();
+        let assist = store.setting(ASSIST).ok().flatten();
         self.sessions = Some(Sessions::new(store));
         let mut problems = Vec::new();
         match Runtime::new(Some(self.data.compiled_cache())) {
@@ -425,10 +478,20 @@ impl State {
         replies.push(Reply::Opened {
             games: self.games(),
             problems,
-            recovery: recovery.map(|r| r.to_string()),
+            recovery: recovery.map(|r| {
+                let to = r.moved_to.display().to_string();
+                Text::new(
+                    format!(
+                        "La base des parties sauvegardées était illisible ({}). Ses fichiers ont été mis de côté dans {to} et une nouvelle base, vide, a été ouverte.",
+                        r.reason
+                    ),
+                    r.to_string(),
+                )
+            }),
             seat_names,
             language,
             scale,
+            assist,
         });
         replies
     }
@@ -646,14 +709,8 @@ impl State {
     fn bot(&mut self) -> Res<GameView> {
         let playing = self.playing()?;
         let status = playing.engine.status(playing.live.game).map_err(words)?;
-        let bot = status.seats().iter().copied().find(|&s| {
-            playing
-                .live
-                .meta
-                .seats
-                .get(s as usize)
-                .is_some_and(|p| p.kind == PlayerKind::Bot)
-        });
+        let meta = &playing.live.meta;
+        let (_, bot) = to_act(status.seats(), |s| kind_at(meta, s));
         let Some(seat) = bot else {
             return self.view(Vec::new());
         };
@@ -720,24 +777,8 @@ impl State {
         let game = playing.live.game;
         let meta = &playing.live.meta;
         let status = playing.engine.status(game).map_err(words)?;
-        let kind = |s: Seat| {
-            meta.seats
-                .get(s as usize)
-                .map_or(PlayerKind::Human, |p| p.kind)
-        };
-        let actor = status
-            .seats()
-            .iter()
-            .copied()
-            .find(|&s| kind(s) == PlayerKind::Human);
-        let bot = match actor {
-            Some(_) => None,
-            None => status
-                .seats()
-                .iter()
-                .copied()
-                .find(|&s| kind(s) == PlayerKind::Bot),
-        };
+        let kind = |s: Seat| kind_at(meta, s);
+        let (actor, bot) = to_act(status.seats(), kind);
         if actor.is_some() {
             playing.last_human = actor;
         }
@@ -830,10 +871,75 @@ fn fallback_fonts() -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
+/// Who plays next when `seats` may act: a human among them if any (the play screen hands
+/// the device over between humans), else a bot. With several seats at once (a game or a
+/// house rule asking everyone), the humans answer first, one after the other, then each bot
+/// answers for its own seat: the first of the pair is the human to act, the second the bot.
+pub fn to_act(seats: &[Seat], kind: impl Fn(Seat) -> PlayerKind) -> (Option<Seat>, Option<Seat>) {
+    if let Some(human) = seats
+        .iter()
+        .copied()
+        .find(|&s| kind(s) == PlayerKind::Human)
+    {
+        return (Some(human), None);
+    }
+    (
+        None,
+        seats.iter().copied().find(|&s| kind(s) == PlayerKind::Bot),
+    )
+}
+
+/// Human or bot at a seat (a seat the session does not know counts as human).
+fn kind_at(meta: &SessionMeta, seat: Seat) -> PlayerKind {
+    meta.seats
+        .get(seat as usize)
+        .map_or(PlayerKind::Human, |p| p.kind)
+}
+
 /// The name of the player at a seat.
 pub fn seat_name(meta: &SessionMeta, seat: Seat) -> String {
     meta.seats
         .get(seat as usize)
         .map(|p| p.name.clone())
         .unwrap_or_else(|| format!("{}", seat + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(list: &'static [PlayerKind]) -> impl Fn(Seat) -> PlayerKind {
+        move |s| list[s as usize]
+    }
+
+    const H: PlayerKind = PlayerKind::Human;
+    const B: PlayerKind = PlayerKind::Bot;
+
+    #[test]
+    fn one_seat_to_act_is_that_human_or_that_bot() {
+        assert_eq!(to_act(&[1], kinds(&[B, H])), (Some(1), None));
+        assert_eq!(to_act(&[0], kinds(&[B, H])), (None, Some(0)));
+        assert_eq!(to_act(&[], kinds(&[B, H])), (None, None));
+    }
+
+    #[test]
+    fn several_seats_at_once_ask_a_human_first_then_the_bots_for_their_seats() {
+        // Everyone chooses at once: the first human among them.
+        assert_eq!(to_act(&[0, 1, 2], kinds(&[B, H, H])), (Some(1), None));
+        // Once the humans have answered, the remaining bots play, one after the other.
+        assert_eq!(to_act(&[0, 3], kinds(&[B, H, H, B])), (None, Some(0)));
+        assert_eq!(to_act(&[3], kinds(&[B, H, H, B])), (None, Some(3)));
+        // Only the other human is left: the screen hands over to them.
+        assert_eq!(to_act(&[2], kinds(&[B, H, H])), (Some(2), None));
+    }
+
+    #[test]
+    fn assisted_mode_reads_old_and_partial_settings() {
+        let partial: Assist = serde_json::from_str(r#"{"confirm_moves":true}"#).unwrap();
+        assert!(partial.confirm_moves && partial.show_targets && partial.show_last_move);
+        assert_eq!(
+            serde_json::from_str::<Assist>("{}").unwrap(),
+            Assist::default()
+        );
+    }
 }
