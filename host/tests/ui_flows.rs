@@ -630,3 +630,56 @@ fn frame_time_of_a_siege_game() {
     let per_frame = start.elapsed() / frames;
     eprintln!("Siège play screen: {per_frame:?} per frame (mean of {frames}, kittest step: ctx.run + AccessKit tree, no GPU)");
 }
+
+/// Labels of the window's own controls, which a player at the table does not click to play.
+const CHROME: &[&str] = &["← Back", "Rules", "Help", "Undo", "Redo", "Clear selection"];
+
+#[test]
+fn three_humans_play_a_game_of_castel_to_the_end_with_the_mouse_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(dir.path(), "en");
+    open_setup(&mut h, "Castel");
+    h.get_by_label("3").click();
+    h.step();
+    start(&mut h);
+    // Any enabled control of the game (a lit card or square, an action button, a card's
+    // question) is a legal click: click one at random until the game is over.
+    let mut rng = veillee_sdk::GameRng::new(7);
+    let mut handoffs = 0;
+    for _ in 0..20_000 {
+        if h.query_by_label("Game over").is_some() {
+            assert!(handoffs >= 3, "every seat was handed the device");
+            assert!(h.query_by_label("Play again").is_some());
+            let meta = &h.state().play.view.as_ref().unwrap().meta;
+            assert!(meta.moves > 10, "a real game: {} moves", meta.moves);
+            assert!(
+                meta.variants.iter().any(|v| v.id == "cartes"),
+                "played with Castel's cards script"
+            );
+            eprintln!(
+                "Castel for three: {} moves, {handoffs} hand-offs",
+                meta.moves
+            );
+            return;
+        }
+        if let Some(ready) = h.query_by_label("Click when ready") {
+            ready.click();
+            handoffs += 1;
+        } else {
+            let choices: Vec<String> = h
+                .query_all_by(|n| n.role() == egui::accesskit::Role::Button && !n.is_disabled())
+                .filter_map(|n| n.accesskit_node().label())
+                .filter(|label| !CHROME.contains(&label.as_str()))
+                .collect();
+            assert!(!choices.is_empty(), "nothing to click: {:?}", labels(&h));
+            let pick = &choices[rng.below(choices.len())];
+            // Several cards may share a title (Soldier): click an enabled one.
+            h.query_all_by_label(pick)
+                .find(|n| !n.accesskit_node().is_disabled())
+                .expect("the control is still there")
+                .click();
+        }
+        wait(&mut h, "the click to be handled", |_| true);
+    }
+    panic!("the game did not end after 20 000 clicks");
+}
