@@ -347,13 +347,18 @@ fn rotate(board: &Board, rotation: u8, col: u16, row: u16) -> (u16, u16) {
     }
 }
 
+/// A cell's accessible name: its column and row labels (`d6`), else its kind and place
+/// (`outside 0,3`) for cells the game does not name.
 fn square_name(board: &Board, col: u16, row: u16) -> String {
     match (
         board.col_labels.get(col as usize),
         board.row_labels.get(row as usize),
     ) {
-        (Some(c), Some(r)) => format!("{c}{r}"),
-        _ => format!("{}:{col},{row}", board.id),
+        (Some(c), Some(r)) if !c.is_empty() && !r.is_empty() => format!("{c}{r}"),
+        _ => match board.cell(col, row).map(|c| c.kind.as_str()) {
+            Some(kind) if !kind.is_empty() => format!("{kind} {col},{row}"),
+            _ => format!("{}:{col},{row}", board.id),
+        },
     }
 }
 

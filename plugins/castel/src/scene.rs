@@ -172,6 +172,16 @@ pub fn view(game: &Castel, viewer: Option<Seat>) -> Scene {
         title: text("Le castel", "The castle"),
         cols: 8,
         rows: 8,
+        // The castle's squares are named like a chess board (a–f, 6 at the north); the ring
+        // outside the walls has no names.
+        col_labels: std::iter::once(String::new())
+            .chain(('a'..='f').map(String::from))
+            .chain(std::iter::once(String::new()))
+            .collect(),
+        row_labels: std::iter::once(String::new())
+            .chain((1..=6).rev().map(|r: u8| r.to_string()))
+            .chain(std::iter::once(String::new()))
+            .collect(),
         ..Board::default()
     };
     for y in 0..8u16 {
