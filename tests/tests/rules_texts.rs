@@ -5,14 +5,16 @@
 use veillee::builtin::BUILTIN_PLUGINS;
 use veillee::native::native_engine;
 use veillee_sdk::rules::{parse, Block, Span};
-use veillee_sdk::Rules;
+use veillee_sdk::{Manifest, Rules};
 
-/// The title and the `##` sections each game's rules must have, in order (others may be
-/// between them): (game, [(French, English)]).
-const EXPECTED: &[(&str, &str, &[(&str, &str)])] = &[
+/// A `##` section's title: (French, English).
+type Section = (&'static str, &'static str);
+
+/// The `##` sections each game's rules must have, in order (others may be between them).
+/// The `#` title is the game's name.
+const EXPECTED: &[(&str, &[Section])] = &[
     (
         "siege",
-        "Siège",
         &[
             ("But du jeu", "Goal"),
             ("Matériel", "What's in the box"),
@@ -23,7 +25,6 @@ const EXPECTED: &[(&str, &str, &[(&str, &str)])] = &[
     ),
     (
         "batisseurs",
-        "Bâtisseurs",
         &[
             ("But du jeu", "Goal"),
             ("Matériel", "What's in the box"),
@@ -34,7 +35,6 @@ const EXPECTED: &[(&str, &str, &[(&str, &str)])] = &[
     ),
     (
         "chateau-noir",
-        "Château Noir",
         &[
             ("But du jeu", "Goal"),
             ("Matériel", "What's in the box"),
@@ -48,7 +48,6 @@ const EXPECTED: &[(&str, &str, &[(&str, &str)])] = &[
     ),
     (
         "roc-noir",
-        "Le Château du roc noir",
         &[
             ("But du jeu", "Goal"),
             ("Matériel", "What's in the box"),
@@ -62,7 +61,6 @@ const EXPECTED: &[(&str, &str, &[(&str, &str)])] = &[
     ),
     (
         "castel",
-        "Castel",
         &[
             ("But du jeu", "Goal"),
             ("Matériel", "What's in the box"),
@@ -74,12 +72,14 @@ const EXPECTED: &[(&str, &str, &[(&str, &str)])] = &[
     ),
 ];
 
-fn rules_of(game: &str) -> Rules {
+fn manifest_of(game: &str) -> Manifest {
     let engine = native_engine(game).unwrap_or_else(|| panic!("{game} has a native build"));
-    engine
-        .manifest()
+    engine.manifest().clone()
+}
+
+fn rules_of(game: &str) -> Rules {
+    manifest_of(game)
         .rules
-        .clone()
         .unwrap_or_else(|| panic!("{game} ships no rules"))
 }
 
@@ -122,14 +122,19 @@ fn every_builtin_game_has_rules_in_both_languages_with_the_expected_sections() {
     listed.sort_unstable();
     assert_eq!(sorted, listed, "every built-in game is checked here");
 
-    for (game, title, sections) in EXPECTED {
+    for (game, sections) in EXPECTED {
         let rules = rules_of(game);
+        let name = manifest_of(game).name;
         for (lang, pick) in [("fr", 0), ("en", 1)] {
             let text = rules.get(lang);
             let blocks = parse(text);
             match blocks.first() {
                 Some(Block::Heading { level: 1, text }) => {
-                    assert!(text.starts_with(title), "{game} {lang}: title {text:?}")
+                    let title = name.get(lang);
+                    assert!(
+                        text.starts_with(title),
+                        "{game} {lang}: title {text:?}, not {title:?}"
+                    )
                 }
                 other => panic!("{game} {lang}: starts with {other:?}, not a # title"),
             }

@@ -90,7 +90,7 @@ impl RulesScreen {
             .collect();
         // The summary closes the text as one more section.
         sections.push(lang.t(S::InVeillee));
-        let view_id = Id::new(("rules-view", &self.game));
+        let view_id = Id::unique(("rules-view", &self.game));
         let mut view: View = ui.ctx().data(|d| d.get_temp(view_id)).unwrap_or_default();
 
         ui.add_space(6.0);
@@ -167,7 +167,7 @@ impl RulesScreen {
 
 /// The rules text's blocks, parsed once per text and kept in egui's memory.
 fn parsed(ctx: &egui::Context, text: &str) -> Arc<Vec<Block>> {
-    let id = Id::new(("rules-blocks", text));
+    let id = Id::unique(("rules-blocks", text));
     if let Some(blocks) = ctx.data(|d| d.get_temp::<Arc<Vec<Block>>>(id)) {
         return blocks;
     }
