@@ -268,7 +268,10 @@ fn game_card(
                 if response.clicked() {
                     nav = Some(Nav::Setup(m.id.clone()));
                 }
-                if widgets::button(ui, lang.t(S::Rules)).clicked() {
+                let rules = widgets::button(ui, lang.t(S::Rules));
+                let spoken = format!("{} — {}", lang.t(S::Rules), m.name.get(lang.code()));
+                rules.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken));
+                if rules.clicked() {
                     nav = Some(Nav::Rules(m.id.clone()));
                 }
                 if !game.builtin && widgets::danger(ui, lang.t(S::Uninstall)).clicked() {
