@@ -405,6 +405,98 @@ fn a_house_rule_question_is_a_decision_answered_by_a_click() {
     assert!(h.query_by_label("Which side?").is_none());
 }
 
+/// Both players of a Castel game pick a fruit at once, privately, after the first action.
+const SECRET_PICKS: &str = r#"
+return {
+  id = "fruits", name = { fr = "Fruits secrets", en = "Secret fruits" },
+  description = { fr = "Chacun choisit un fruit en secret.", en = "Each picks a fruit in secret." },
+  game = "castel", version = "1",
+  after_action = function(ctx, seat, action)
+    if ctx.state.done then return end
+    local picks = ctx.choose_all({
+      { seat = 0, options = { "Apple", "Pear" }, prompt = { fr = "Un fruit ?", en = "A fruit?" } },
+      { seat = 1, options = { "Plum", "Fig" }, prompt = { fr = "Un fruit ?", en = "A fruit?" } },
+    })
+    ctx.state.done = true
+    local names = { { "Apple", "Pear" }, { "Plum", "Fig" } }
+    ctx.event("Fruits: " .. names[1][picks[0]] .. " and " .. names[2][picks[1]])
+  end,
+}
+"#;
+
+#[test]
+fn players_asked_at_once_answer_in_turn_each_seeing_only_their_own_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let variants = DataDir::at(dir.path()).variants();
+    std::fs::create_dir_all(&variants).unwrap();
+    std::fs::write(variants.join("fruits.lua"), SECRET_PICKS).unwrap();
+    let mut h = harness(dir.path(), "en");
+    open_setup(&mut h, "Castel");
+    h.get_by_label("Secret fruits").click();
+    h.step();
+    start(&mut h);
+    h.get_by_label("Click when ready").click();
+    wait(&mut h, "the board", |h| h.query_by_label("Draw").is_some());
+    let first = actor(&h).expect("a seat acts");
+    h.get_by_label("Draw").click();
+    wait(&mut h, "the question", |h| {
+        h.query_by_label("A fruit?").is_some() || h.query_by_label("Click when ready").is_some()
+    });
+    let mine = |seat: Seat| {
+        if seat == 0 {
+            ["Apple", "Pear"]
+        } else {
+            ["Plum", "Fig"]
+        }
+    };
+    let mut answered = Vec::new();
+    for turn in 0..2 {
+        if h.query_by_label("Click when ready").is_some() {
+            h.get_by_label("Click when ready").click();
+            wait(&mut h, "the question", |h| {
+                h.query_by_label("A fruit?").is_some()
+            });
+        }
+        let seat = actor(&h).expect("a seat answers");
+        let other = 1 - seat;
+        assert!(
+            h.query_by_label(mine(seat)[0]).is_some(),
+            "{:?}",
+            labels(&h)
+        );
+        assert!(
+            h.query_by_label(mine(other)[0]).is_none()
+                && h.query_by_label(mine(other)[1]).is_none(),
+            "seat {seat} does not see the other's options"
+        );
+        assert!(
+            h.query_by_label_contains("Fruits:").is_none(),
+            "nothing is told before everyone has answered"
+        );
+        assert!(!answered.contains(&seat), "each player answers once");
+        answered.push(seat);
+        h.get_by_label(mine(seat)[1]).click();
+        wait(&mut h, "the answer", |h| moves(h) == Some(2 + turn));
+    }
+    // Back to the first player's second action (after a hand-off if the other answered last).
+    if h.query_by_label("Click when ready").is_some() {
+        h.get_by_label("Click when ready").click();
+    }
+    wait(&mut h, "the board", |h| h.query_by_label("Draw").is_some());
+    assert_eq!(actor(&h), Some(first));
+    assert_eq!(
+        h.query_all_by_label_contains("made a choice").count(),
+        2,
+        "the log hides each answer: {:?}",
+        labels(&h)
+    );
+    assert!(
+        h.query_by_label_contains("Fruits: Pear and Fig").is_some(),
+        "the script tells the result once all have answered: {:?}",
+        labels(&h)
+    );
+}
+
 #[test]
 fn an_installed_game_is_uninstalled_only_after_confirmation() {
     let dir = tempfile::tempdir().unwrap();
