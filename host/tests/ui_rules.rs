@@ -1,49 +1,13 @@
 //! The Rules screen, driven through AccessKit like `ui_flows.rs`: a game's full rules, shipped
 //! in its plugin, in the launcher's language, with a table of contents that jumps.
 
-use std::path::Path;
-use std::time::{Duration, Instant};
-
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
-use veillee::data_dir::DataDir;
 use veillee::ui::App;
 
-fn harness(data: &Path, lang: &str) -> Harness<'static, App> {
-    // One compiled-code cache for every test: plugins are compiled once.
-    std::env::set_var(
-        veillee::data_dir::CACHE_DIR_ENV,
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join("ui-compiled-cache"),
-    );
-    let app = App::new(DataDir::at(data), Some(lang.to_string()));
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(|ui, app: &mut App| app.ui(ui), app);
-    wait(&mut harness, "the games to load", |h| h.state().loaded());
-    harness
-}
+mod common;
+use common::{harness, wait};
 
-/// Steps frames until `done` holds and the worker is idle (the worker runs on its own thread).
-fn wait(h: &mut Harness<'static, App>, what: &str, done: impl Fn(&Harness<'static, App>) -> bool) {
-    let start = Instant::now();
-    loop {
-        h.step();
-        if done(h) && !h.state().busy() {
-            h.step();
-            return;
-        }
-        if start.elapsed() > Duration::from_secs(60) {
-            let labels: Vec<String> = h
-                .query_all_by(|_| true)
-                .filter_map(|n| n.accesskit_node().label())
-                .collect();
-            panic!("timed out waiting for {what}; on screen: {labels:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-/// Whether something with this label is on screen (headings also have a contents entry).
 fn shown(h: &Harness<'static, App>, label: &str) -> bool {
     h.query_all_by_label(label).next().is_some()
 }
