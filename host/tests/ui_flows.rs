@@ -400,6 +400,7 @@ fn players_asked_at_once_answer_in_turn_each_seeing_only_their_own_options() {
     start(&mut h);
     h.get_by_label("Click when ready").click();
     wait(&mut h, "the board", |h| h.query_by_label("Draw").is_some());
+    assert!(h.query_by_label("House rules: Secret fruits").is_some());
     let first = actor(&h).expect("a seat acts");
     h.get_by_label("Draw").click();
     wait(&mut h, "the question", |h| {
@@ -696,6 +697,10 @@ fn three_humans_play_a_game_of_castel_to_the_end_with_the_mouse_only() {
     h.get_by_label("3").click();
     h.step();
     start(&mut h);
+    assert!(
+        h.query_by_label_contains("House rules").is_none(),
+        "Castel's cards are the game, not a house rule"
+    );
     // Any enabled control of the game (a lit card or square, an action button, a card's
     // question) is a legal click: click one at random until the game is over.
     let mut rng = veillee_sdk::GameRng::new(7);

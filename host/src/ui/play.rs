@@ -156,11 +156,14 @@ impl PlayScreen {
                             .small()
                             .color(MUTED),
                     );
-                    if !view.meta.variants.is_empty() {
-                        let ids: Vec<&str> =
-                            view.meta.variants.iter().map(|v| v.id.as_str()).collect();
+                    if !view.house_rules.is_empty() {
+                        let names: Vec<&str> = view
+                            .house_rules
+                            .iter()
+                            .map(|n| n.get(lang.code()))
+                            .collect();
                         ui.label(
-                            RichText::new(lang.f(S::HouseRules, &[&ids.join(", ")]))
+                            RichText::new(lang.f(S::HouseRules, &[&names.join(", ")]))
                                 .small()
                                 .color(MUTED),
                         );

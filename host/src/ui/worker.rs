@@ -165,6 +165,9 @@ pub struct GameView {
     pub can_redo: bool,
     /// Whether something can be undone.
     pub can_undo: bool,
+    /// The names of the house rules in play (a game's own scripts, like Castel's cards, are
+    /// part of the game, not house rules).
+    pub house_rules: Vec<Text>,
 }
 
 /// What the worker answers.
@@ -370,6 +373,8 @@ struct Playing {
     live: LiveSession,
     last_human: Option<Seat>,
     rng: GameRng,
+    /// The names of the house rules in play (not the game's own scripts).
+    house_rules: Vec<Text>,
 }
 
 struct State {
@@ -624,11 +629,13 @@ impl State {
             old.engine.drop_game(old.live.game);
         }
         let rng = GameRng::new(live.meta.setup.seed ^ 0xb07 ^ u64::from(live.meta.moves));
+        let house_rules = house_rule_names(&live.meta.variants);
         self.playing = Some(Playing {
             engine,
             live,
             last_human: None,
             rng,
+            house_rules,
         });
     }
 
@@ -820,6 +827,7 @@ impl State {
             log,
             fresh: false,
             can_redo,
+            house_rules: playing.house_rules.clone(),
         })
     }
 
@@ -942,4 +950,19 @@ mod tests {
             Assist::default()
         );
     }
+}
+
+/// The names of the house rules a session recorded, leaving out the game's own scripts.
+fn house_rule_names(recorded: &[VariantScript]) -> Vec<Text> {
+    recorded
+        .iter()
+        .filter_map(|v| {
+            match Script::load(&v.file, &v.text, VariantLimits::default()) {
+                Ok(script) if script.info().part_of_game => None,
+                Ok(script) => Some(script.info().name.clone()),
+                // Unreadable now: its id is all there is to show.
+                Err(_) => Some(Text::same(v.id.clone())),
+            }
+        })
+        .collect()
 }

@@ -169,9 +169,18 @@ pub fn deal_sizes(players: u8) -> (usize, usize, usize) {
 
 fn seat_name(seat: Seat) -> Text {
     text(
-        format!("pions {}", PAWNS_FR[seat as usize]),
-        format!("{} pawns", PAWNS_EN[seat as usize]),
+        format!("Pions {}", PAWNS_FR[seat as usize]),
+        format!("{} pawns", capitalised(PAWNS_EN[seat as usize])),
     )
+}
+
+/// `black` → `Black`.
+pub(crate) fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// The cards of a deal.

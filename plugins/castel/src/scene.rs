@@ -41,7 +41,7 @@ pub fn manifest() -> Manifest {
             .map(|s| SeatInfo {
                 name: text(
                     format!("Pions {}", PAWNS_FR[s as usize]),
-                    format!("{} pawns", PAWNS_EN[s as usize]),
+                    format!("{} pawns", crate::capitalised(PAWNS_EN[s as usize])),
                 ),
                 colour: pawn_colour(s),
             })
@@ -292,7 +292,8 @@ pub fn view(game: &Castel, viewer: Option<Seat>) -> Scene {
                 ),
                 format!(
                     "{} pawns to play: {left} action(s) left.{}",
-                    PAWNS_EN[seat as usize], last_text.en
+                    crate::capitalised(PAWNS_EN[seat as usize]),
+                    last_text.en
                 ),
             )
         }
