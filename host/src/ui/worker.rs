@@ -912,6 +912,21 @@ pub fn seat_name(meta: &SessionMeta, seat: Seat) -> String {
         .unwrap_or_else(|| format!("{}", seat + 1))
 }
 
+/// The names of the house rules a session recorded, leaving out the game's own scripts.
+fn house_rule_names(recorded: &[VariantScript]) -> Vec<Text> {
+    recorded
+        .iter()
+        .filter_map(|v| {
+            match Script::load(&v.file, &v.text, VariantLimits::default()) {
+                Ok(script) if script.info().part_of_game => None,
+                Ok(script) => Some(script.info().name.clone()),
+                // Unreadable now: its id is all there is to show.
+                Err(_) => Some(Text::same(v.id.clone())),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -950,19 +965,4 @@ mod tests {
             Assist::default()
         );
     }
-}
-
-/// The names of the house rules a session recorded, leaving out the game's own scripts.
-fn house_rule_names(recorded: &[VariantScript]) -> Vec<Text> {
-    recorded
-        .iter()
-        .filter_map(|v| {
-            match Script::load(&v.file, &v.text, VariantLimits::default()) {
-                Ok(script) if script.info().part_of_game => None,
-                Ok(script) => Some(script.info().name.clone()),
-                // Unreadable now: its id is all there is to show.
-                Err(_) => Some(Text::same(v.id.clone())),
-            }
-        })
-        .collect()
 }
