@@ -20,8 +20,10 @@ fn main() {
         .expect("host/ sits in the workspace")
         .to_path_buf();
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    // Every file, not the folders: a folder given to `rerun-if-changed` did not make cargo
+    // notice an edit deep inside it, and the launcher kept an old build of a game.
     for watched in ["plugins", "sdk", "Cargo.lock", "Cargo.toml"] {
-        println!("cargo:rerun-if-changed={}", root.join(watched).display());
+        watch(&root.join(watched));
     }
     println!("cargo:rerun-if-env-changed=CARGO_TARGET_DIR");
 
@@ -58,6 +60,26 @@ fn main() {
     }
     generated.push_str("];\n");
     fs::write(out_dir.join("builtin_plugins.rs"), generated).expect("writing builtin_plugins.rs");
+}
+
+/// Asks cargo to re-run this script when `path` or any file below it changes (build outputs
+/// and hidden folders left out).
+fn watch(path: &Path) {
+    let Ok(entries) = fs::read_dir(path) else {
+        println!("cargo:rerun-if-changed={}", path.display());
+        return;
+    };
+    // A file added or removed changes the folder itself.
+    println!("cargo:rerun-if-changed={}", path.display());
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let skip = name
+            .to_str()
+            .is_some_and(|n| n.starts_with('.') || n == "target");
+        if !skip {
+            watch(&entry.path());
+        }
+    }
 }
 
 /// The workspace members under `plugins/`: each is `plugins/<name>/`, crate `veillee-<name>`.
