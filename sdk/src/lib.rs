@@ -24,6 +24,7 @@ pub mod scene;
 mod setup;
 mod status;
 mod table;
+pub mod testing;
 mod text;
 
 pub use action::{Action, Event, Target};

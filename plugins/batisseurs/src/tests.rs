@@ -4,9 +4,9 @@
 //! side) to 9, columns a–i; White in capitals, Black in small letters: `T` tower, `G` gate,
 //! `W` a wall square (three in a row make a wall), `.` empty.
 
+use veillee_sdk::testing::{random_games, RandomGames};
 use veillee_sdk::{
-    random_playout, Event, Game, GameRng, GameTable, HighlightKind, Log, Seat, Setup, Status,
-    Target, Text,
+    random_playout, Event, Game, GameTable, HighlightKind, Log, Seat, Setup, Status, Target, Text,
 };
 
 use crate::{Batisseurs, End, Move, BLACK, REPETITIONS, ROUND_LIMIT, WHITE};
@@ -868,94 +868,46 @@ const MAX_PLIES: u32 = 2 * ROUND_LIMIT as u32;
 
 #[test]
 fn random_games_follow_the_protocol_and_replay_by_id() {
-    let mut table = GameTable::<Batisseurs>::default();
-    for seed in 0..30u64 {
-        let mut rng = GameRng::new(seed);
-        let h = table.create(&Setup::new(2, seed)).unwrap();
-        let mut played: Vec<(Seat, String)> = Vec::new();
-        loop {
-            let game = table.get(h).unwrap().clone();
-            let seat = match table.status(h).unwrap() {
-                Status::Finished { .. } => {
-                    assert!(table.legal_actions(h, WHITE).unwrap().is_empty());
-                    assert!(table.legal_actions(h, BLACK).unwrap().is_empty());
-                    break;
-                }
-                Status::ToAct { seats } => {
-                    assert_eq!(seats, vec![game.to_move]);
-                    seats[0]
-                }
-            };
-            let actions = table.legal_actions(h, seat).unwrap();
-            assert!(!actions.is_empty(), "seat {seat} to act without a move");
-            assert!(table.legal_actions(h, seat ^ 1).unwrap().is_empty());
-            let mut unique: Vec<&str> = actions.iter().map(|a| a.id.as_str()).collect();
-            unique.sort();
-            unique.dedup();
-            assert_eq!(unique.len(), actions.len(), "ids are unique");
-            if actions.iter().any(|a| a.id == "pass") {
-                assert_eq!(actions.len(), 1, "pass only without any move");
-            }
-            // No click path is a prefix of another one (the host walks them click by click):
-            // written as strings ending with a separator and sorted, a prefix comes right
-            // before a path it starts.
-            let mut paths: Vec<String> = actions
-                .iter()
-                .filter(|a| !a.path.is_empty())
-                .map(|a| a.path.iter().map(|t| format!("{t:?}|")).collect())
-                .collect();
-            paths.sort();
-            for pair in paths.windows(2) {
-                assert!(!pair[1].starts_with(&pair[0]), "{pair:?}");
-            }
-            for a in &actions {
-                assert!(!a.label.fr.is_empty() && !a.label.en.is_empty());
-            }
-            // The scene is well formed and every click path points into it.
-            let scene = table.view(h, Some(seat)).unwrap();
-            let board = &scene.boards[0];
-            assert_eq!(board.pieces.len(), 18);
-            for a in &actions {
-                for target in &a.path {
-                    match target {
-                        Target::Piece { id } => {
-                            let piece = board.pieces.iter().find(|p| &p.id == id);
-                            assert_eq!(piece.and_then(|p| p.owner), Some(seat), "{}", a.id);
-                        }
-                        Target::Cell { board: b, col, row } => {
-                            assert_eq!(b, "board");
-                            assert!(board.cell(*col, *row).is_some());
-                        }
-                        Target::Card { .. } => panic!("no cards in Bâtisseurs"),
-                    }
-                }
-            }
-            // Unlisted actions and the idle seat are refused without changing anything.
-            let before = table.save(h).unwrap();
-            assert!(table.apply(h, seat, "not-an-action").is_err());
-            assert!(table.apply(h, seat ^ 1, &actions[0].id).is_err());
-            assert_eq!(table.save(h).unwrap(), before);
-            // Saving and loading gives the same game.
-            if played.len().is_multiple_of(5) {
-                let copy = table.load(&before).unwrap();
-                assert_eq!(table.get(copy).unwrap(), table.get(h).unwrap());
-                assert_eq!(table.save(copy).unwrap(), before);
-                table.drop_game(copy);
-            }
-            let index = rng.below(actions.len());
-            table.apply_index(h, seat, index as u32).unwrap();
-            played.push((seat, actions[index].id.clone()));
-            assert!(played.len() as u32 <= MAX_PLIES);
+    let mut config = RandomGames::new(2..=2, 30);
+    config.max_moves = MAX_PLIES as usize;
+    config.deep_every = 1;
+    random_games::<Batisseurs>(&config, |game, _| {
+        let Status::ToAct { seats } = game.status() else {
+            return;
+        };
+        assert_eq!(seats, vec![game.to_move]);
+        let seat = game.to_move;
+        let actions: Vec<_> = game
+            .moves(seat)
+            .iter()
+            .map(|mv| game.describe(seat, mv))
+            .collect();
+        if actions.iter().any(|a| a.id == "pass") {
+            assert_eq!(actions.len(), 1, "pass only without any move");
         }
-        // Replaying the ids gives the same final state.
-        let replay = table.create(&Setup::new(2, seed)).unwrap();
-        for (seat, id) in &played {
-            table.apply(replay, *seat, id).unwrap();
+        // No click path is a prefix of another one (the host walks them click by click):
+        // written as strings ending with a separator and sorted, a prefix comes right before
+        // a path it starts.
+        let mut paths: Vec<String> = actions
+            .iter()
+            .filter(|a| !a.path.is_empty())
+            .map(|a| a.path.iter().map(|t| format!("{t:?}|")).collect())
+            .collect();
+        paths.sort();
+        for pair in paths.windows(2) {
+            assert!(!pair[1].starts_with(&pair[0]), "{pair:?}");
         }
-        assert_eq!(table.get(replay).unwrap(), table.get(h).unwrap());
-        table.drop_game(replay);
-        table.drop_game(h);
-    }
+        // The pieces a player clicks are their own; all 18 are drawn.
+        let scene = game.view(Some(seat));
+        let board = &scene.boards[0];
+        assert_eq!(board.pieces.len(), 18);
+        for a in &actions {
+            if let Some(Target::Piece { id }) = a.path.first() {
+                let piece = board.pieces.iter().find(|p| &p.id == id);
+                assert_eq!(piece.and_then(|p| p.owner), Some(seat), "{}", a.id);
+            }
+        }
+    });
 }
 
 #[test]

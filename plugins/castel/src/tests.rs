@@ -2,7 +2,8 @@
 //! playouts, protocol invariants and the operations.
 
 use serde_json::{json, Value};
-use veillee_sdk::{random_playout, Game, GameRng, GameTable, Log, Seat, Setup, Status, Target};
+use veillee_sdk::testing::{random_games, RandomGames};
+use veillee_sdk::{random_playout, Game, GameRng, GameTable, Log, Seat, Setup, Status};
 
 use crate::cards::{self, kind, parse_card, Zone};
 use crate::{board, Castel, Loc, Move, Spot, Stack};
@@ -633,88 +634,18 @@ fn three_hundred_random_playouts_per_player_count_end_with_an_outcome() {
 
 #[test]
 fn random_games_follow_the_protocol_and_replay_by_id() {
-    let mut table = GameTable::<Castel>::default();
-    for players in 2..=5u8 {
-        for seed in 0..15u64 {
-            let mut rng = GameRng::new(seed);
-            let h = table.create(&Setup::new(players, seed)).unwrap();
-            let mut played: Vec<(Seat, String)> = Vec::new();
-            loop {
-                let game = table.get(h).unwrap().clone();
-                // Every card is somewhere exactly once.
-                let mut all: Vec<u8> = game.hands.concat();
-                all.extend(game.piles.concat());
-                all.extend(&game.exchange);
-                all.extend(&game.removed);
-                all.extend(game.stacks().flat_map(|(_, v)| v.clone()));
-                all.sort_unstable();
-                assert_eq!(all, (0..56).collect::<Vec<u8>>());
-                let seat = match table.status(h).unwrap() {
-                    Status::Finished { .. } => {
-                        for s in 0..players {
-                            assert!(table.legal_actions(h, s).unwrap().is_empty());
-                        }
-                        break;
-                    }
-                    Status::ToAct { seats } => seats[0],
-                };
-                let actions = table.legal_actions(h, seat).unwrap();
-                assert!(!actions.is_empty());
-                for s in (0..players).filter(|&s| s != seat) {
-                    assert!(table.legal_actions(h, s).unwrap().is_empty());
-                }
-                let mut unique: Vec<&str> = actions.iter().map(|a| a.id.as_str()).collect();
-                unique.sort();
-                unique.dedup();
-                assert_eq!(unique.len(), actions.len(), "ids are unique");
-                if played.len().is_multiple_of(4) {
-                    let scene = table.view(h, Some(seat)).unwrap();
-                    let board = &scene.boards[0];
-                    for a in &actions {
-                        assert!(!a.label.fr.is_empty() && !a.label.en.is_empty());
-                        for t in &a.path {
-                            match t {
-                                Target::Card { id } => assert!(
-                                    scene
-                                        .zones
-                                        .iter()
-                                        .flat_map(|z| &z.cards)
-                                        .any(|c| &c.id == id),
-                                    "{}",
-                                    a.id
-                                ),
-                                Target::Piece { id } => {
-                                    assert!(board.pieces.iter().any(|p| &p.id == id), "{}", a.id)
-                                }
-                                Target::Cell { col, row, .. } => {
-                                    assert!(board.cell(*col, *row).is_some())
-                                }
-                            }
-                        }
-                    }
-                    let before = table.save(h).unwrap();
-                    assert!(table.apply(h, seat, "not-an-action").is_err());
-                    assert!(table
-                        .apply(h, (seat + 1) % players, &actions[0].id)
-                        .is_err());
-                    assert_eq!(table.save(h).unwrap(), before);
-                    let copy = table.load(&before).unwrap();
-                    assert_eq!(table.get(copy).unwrap(), table.get(h).unwrap());
-                    table.drop_game(copy);
-                }
-                let i = rng.below(actions.len());
-                table.apply(h, seat, &actions[i].id).unwrap();
-                played.push((seat, actions[i].id.clone()));
-            }
-            let replay = table.create(&Setup::new(players, seed)).unwrap();
-            for (seat, id) in &played {
-                table.apply(replay, *seat, id).unwrap();
-            }
-            assert_eq!(table.get(replay).unwrap(), table.get(h).unwrap());
-            table.drop_game(replay);
-            table.drop_game(h);
-        }
-    }
+    let config = RandomGames::new(2..=5, 15);
+    let tally = random_games::<Castel>(&config, |game, _| {
+        // Every card is somewhere exactly once.
+        let mut all: Vec<u8> = game.hands.concat();
+        all.extend(game.piles.concat());
+        all.extend(&game.exchange);
+        all.extend(&game.removed);
+        all.extend(game.stacks().flat_map(|(_, v)| v.clone()));
+        all.sort_unstable();
+        assert_eq!(all, (0..56).collect::<Vec<u8>>());
+    });
+    assert_eq!(tally.games, 60);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! columns a–j, map letters `W B X g r u y` or `.` for empty squares, captains `G R U Y`,
 //! soldiers `1 2 3 4` (Green, Red, blUe, Yellow).
 
+use veillee_sdk::testing::{random_games, RandomGames};
 use veillee_sdk::{
     random_playout, Event, Game, GameRng, GameTable, HighlightKind, Log, OptionValue, Seat, Setup,
     Status, Target,
@@ -942,93 +943,26 @@ fn diagrams_are_checked() {
     );
 }
 
-/// Random games through the table: the protocol holds at every step.
+/// Random games through the table: the protocol holds at every step (both modes at four).
 #[test]
 fn random_games_follow_the_protocol_and_replay_by_id() {
-    let mut table = GameTable::<ChateauNoir>::default();
-    for (players, games) in [(2u8, 12u64), (3, 12), (4, 12)] {
-        for seed in 0..games {
-            let mut setup = Setup::new(players, seed);
-            if players == 4 && seed % 2 == 1 {
-                setup
-                    .options
-                    .insert("mode".into(), OptionValue::Choice("individual".into()));
-            }
-            let mut rng = GameRng::new(seed + 100);
-            let h = table.create(&setup).unwrap();
-            let mut played: Vec<(Seat, String)> = Vec::new();
-            loop {
-                let status = table.status(h).unwrap();
-                let seat = match status {
-                    Status::Finished { .. } => {
-                        for s in 0..players {
-                            assert!(table.legal_actions(h, s).unwrap().is_empty());
-                        }
-                        break;
-                    }
-                    Status::ToAct { seats } => {
-                        assert_eq!(seats.len(), 1);
-                        seats[0]
-                    }
-                };
-                let actions = table.legal_actions(h, seat).unwrap();
-                assert!(!actions.is_empty(), "seat {seat} to act without a move");
-                for other in (0..players).filter(|&s| s != seat) {
-                    assert!(table.legal_actions(h, other).unwrap().is_empty());
-                }
-                let mut unique: Vec<&str> = actions.iter().map(|a| a.id.as_str()).collect();
-                unique.sort();
-                unique.dedup();
-                assert_eq!(unique.len(), actions.len(), "ids are unique");
-                let check = played.len().is_multiple_of(7);
-                if check {
-                    let game = table.get(h).unwrap().clone();
-                    for (mv, a) in game.moves(seat).iter().zip(&actions) {
-                        assert_eq!(game.move_id(seat, mv), a.id);
-                        assert!(!a.label.fr.is_empty() && !a.label.en.is_empty());
-                    }
-                    let scene = table.view(h, Some(seat)).unwrap();
-                    let board = &scene.boards[0];
-                    for a in &actions {
-                        for target in &a.path {
-                            match target {
-                                Target::Piece { id } => {
-                                    assert!(board.pieces.iter().any(|p| &p.id == id), "{}", a.id)
-                                }
-                                Target::Cell { board: b, col, row } => {
-                                    assert_eq!(b, "board");
-                                    assert!(board.cell(*col, *row).is_some());
-                                }
-                                Target::Card { .. } => panic!("no cards"),
-                            }
-                        }
-                    }
-                    let before = table.save(h).unwrap();
-                    assert!(table.apply(h, seat, "not-an-action").is_err());
-                    let other = (seat + 1) % players;
-                    assert!(table.apply(h, other, &actions[0].id).is_err());
-                    assert_eq!(table.save(h).unwrap(), before);
-                }
-                if played.len().is_multiple_of(50) {
-                    let bytes = table.save(h).unwrap();
-                    let copy = table.load(&bytes).unwrap();
-                    assert_eq!(table.get(copy).unwrap(), table.get(h).unwrap());
-                    assert_eq!(table.save(copy).unwrap(), bytes);
-                    table.drop_game(copy);
-                }
-                let index = rng.below(actions.len());
-                table.apply_index(h, seat, index as u32).unwrap();
-                played.push((seat, actions[index].id.clone()));
-            }
-            let replay = table.create(&setup).unwrap();
-            for (seat, id) in &played {
-                table.apply(replay, *seat, id).unwrap();
-            }
-            assert_eq!(table.get(replay).unwrap(), table.get(h).unwrap());
-            table.drop_game(replay);
-            table.drop_game(h);
+    let mut config = RandomGames::new(2..=4, 12);
+    config.deep_every = 7;
+    config.setup = |players, seed| {
+        let mut setup = Setup::new(players, seed);
+        if players == 4 && seed % 2 == 1 {
+            setup
+                .options
+                .insert("mode".into(), OptionValue::Choice("individual".into()));
         }
-    }
+        setup
+    };
+    let tally = random_games::<ChateauNoir>(&config, |game, _| {
+        if let Status::ToAct { seats } = game.status() {
+            assert_eq!(seats.len(), 1, "one player moves at a time");
+        }
+    });
+    assert_eq!(tally.games, 36);
 }
 
 /// Statistics of random games (run with `cargo test --release -- --ignored --nocapture`).

@@ -3,9 +3,9 @@
 //! Positions are written as diagrams (see [`Siege::from_diagram`]): ranks 6 down to 0, columns
 //! a–h, `K` knight, `S` soldier, `L` lord, `.` empty. Rank 0 only has c0–f0.
 
+use veillee_sdk::testing::{random_games, RandomGames};
 use veillee_sdk::{
-    random_playout, Event, Game, GameRng, GameTable, HighlightKind, Log, Seat, Setup, Status,
-    Target, Text,
+    random_playout, Event, Game, GameTable, HighlightKind, Log, Seat, Setup, Status, Target, Text,
 };
 
 use crate::board::{self, Sq};
@@ -1028,104 +1028,41 @@ const MAX_PLIES: u32 = 1 + (QUIET_LIMIT as u32) * 9;
 
 #[test]
 fn random_games_follow_the_protocol_and_replay_by_id() {
-    let mut table = GameTable::<Siege>::default();
+    let mut config = RandomGames::new(2..=2, 200);
+    config.max_moves = MAX_PLIES as usize;
+    config.deep_every = 3;
     let mut finished = [0u32; 3];
-    for seed in 0..200u64 {
-        let mut rng = GameRng::new(seed);
-        let h = table.create(&Setup::new(2, seed)).unwrap();
-        let mut played: Vec<(Seat, String)> = Vec::new();
-        loop {
-            let game = table.get(h).unwrap().clone();
-            // The cached counts agree with the board.
-            let knights = game.board.iter().filter(|&&c| board::is_knight(c)).count();
-            let soldiers = game.board.iter().filter(|&&c| board::is_soldier(c)).count();
-            assert_eq!(
-                (knights, soldiers),
-                (game.knights as usize, game.soldiers as usize)
-            );
-            assert!(game.quiet_plies() <= QUIET_LIMIT);
-            let status = table.status(h).unwrap();
-            let seat = match status {
-                Status::Finished { outcome } => {
-                    let index = match outcome.winners.as_slice() {
-                        [] => 2,
-                        [w] => *w as usize,
-                        _ => panic!("two winners"),
-                    };
-                    finished[index] += 1;
-                    assert!(table.legal_actions(h, ATTACKER).unwrap().is_empty());
-                    assert!(table.legal_actions(h, DEFENDER).unwrap().is_empty());
-                    break;
+    random_games::<Siege>(&config, |game, _| {
+        // The cached counts agree with the board.
+        let knights = game.board.iter().filter(|&&c| board::is_knight(c)).count();
+        let soldiers = game.board.iter().filter(|&&c| board::is_soldier(c)).count();
+        assert_eq!(
+            (knights, soldiers),
+            (game.knights as usize, game.soldiers as usize)
+        );
+        assert!(game.quiet_plies() <= QUIET_LIMIT);
+        let seat = match game.status() {
+            Status::Finished { outcome } => {
+                match outcome.winners.as_slice() {
+                    [] => finished[2] += 1,
+                    [w] => finished[*w as usize] += 1,
+                    _ => panic!("two winners"),
                 }
-                Status::ToAct { seats } => {
-                    assert_eq!(seats.len(), 1);
-                    seats[0]
-                }
-            };
-            let actions = table.legal_actions(h, seat).unwrap();
-            assert!(!actions.is_empty(), "seat {seat} to act without a move");
-            assert!(table.legal_actions(h, seat ^ 1).unwrap().is_empty());
-            let mut unique: Vec<&str> = actions.iter().map(|a| a.id.as_str()).collect();
-            unique.sort();
-            unique.dedup();
-            assert_eq!(unique.len(), actions.len(), "ids are unique");
-            for (mv, a) in game.moves(seat).iter().zip(&actions) {
-                assert_eq!(game.move_id(seat, mv), a.id);
-                assert!(
-                    a.id == "pass" || a.path.len() == 1 + usize::from(!a.id.starts_with("lord-"))
-                );
-                assert!(!a.label.fr.is_empty() && !a.label.en.is_empty());
+                return;
             }
-            // The scene is well formed and every click path points into it.
-            if played.len().is_multiple_of(3) {
-                let scene = table.view(h, Some(seat)).unwrap();
-                let board = &scene.boards[0];
-                assert_eq!(board.cells.len(), 56);
-                for p in &board.pieces {
-                    assert_ne!(board.cell(p.col, p.row).unwrap().kind, "void");
-                }
-                for a in &actions {
-                    for target in &a.path {
-                        match target {
-                            Target::Piece { id } => {
-                                assert!(board.pieces.iter().any(|p| &p.id == id), "{}", a.id)
-                            }
-                            Target::Cell { board: b, col, row } => {
-                                assert_eq!(b, "board");
-                                assert_ne!(board.cell(*col, *row).unwrap().kind, "void");
-                            }
-                            Target::Card { .. } => panic!("no cards in Siège"),
-                        }
-                    }
-                }
-                // Unlisted actions and the idle seat are refused without changing anything.
-                let before = table.save(h).unwrap();
-                assert!(table.apply(h, seat, "not-an-action").is_err());
-                assert!(table.apply(h, seat ^ 1, &actions[0].id).is_err());
-                assert_eq!(table.save(h).unwrap(), before);
+            Status::ToAct { seats } => {
+                assert_eq!(seats.len(), 1, "one side moves at a time");
+                seats[0]
             }
-            // Saving and loading gives the same game.
-            if played.len().is_multiple_of(5) {
-                let bytes = table.save(h).unwrap();
-                let copy = table.load(&bytes).unwrap();
-                assert_eq!(table.get(copy).unwrap(), table.get(h).unwrap());
-                assert_eq!(table.save(copy).unwrap(), bytes);
-                table.drop_game(copy);
-            }
-            let index = rng.below(actions.len());
-            table.apply_index(h, seat, index as u32).unwrap();
-            played.push((seat, actions[index].id.clone()));
-            assert!(played.len() as u32 <= MAX_PLIES);
+        };
+        // A move's click path: the square (lord), or the piece then its destination.
+        for mv in game.moves(seat) {
+            let action = game.describe(seat, &mv);
+            let id = game.move_id(seat, &mv);
+            assert_eq!(action.id, id);
+            assert!(id == "pass" || action.path.len() == 1 + usize::from(!id.starts_with("lord-")));
         }
-        // Replaying the ids gives the same final state.
-        let replay = table.create(&Setup::new(2, seed)).unwrap();
-        for (seat, id) in &played {
-            table.apply(replay, *seat, id).unwrap();
-        }
-        assert_eq!(table.get(replay).unwrap(), table.get(h).unwrap());
-        table.drop_game(replay);
-        table.drop_game(h);
-    }
+    });
     // Random play reaches both kinds of win (draws are rare at random).
     assert!(
         finished[0] > 0 && finished[1] > 0,
