@@ -314,16 +314,7 @@ impl PlayScreen {
                                     .get(seat as usize)
                                     .map_or(ACCENT, |s| colour(s.colour));
                                 ui.horizontal(|ui| {
-                                    let (r, _) = ui.allocate_exact_size(
-                                        egui::vec2(22.0, 22.0),
-                                        egui::Sense::hover(),
-                                    );
-                                    ui.painter().circle(
-                                        r.center(),
-                                        10.0,
-                                        dot,
-                                        egui::Stroke::new(2.0, egui::Color32::WHITE),
-                                    );
+                                    widgets::seat_dot(ui, dot);
                                     ui.label(
                                         RichText::new(
                                             lang.f(S::YourTurn, &[&seat_name(&view.meta, seat)]),

@@ -287,9 +287,7 @@ fn summary(ui: &mut Ui, game: &GameInfo, lang: Lang) {
     let m = &game.manifest;
     for seat in &m.seats {
         ui.horizontal(|ui| {
-            let (r, _) = ui.allocate_exact_size(egui::vec2(22.0, 22.0), egui::Sense::hover());
-            ui.painter()
-                .circle_filled(r.center(), 10.0, colour(seat.colour));
+            widgets::seat_dot(ui, colour(seat.colour));
             ui.label(seat.name.get(code));
         });
     }

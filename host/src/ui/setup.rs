@@ -132,16 +132,7 @@ impl SetupScreen {
                                 None => (MUTED, lang.f(S::Seat, &[&(seat + 1).to_string()])),
                             };
                             let role = ui.horizontal(|ui| {
-                                let (r, _) = ui.allocate_exact_size(
-                                    egui::vec2(22.0, 22.0),
-                                    egui::Sense::hover(),
-                                );
-                                ui.painter().circle(
-                                    r.center(),
-                                    10.0,
-                                    dot,
-                                    egui::Stroke::new(2.0, egui::Color32::WHITE),
-                                );
+                                widgets::seat_dot(ui, dot);
                                 ui.label(RichText::new(role).strong())
                             });
                             ui.add(

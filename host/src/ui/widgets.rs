@@ -227,6 +227,17 @@ pub fn busy(ui: &mut Ui, text: &str) {
     });
 }
 
+/// A seat's colour as a round token, outlined so that dark colours read on the dark theme.
+pub fn seat_dot(ui: &mut Ui, fill: Color32) {
+    let (r, _) = ui.allocate_exact_size(egui::vec2(22.0, 22.0), egui::Sense::hover());
+    ui.painter().circle(
+        r.center(),
+        10.0,
+        fill,
+        egui::Stroke::new(2.0, Color32::WHITE),
+    );
+}
+
 /// Converts a game colour.
 pub fn colour(c: veillee_sdk::Colour) -> Color32 {
     Color32::from_rgb(c.r, c.g, c.b)
