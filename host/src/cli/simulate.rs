@@ -101,8 +101,10 @@ pub fn run(
         println!("  errors           {}", report.errors);
         println!("  mean length      {:.1} moves", report.mean_length);
         println!(
-            "  speed            {:.0} moves/s ({:.2} s, {threads} threads)",
-            report.moves_per_second, report.seconds
+            "  speed            {:.0} moves/s ({:.2} s, {} thread(s))",
+            report.moves_per_second,
+            report.seconds,
+            if plain { threads } else { 1 }
         );
         for sample in &report.error_samples {
             println!("  error: {sample}");

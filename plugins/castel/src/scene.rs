@@ -34,7 +34,7 @@ pub fn manifest() -> Manifest {
             "Place all your cards in and around the little castle before the others; most \
              cards send other cards back to the players' hands.",
         ),
-        version: "0.1.0".into(),
+        version: "1.0.0".into(),
         min_players: 2,
         max_players: 5,
         seats: (0..5)
