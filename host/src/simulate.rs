@@ -194,71 +194,163 @@ pub fn simulate_stepwise(
 ) -> Result<SimulationReport, SessionError> {
     let started = Instant::now();
     let mut report = SimulationReport::new(engine.manifest().id.clone(), config.players);
-    let seats: Vec<SeatPlayer> = (0..config.players)
-        .map(|s| SeatPlayer {
-            name: format!("Bot {}", s + 1),
-            kind: PlayerKind::Bot,
-        })
-        .collect();
     for index in 0..config.games {
-        let seed = config.seed.wrapping_add(index as u64);
-        let setup = Setup::new(config.players, seed);
-        let mut chooser = GameRng::new(chooser_seed(seed));
-        let mut live = match sessions {
-            Some((sessions, variants)) => Some(sessions.start_with_variants(
-                engine,
-                seats.clone(),
-                setup.clone(),
-                variants.to_vec(),
-            )?),
-            None => None,
-        };
-        let game = match &live {
-            Some(live) => live.game,
-            None => engine.create(&setup)?,
-        };
-        let mut moves = 0u32;
-        let outcome = loop {
-            let status = engine.status(game)?;
-            if let Some(outcome) = status.outcome() {
-                break Some(outcome.clone());
-            }
-            if moves >= config.max_moves {
-                break None;
-            }
-            let seat = status.seats()[chooser.below(status.seats().len())];
-            let actions = engine.legal_actions(game, seat)?;
-            let Some(action) = chooser.pick(&actions) else {
-                break None;
-            };
-            let id = action.id.clone();
-            match (&mut live, sessions) {
-                (Some(live), Some((sessions, _))) => {
-                    sessions.apply(engine, live, seat, &id, serde_json::Value::Null)?;
-                }
-                _ => {
-                    engine.apply(game, seat, &id)?;
-                }
-            }
-            moves += 1;
-        };
-        let failed = engine.failed_scripts(game);
-        engine.drop_game(game);
-        match outcome {
-            // A script that failed was switched off: the game went on without it, but the
-            // simulation is about the game as written.
-            Some(_) if !failed.is_empty() => report.record_failed(
-                moves,
-                format!("seed {seed}: script switched off: {}", failed.join("; ")),
-            ),
-            Some(outcome) => report.record_finished(moves, &outcome),
-            None => report.record_failed(
-                moves,
-                format!("seed {seed}: the game did not end after {moves} moves"),
-            ),
-        }
+        let (moves, ended) = play_stepwise(engine, config, index, sessions)?;
+        ended.record(&mut report, moves);
         progress();
     }
     report.close(started);
     Ok(report)
+}
+
+/// [`simulate_stepwise`] without sessions, spread over `config.threads` threads, each with
+/// its own engine from `make_engine` (an engine lives on the thread that made it). A game
+/// whose engine fails counts as an error; an engine that cannot be made stops the run.
+pub fn simulate_stepwise_threads(
+    make_engine: &(dyn Fn() -> Result<Box<dyn GameEngine>, String> + Sync),
+    config: &SimulationConfig,
+    progress: &(dyn Fn() + Sync),
+) -> Result<SimulationReport, String> {
+    let started = Instant::now();
+    let next = AtomicU32::new(0);
+    let results = Mutex::new(Vec::with_capacity(config.games as usize));
+    let unmade = Mutex::new(None::<String>);
+    let mut game_id = None;
+    let threads = config.threads.clamp(1, config.games.max(1) as usize);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let (next, results, unmade) = (&next, &results, &unmade);
+                scope.spawn(move || {
+                    let mut engine = match make_engine() {
+                        Ok(engine) => engine,
+                        Err(why) => {
+                            *unmade.lock().unwrap_or_else(|e| e.into_inner()) = Some(why);
+                            return None;
+                        }
+                    };
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        if index >= config.games {
+                            break;
+                        }
+                        let result = play_stepwise(&mut *engine, config, index, None)
+                            .map_err(|e| e.to_string());
+                        results
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((index, result));
+                        progress();
+                    }
+                    Some(engine.manifest().id.clone())
+                })
+            })
+            .collect();
+        for handle in handles {
+            if let Ok(Some(id)) = handle.join() {
+                game_id = Some(id);
+            }
+        }
+    });
+    if let Some(why) = unmade.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(why);
+    }
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(index, _)| *index);
+    let mut report = SimulationReport::new(game_id.unwrap_or_default(), config.players);
+    for (index, result) in results {
+        match result {
+            Ok((moves, ended)) => ended.record(&mut report, moves),
+            Err(why) => {
+                let seed = config.seed.wrapping_add(index as u64);
+                report.record_failed(0, format!("seed {seed}: {why}"));
+            }
+        }
+    }
+    report.close(started);
+    Ok(report)
+}
+
+/// How a game played move by move ended.
+enum Ended {
+    Finished(Outcome),
+    Failed(String),
+}
+
+impl Ended {
+    fn record(self, report: &mut SimulationReport, moves: u32) {
+        match self {
+            Ended::Finished(outcome) => report.record_finished(moves, &outcome),
+            Ended::Failed(why) => report.record_failed(moves, why),
+        }
+    }
+}
+
+/// Plays game `index` of `config` move by move (saved as a session when `sessions` is
+/// given); returns its length and how it ended.
+fn play_stepwise(
+    engine: &mut dyn GameEngine,
+    config: &SimulationConfig,
+    index: u32,
+    sessions: Option<(&Sessions, &[VariantScript])>,
+) -> Result<(u32, Ended), SessionError> {
+    let seed = config.seed.wrapping_add(index as u64);
+    let setup = Setup::new(config.players, seed);
+    let mut chooser = GameRng::new(chooser_seed(seed));
+    let mut live = match sessions {
+        Some((sessions, variants)) => {
+            let seats: Vec<SeatPlayer> = (0..config.players)
+                .map(|s| SeatPlayer {
+                    name: format!("Bot {}", s + 1),
+                    kind: PlayerKind::Bot,
+                })
+                .collect();
+            Some(sessions.start_with_variants(engine, seats, setup.clone(), variants.to_vec())?)
+        }
+        None => None,
+    };
+    let game = match &live {
+        Some(live) => live.game,
+        None => engine.create(&setup)?,
+    };
+    let mut moves = 0u32;
+    let outcome = loop {
+        let status = engine.status(game)?;
+        if let Some(outcome) = status.outcome() {
+            break Some(outcome.clone());
+        }
+        if moves >= config.max_moves {
+            break None;
+        }
+        let seat = status.seats()[chooser.below(status.seats().len())];
+        let actions = engine.legal_actions(game, seat)?;
+        let Some(action) = chooser.pick(&actions) else {
+            break None;
+        };
+        let id = action.id.clone();
+        match (&mut live, sessions) {
+            (Some(live), Some((sessions, _))) => {
+                sessions.apply(engine, live, seat, &id, serde_json::Value::Null)?;
+            }
+            _ => {
+                engine.apply(game, seat, &id)?;
+            }
+        }
+        moves += 1;
+    };
+    let failed = engine.failed_scripts(game);
+    engine.drop_game(game);
+    let ended = match outcome {
+        // A script that failed was switched off: the game went on without it, but the
+        // simulation is about the game as written.
+        Some(_) if !failed.is_empty() => Ended::Failed(format!(
+            "seed {seed}: script switched off: {}",
+            failed.join("; ")
+        )),
+        Some(outcome) => Ended::Finished(outcome),
+        None => Ended::Failed(format!(
+            "seed {seed}: the game did not end after {moves} moves"
+        )),
+    };
+    Ok((moves, ended))
 }

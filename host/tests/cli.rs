@@ -545,3 +545,31 @@ fn editing_a_copy_of_castels_cards_changes_the_game_without_rebuilding() {
         "same seeds, another Roi: other games"
     );
 }
+
+#[test]
+fn simulations_with_scripts_give_the_same_games_on_one_thread_or_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |threads: &str| {
+        let out = veillee(
+            dir.path(),
+            &[
+                "simulate",
+                "castel",
+                "--players",
+                "3",
+                "--games",
+                "12",
+                "--seed",
+                "5",
+                "--threads",
+                threads,
+                "--json",
+            ],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(report["errors"], 0, "{report}");
+        (report["wins"].clone(), report["mean_length"].clone())
+    };
+    assert_eq!(run("1"), run("2"));
+}

@@ -6,7 +6,7 @@ use crate::catalog::Catalog;
 use crate::engine::GameEngine;
 use crate::launch::engine_with_variants;
 use crate::session::Sessions;
-use crate::simulate::{simulate, simulate_stepwise, SimulationConfig};
+use crate::simulate::{simulate, simulate_stepwise, simulate_stepwise_threads, SimulationConfig};
 use crate::variants::library;
 
 /// The command's options.
@@ -20,9 +20,9 @@ pub struct Options {
     pub json: bool,
 }
 
-/// Runs the simulation: inside the plugin (fast, threads) under the plain rules, move by move
-/// through the host when scripts run (house rules, or the game's own like Castel's cards) or
-/// games are saved.
+/// Runs the simulation: inside the plugin (fast, threads) under the plain rules; move by move
+/// through the host when scripts run (house rules, or the game's own like Castel's cards),
+/// on threads with an engine each; one game after the other when games are saved.
 pub fn run(
     catalog: &Catalog,
     game: &str,
@@ -72,10 +72,23 @@ pub fn run(
         && library::game_scripts(game, Some(user_variants)).is_empty();
     let report = if plain {
         simulate(&plugin, &config, &|| bar.inc(1))?
-    } else {
+    } else if let Some(sessions) = sessions {
+        // Saved sessions: one engine, one game after the other, each move written durably.
         let (mut engine, recorded) = engine_with_variants(catalog, game, variants, user_variants)?;
-        let sessions = sessions.map(|s| (s, recorded.as_slice()));
-        simulate_stepwise(&mut *engine, &config, sessions, &|| bar.inc(1))?
+        simulate_stepwise(
+            &mut *engine,
+            &config,
+            Some((sessions, recorded.as_slice())),
+            &|| bar.inc(1),
+        )?
+    } else {
+        let make_engine = || {
+            engine_with_variants(catalog, game, variants, user_variants)
+                .map(|(engine, _)| engine)
+                .map_err(|e| format!("{e:#}"))
+        };
+        simulate_stepwise_threads(&make_engine, &config, &|| bar.inc(1))
+            .map_err(anyhow::Error::msg)?
     };
     bar.finish_and_clear();
     if json {
@@ -104,7 +117,7 @@ pub fn run(
             "  speed            {:.0} moves/s ({:.2} s, {} thread(s))",
             report.moves_per_second,
             report.seconds,
-            if plain { threads } else { 1 }
+            if sessions.is_some() { 1 } else { threads }
         );
         for sample in &report.error_samples {
             println!("  error: {sample}");
