@@ -742,3 +742,31 @@ fn three_humans_play_a_game_of_castel_to_the_end_with_the_mouse_only() {
     }
     panic!("the game did not end after 20 000 clicks");
 }
+
+#[test]
+fn the_interface_size_applies_at_once_and_is_remembered() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(dir.path(), "en");
+    h.get_by_label("Settings").click();
+    wait(&mut h, "the settings", |h| {
+        h.query_all_by_label("Interface size").next().is_some()
+    });
+    // A click in the middle of the slider (75 % to 250 %) makes the interface bigger.
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "Interface size")
+        .click();
+    wait(&mut h, "the new size", |h| h.state().shared.scale > 1.4);
+    let scale = h.state().shared.scale;
+    assert!(scale < 1.9, "{scale}");
+    h.step();
+    assert!(
+        (h.ctx.zoom_factor() - scale).abs() < 1e-3,
+        "applied to the window at once"
+    );
+    drop(h);
+    let h = harness(dir.path(), "en");
+    assert!(
+        (h.state().shared.scale - scale).abs() < 1e-3,
+        "remembered: {}",
+        h.state().shared.scale
+    );
+}

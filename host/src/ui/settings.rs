@@ -40,6 +40,8 @@ impl SettingsScreen {
                 .step_by(0.05)
                 .custom_formatter(|v, _| format!("{:.0} %", v * 100.0));
             let response = ui.add(slider);
+            let spoken = lang.t(S::Scale);
+            response.widget_info(|| egui::WidgetInfo::slider(true, f64::from(scale), spoken));
             if response.changed() {
                 shared.pending_scale = Some(scale);
             }
