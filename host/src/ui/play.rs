@@ -314,7 +314,7 @@ impl PlayScreen {
                                     .get(seat as usize)
                                     .map_or(ACCENT, |s| colour(s.colour));
                                 ui.horizontal(|ui| {
-                                    widgets::seat_dot(ui, dot);
+                                    widgets::seat_dot(ui, dot, 22.0);
                                     ui.label(
                                         RichText::new(
                                             lang.f(S::YourTurn, &[&seat_name(&view.meta, seat)]),

@@ -287,7 +287,7 @@ fn summary(ui: &mut Ui, game: &GameInfo, lang: Lang) {
     let m = &game.manifest;
     for seat in &m.seats {
         ui.horizontal(|ui| {
-            widgets::seat_dot(ui, colour(seat.colour));
+            widgets::seat_dot(ui, colour(seat.colour), 22.0);
             ui.label(seat.name.get(code));
         });
     }

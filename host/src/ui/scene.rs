@@ -888,9 +888,7 @@ pub fn scores_ui(ui: &mut Ui, scene: &Scene, lang: Lang, seat: impl Fn(Seat) -> 
             let (name, dot) = seat(s);
             ui.horizontal(|ui| {
                 ui.spacing_mut().item_spacing.x = 6.0;
-                let (r, _) = ui.allocate_exact_size(vec2(14.0, 14.0), Sense::hover());
-                ui.painter()
-                    .circle(r.center(), 6.5, dot, Stroke::new(1.0, Color32::WHITE));
+                widgets::seat_dot(ui, dot, 14.0);
                 ui.label(egui::RichText::new(name).strong());
             });
             ui.indent(("seat-score", s), |ui| {
@@ -926,9 +924,7 @@ pub fn scores_ui(ui: &mut Ui, scene: &Scene, lang: Lang, seat: impl Fn(Seat) -> 
                 let (name, dot) = seat(s);
                 ui.horizontal(|ui| {
                     ui.spacing_mut().item_spacing.x = 6.0;
-                    let (r, _) = ui.allocate_exact_size(vec2(14.0, 14.0), Sense::hover());
-                    ui.painter()
-                        .circle(r.center(), 6.5, dot, Stroke::new(1.0, Color32::WHITE));
+                    widgets::seat_dot(ui, dot, 14.0);
                     ui.label(name);
                 });
                 for label in &labels {

@@ -132,7 +132,7 @@ impl SetupScreen {
                                 None => (MUTED, lang.f(S::Seat, &[&(seat + 1).to_string()])),
                             };
                             let role = ui.horizontal(|ui| {
-                                widgets::seat_dot(ui, dot);
+                                widgets::seat_dot(ui, dot, 22.0);
                                 ui.label(RichText::new(role).strong())
                             });
                             ui.add(

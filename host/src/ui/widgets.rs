@@ -227,14 +227,16 @@ pub fn busy(ui: &mut Ui, text: &str) {
     });
 }
 
-/// A seat's colour as a round token, outlined so that dark colours read on the dark theme.
-pub fn seat_dot(ui: &mut Ui, fill: Color32) {
-    let (r, _) = ui.allocate_exact_size(egui::vec2(22.0, 22.0), egui::Sense::hover());
+/// A seat's colour as a round token of `size` points, outlined so that dark colours read on
+/// the dark theme.
+pub fn seat_dot(ui: &mut Ui, fill: Color32, size: f32) {
+    let (r, _) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
+    let outline = if size >= 18.0 { 2.0 } else { 1.0 };
     ui.painter().circle(
         r.center(),
-        10.0,
+        size / 2.0 - 1.0,
         fill,
-        egui::Stroke::new(2.0, Color32::WHITE),
+        egui::Stroke::new(outline, Color32::WHITE),
     );
 }
 
