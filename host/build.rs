@@ -39,7 +39,10 @@ fn main() {
             }
         })
         .unwrap_or_else(|| root.join("target"))
-        .join("plugin-wasm");
+        .join("plugin-wasm")
+        // One folder per source tree: two clones sharing a CARGO_TARGET_DIR would otherwise
+        // overwrite each other's final `.wasm` files and embed the other clone's games.
+        .join(format!("{:016x}", fnv1a(root.to_string_lossy().as_bytes())));
     build_plugins(&root, &target_dir, &plugins);
 
     let mut generated = String::from(
@@ -60,6 +63,13 @@ fn main() {
     }
     generated.push_str("];\n");
     fs::write(out_dir.join("builtin_plugins.rs"), generated).expect("writing builtin_plugins.rs");
+}
+
+/// FNV-1a: a stable short name for a path (std's hasher may change between releases).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Asks cargo to re-run this script when `path` or any file below it changes (build outputs

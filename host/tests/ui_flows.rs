@@ -705,9 +705,11 @@ fn three_humans_play_a_game_of_castel_to_the_end_with_the_mouse_only() {
     // question) is a legal click: click one at random until the game is over.
     let mut rng = veillee_sdk::GameRng::new(7);
     let mut handoffs = 0;
+    let mut named_pieces = false;
     for _ in 0..20_000 {
         if h.query_by_label("Game over").is_some() {
             assert!(handoffs >= 3, "every seat was handed the device");
+            assert!(named_pieces, "the cards on the board are named");
             assert!(h.query_by_label("Play again").is_some());
             let meta = &h.state().play.view.as_ref().unwrap().meta;
             assert!(meta.moves > 10, "a real game: {} moves", meta.moves);
@@ -721,6 +723,8 @@ fn three_humans_play_a_game_of_castel_to_the_end_with_the_mouse_only() {
             );
             return;
         }
+        // A square with a card on it says which card, in English ("d4 — King").
+        named_pieces |= h.query_all_by_label_contains(" — ").next().is_some();
         if let Some(ready) = h.query_by_label("Click when ready") {
             ready.click();
             handoffs += 1;

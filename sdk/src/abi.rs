@@ -48,12 +48,14 @@
 //! Minor versions so far: 1.1 added the optional export `veillee_operation`; 1.2 added the
 //! optional manifest field `rules` ([`crate::Rules`], the game's full rules in French and
 //! English), read with a serde default so that a plugin without it loads and simply ships
-//! no rules, and ignored by older hosts (they do not refuse unknown manifest fields).
+//! no rules, and ignored by older hosts (they do not refuse unknown manifest fields); 1.3
+//! added the optional scene field `Piece::name` (what a piece is, in both languages), read
+//! and ignored the same way.
 
 /// Major version of the plugin ABI. A host and a plugin must agree on it.
 pub const ABI_MAJOR: u16 = 1;
 /// Minor version of the plugin ABI: additions only.
-pub const ABI_MINOR: u16 = 2;
+pub const ABI_MINOR: u16 = 3;
 
 /// The ABI version as `veillee_abi_version` returns it.
 pub const fn encoded_version() -> i32 {

@@ -107,6 +107,10 @@ pub struct Piece {
     pub label: String,
     /// The seat it belongs to, if any.
     pub owner: Option<Seat>,
+    /// What it is, in words (`Roi` / `King`), when `label` is too short to say: the launcher
+    /// shows it under the pointer and reads it out with the square's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<Text>,
 }
 
 /// A row of cards.

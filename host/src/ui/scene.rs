@@ -510,7 +510,18 @@ fn draw_board(
             let is_next = targets.iter().any(|t| lit.next.contains(t));
             let is_first = targets.iter().any(|t| lit.first.contains(t));
             let clickable = is_next || is_first;
-            let name = square_name(board, col, row);
+            let square = square_name(board, col, row);
+            // The pieces' names, top first, for the pointer and for screen readers.
+            let names: Vec<&str> = stack
+                .iter()
+                .rev()
+                .filter_map(|p| p.name.as_ref().map(|n| n.get(lang.code())))
+                .collect();
+            let name = if names.is_empty() {
+                square
+            } else {
+                format!("{square} — {}", names.join(", "))
+            };
             let id = ui.scope_id().with(("cell", &board.id, col, row));
             let response = ui.interact(
                 r,
@@ -523,6 +534,11 @@ fn draw_board(
             );
             response
                 .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, clickable, &name));
+            let response = if names.is_empty() {
+                response
+            } else {
+                response.on_hover_text(names.join(", "))
+            };
             draw_stack(&painter, r, stack);
             if is_selected {
                 painter.rect_stroke(

@@ -134,6 +134,7 @@ pub fn view(game: &Batisseurs) -> Scene {
                     colour,
                     label: label.into(),
                     owner: Some(seat),
+                    name: None,
                 });
             }
         }

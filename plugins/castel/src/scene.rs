@@ -162,6 +162,8 @@ fn piece(game: &Castel, c: u8, col: u16, row: u16, depth: usize) -> Piece {
             .unwrap_or(Colour::rgb(150, 150, 150)),
         label,
         owner: game.pawns[c as usize],
+        // The label is a French abbreviation: the card's name says it in each language.
+        name: Some(text(KINDS[k as usize].fr, KINDS[k as usize].en)),
     }
 }
 

@@ -158,6 +158,7 @@ pub fn view(game: &ChateauNoir, _viewer: Option<veillee_sdk::Seat>) -> Scene {
                 (p % 9).to_string()
             },
             owner: Some(game.controller(army)),
+            name: None,
         });
     }
     let board = Board {

@@ -82,6 +82,7 @@ impl RocNoir {
                     colour: seat_colour(s),
                     label: HELMET_LABELS[h as usize].into(),
                     owner: Some(s),
+                    name: None,
                 });
             }
         }

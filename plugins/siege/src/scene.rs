@@ -134,6 +134,7 @@ pub fn view(game: &Siege) -> Scene {
             colour,
             label: String::new(),
             owner: Some(owner),
+            name: None,
         });
     }
     let board = Board {
