@@ -21,25 +21,32 @@ pub fn engine_with_variants(
     user_dir: &Path,
 ) -> anyhow::Result<(Box<dyn GameEngine>, Vec<VariantScript>)> {
     let plugin = catalog.engine(game)?;
-    let game_scripts = library::game_scripts(game, Some(user_dir));
-    let chosen = wanted
-        .iter()
-        .filter(|w| !is_game_script(w, &game_scripts))
-        .map(|w| library::resolve(w, game, Some(user_dir)))
-        .collect::<Result<Vec<ScriptSource>, _>>()?;
-    let sources = with_game_scripts(game, &chosen, user_dir);
-    if sources.is_empty() {
+    let mut scripts = load_all(&library::game_scripts(game, Some(user_dir)))?;
+    let own = scripts.len();
+    for wanted in wanted {
+        // The game's own scripts are always there: naming one as a house rule adds nothing.
+        if scripts[..own].iter().any(|s| s.info().id == *wanted) {
+            continue;
+        }
+        let source = library::resolve(wanted, game, Some(user_dir))?;
+        scripts.push(source.load(VariantLimits::default())?);
+    }
+    if scripts.is_empty() {
         return Ok((Box::new(plugin), Vec::new()));
     }
-    let scripts = sources
-        .iter()
-        .map(|s| s.load(VariantLimits::default()))
-        .collect::<Result<Vec<Script>, _>>()?;
     let recorded = scripts.iter().map(recorded).collect();
     Ok((
         Box::new(VariantEngine::new(Box::new(plugin), scripts)?),
         recorded,
     ))
+}
+
+/// Loads each script into its own sandbox.
+fn load_all(sources: &[ScriptSource]) -> Result<Vec<Script>, crate::variants::VariantError> {
+    sources
+        .iter()
+        .map(|s| s.load(VariantLimits::default()))
+        .collect()
 }
 
 /// The scripts of a new game of `game`: its own scripts first, then the chosen house rules.
@@ -53,14 +60,6 @@ pub fn with_game_scripts(
     sources
 }
 
-/// The game's own scripts are always there: naming one as a house rule adds nothing.
-fn is_game_script(wanted: &str, game_scripts: &[ScriptSource]) -> bool {
-    game_scripts.iter().any(|s| {
-        s.load(VariantLimits::default())
-            .is_ok_and(|script| script.info().id == wanted)
-    })
-}
-
 /// `engine` (a plugin or a native build) with its game's own scripts, if it has some: the
 /// game as it is played, for checks and simulations without house rules.
 pub fn with_own_scripts(
@@ -71,11 +70,7 @@ pub fn with_own_scripts(
     if sources.is_empty() {
         return Ok(engine);
     }
-    let scripts = sources
-        .iter()
-        .map(|s| s.load(VariantLimits::default()))
-        .collect::<Result<Vec<Script>, _>>()?;
-    Ok(Box::new(VariantEngine::new(engine, scripts)?))
+    Ok(Box::new(VariantEngine::new(engine, load_all(&sources)?)?))
 }
 
 /// The engine a saved session was played with: its game's installed plugin and the exact

@@ -383,13 +383,13 @@ impl VariantEngine {
     fn slot(&self, game: Handle) -> Result<&Slot, EngineError> {
         self.games
             .get(&game)
-            .ok_or_else(|| GameError::Protocol(format!("no live game has handle {game}")).into())
+            .ok_or_else(|| no_live_game(game).into())
     }
 
     fn slot_mut(&mut self, game: Handle) -> Result<&mut Slot, EngineError> {
         self.games
             .get_mut(&game)
-            .ok_or_else(|| GameError::Protocol(format!("no live game has handle {game}")).into())
+            .ok_or_else(|| no_live_game(game).into())
     }
 
     fn insert(&mut self, slot: Slot) -> Handle {
@@ -447,9 +447,7 @@ impl VariantEngine {
             games,
             ..
         } = self;
-        let slot = games
-            .get_mut(&game)
-            .ok_or_else(|| GameError::Protocol(format!("no live game has handle {game}")))?;
+        let slot = games.get_mut(&game).ok_or_else(|| no_live_game(game))?;
         slot.v.pending = None;
         slot.listed = None;
         loop {
@@ -577,9 +575,7 @@ impl VariantEngine {
             games,
             ..
         } = self;
-        let slot = games
-            .get(&game)
-            .ok_or_else(|| GameError::Protocol(format!("no live game has handle {game}")))?;
+        let slot = games.get(&game).ok_or_else(|| no_live_game(game))?;
         for (index, script) in scripts.iter().enumerate() {
             if slot.v.scripts[index].disabled.is_some()
                 || !script.has_hook("filter_actions")
@@ -751,6 +747,11 @@ impl VariantEngine {
         }
         Ok(())
     }
+}
+
+/// The refusal for a handle that names no live game.
+fn no_live_game(game: Handle) -> GameError {
+    GameError::Protocol(format!("no live game has handle {game}"))
 }
 
 /// A `before_action`'s verdict: `None` allows; `false[, reason]`, a string or a text refuses.
