@@ -1,8 +1,8 @@
 //! Veillée's integration suite: shared helpers. The tests themselves are in `tests/`.
 
-use veillee::catalog::Catalog;
-use veillee::data_dir::DataDir;
-use veillee::plugin::{Plugin, Runtime};
+use veillee_runtime::catalog::Catalog;
+use veillee_runtime::data_dir::DataDir;
+use veillee_runtime::plugin::{Plugin, Runtime};
 
 /// A runtime without an on-disk cache, as tests use.
 pub fn runtime() -> Runtime {
@@ -11,7 +11,8 @@ pub fn runtime() -> Runtime {
 
 /// A fresh instance of a built-in game's wasm plugin.
 pub fn builtin_plugin(runtime: &Runtime, id: &str) -> Plugin {
-    let bytes = veillee::builtin::plugin_bytes(id).unwrap_or_else(|| panic!("{id} is built in"));
+    let bytes =
+        veillee_runtime::builtin::plugin_bytes(id).unwrap_or_else(|| panic!("{id} is built in"));
     runtime
         .load(id, bytes)
         .unwrap_or_else(|e| panic!("{id} loads: {e}"))
@@ -28,9 +29,10 @@ pub fn temp_catalog() -> (Catalog, tempfile::TempDir) {
 pub mod dice;
 
 /// A store in a fresh temporary data directory.
-pub fn temp_store() -> (veillee::store::Store, tempfile::TempDir) {
+pub fn temp_store() -> (veillee_runtime::store::Store, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let (store, recovery) = veillee::store::Store::open(dir.path()).expect("the store opens");
+    let (store, recovery) =
+        veillee_runtime::store::Store::open(dir.path()).expect("the store opens");
     assert!(recovery.is_none());
     (store, dir)
 }

@@ -1,16 +1,16 @@
 //! The conformance kit over every built-in game, through the real wasm plugins, with the
 //! native build as the reference where there is one.
 
-use veillee::conformance::{check, CheckConfig};
-use veillee::launch::with_own_scripts;
-use veillee::native::native_engine;
+use veillee_runtime::conformance::{check, CheckConfig};
+use veillee_runtime::launch::with_own_scripts;
+use veillee_runtime::native::native_engine;
 use veillee_tests::{builtin_plugin, runtime};
 
 #[test]
 fn every_builtin_game_passes_the_conformance_kit() {
     let runtime = runtime();
-    assert!(!veillee::builtin::BUILTIN_PLUGINS.is_empty());
-    for (id, _) in veillee::builtin::BUILTIN_PLUGINS {
+    assert!(!veillee_runtime::builtin::BUILTIN_PLUGINS.is_empty());
+    for (id, _) in veillee_runtime::builtin::BUILTIN_PLUGINS {
         // Each game as it is played: with its own scripts (Castel's cards), on both builds.
         let mut plugin = with_own_scripts(Box::new(builtin_plugin(&runtime, id)), None).unwrap();
         let mut native = native_engine(id).map(|n| with_own_scripts(n, None).unwrap());
@@ -33,7 +33,7 @@ fn every_builtin_game_passes_the_conformance_kit() {
 
 #[test]
 fn every_builtin_game_has_a_native_reference() {
-    for (id, _) in veillee::builtin::BUILTIN_PLUGINS {
+    for (id, _) in veillee_runtime::builtin::BUILTIN_PLUGINS {
         assert!(
             native_engine(id).is_some(),
             "{id} has no native build registered in host/src/native.rs"

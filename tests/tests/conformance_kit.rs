@@ -2,8 +2,8 @@
 //! deliberate bug and checks that the report names the problem.
 
 use serde::{Deserialize, Serialize};
-use veillee::conformance::{check, CheckConfig};
-use veillee::engine::{GameEngine, NativeEngine};
+use veillee_runtime::conformance::{check, CheckConfig};
+use veillee_runtime::engine::{GameEngine, NativeEngine};
 use veillee_sdk::*;
 
 /// Hidden-card Nim: take 1–3 stones; each seat also holds a secret card.

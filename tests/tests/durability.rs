@@ -8,8 +8,8 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use veillee::session::Sessions;
-use veillee::store::Store;
+use veillee_runtime::session::Sessions;
+use veillee_runtime::store::Store;
 use veillee_sdk::GameRng;
 use veillee_tests::{builtin_plugin, runtime};
 
@@ -96,7 +96,7 @@ fn kill_and_check(
     child: &mut std::process::Child,
     lines: impl Iterator<Item = String>,
     dir: &tempfile::TempDir,
-    plugin: &mut veillee::plugin::Plugin,
+    plugin: &mut veillee_runtime::plugin::Plugin,
     total_reported: &mut usize,
 ) {
     let lines: Vec<String> = lines.collect();
@@ -140,7 +140,7 @@ fn kill_and_check(
         let live = sessions
             .resume(plugin, id)
             .unwrap_or_else(|e| panic!("round {round}: session {id} does not replay: {e}"));
-        use veillee::engine::GameEngine;
+        use veillee_runtime::engine::GameEngine;
         plugin.drop_game(live.game);
     }
 }

@@ -5,9 +5,9 @@
 //! `INSTA_UPDATE=always`) and commit the new snapshots.
 
 use serde_json::json;
-use veillee::conformance::state_hash;
-use veillee::engine::GameEngine;
-use veillee::launch::with_own_scripts;
+use veillee_runtime::conformance::state_hash;
+use veillee_runtime::engine::GameEngine;
+use veillee_runtime::launch::with_own_scripts;
 use veillee_sdk::{GameRng, Setup, Status};
 use veillee_tests::{builtin_plugin, runtime};
 
@@ -40,7 +40,7 @@ fn playthrough(engine: &mut dyn GameEngine, players: u8, seed: u64) -> serde_jso
 #[test]
 fn recorded_playthroughs_replay_identically() {
     let runtime = runtime();
-    for (id, _) in veillee::builtin::BUILTIN_PLUGINS {
+    for (id, _) in veillee_runtime::builtin::BUILTIN_PLUGINS {
         // As played: with the game's own scripts (Castel's cards).
         let mut plugin = with_own_scripts(Box::new(builtin_plugin(&runtime, id)), None).unwrap();
         let manifest = plugin.manifest().clone();

@@ -12,8 +12,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use veillee::engine::{EngineError, GameEngine};
-use veillee::plugin::{Limits, Plugin, PluginError, Runtime};
+use veillee_runtime::engine::{EngineError, GameEngine};
+use veillee_runtime::plugin::{Limits, Plugin, PluginError, Runtime};
 use veillee_sdk::abi::{ABI_MAJOR, ABI_MINOR, REQUIRED_EXPORTS};
 use veillee_sdk::{GameError, Setup, Status};
 
@@ -362,7 +362,7 @@ fn runtime() -> Runtime {
 }
 
 fn siege_bytes() -> &'static [u8] {
-    veillee::builtin::plugin_bytes("siege").expect("Siège is a built-in plugin")
+    veillee_runtime::builtin::plugin_bytes("siege").expect("Siège is a built-in plugin")
 }
 
 /// Status → first seat → legal actions → the first one, until the game ends or 400 moves.

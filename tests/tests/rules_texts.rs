@@ -2,8 +2,8 @@
 //! the sections a player looks for, the same outline in both languages, and nothing the
 //! launcher's Markdown subset would show as stray markup.
 
-use veillee::builtin::BUILTIN_PLUGINS;
-use veillee::native::native_engine;
+use veillee_runtime::builtin::BUILTIN_PLUGINS;
+use veillee_runtime::native::native_engine;
 use veillee_sdk::rules::{parse, Block, Span};
 use veillee_sdk::{Manifest, Rules};
 

@@ -2,10 +2,10 @@
 //! database that is corrupt, locked or newer — with a real sled database and the real wasm
 //! plugins (and a small native dice game where a die is needed).
 
-use veillee::engine::{GameEngine, NativeEngine};
-use veillee::session::{SessionError, Sessions};
-use veillee::store::model::{PlayerKind, SeatPlayer};
-use veillee::store::{Store, StoreError};
+use veillee_runtime::engine::{GameEngine, NativeEngine};
+use veillee_runtime::session::{SessionError, Sessions};
+use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
+use veillee_runtime::store::{Store, StoreError};
 use veillee_sdk::{GameRng, Setup};
 use veillee_tests::dice::Dice;
 use veillee_tests::{builtin_plugin, runtime, temp_store};
@@ -27,7 +27,7 @@ const HUMANS: [PlayerKind; 2] = [PlayerKind::Human, PlayerKind::Human];
 fn play_random(
     sessions: &Sessions,
     engine: &mut dyn GameEngine,
-    live: &mut veillee::session::LiveSession,
+    live: &mut veillee_runtime::session::LiveSession,
     moves: usize,
     seed: u64,
 ) -> Vec<String> {
@@ -47,7 +47,7 @@ fn play_random(
     played
 }
 
-fn state(engine: &mut dyn GameEngine, live: &veillee::session::LiveSession) -> Vec<u8> {
+fn state(engine: &mut dyn GameEngine, live: &veillee_runtime::session::LiveSession) -> Vec<u8> {
     engine.save(live.game).unwrap()
 }
 
@@ -102,7 +102,7 @@ fn a_changed_plugin_replays_the_whole_log_and_is_accepted_when_history_holds() {
     play_random(&sessions, &mut wasm, &mut live, 30, 9);
     let expected = state(&mut wasm, &live);
     // The native build is "another version" of the same rules (another content hash).
-    let mut native = veillee::native::native_engine("siege").unwrap();
+    let mut native = veillee_runtime::native::native_engine("siege").unwrap();
     let resumed = sessions.resume(&mut *native, live.meta.id).unwrap();
     assert_eq!(native.save(resumed.game).unwrap(), expected);
     assert_eq!(
@@ -331,7 +331,7 @@ fn a_database_from_a_newer_veillee_is_refused_and_left_alone() {
     let dir = tempfile::tempdir().unwrap();
     {
         let (store, _) = Store::open(dir.path()).unwrap();
-        veillee::store::force_schema_version(&store, 99).unwrap();
+        veillee_runtime::store::force_schema_version(&store, 99).unwrap();
     }
     let error = Store::open(dir.path()).err().expect("refused");
     assert!(
@@ -357,11 +357,16 @@ return {
 }
 "#;
 
-fn timed_engine(runtime: &veillee::plugin::Runtime) -> veillee::variants::VariantEngine {
+fn timed_engine(
+    runtime: &veillee_runtime::plugin::Runtime,
+) -> veillee_runtime::variants::VariantEngine {
     let script =
-        veillee::variants::Script::load("minuteur.lua", TIMER, Default::default()).unwrap();
-    veillee::variants::VariantEngine::new(Box::new(builtin_plugin(runtime, "siege")), vec![script])
-        .unwrap()
+        veillee_runtime::variants::Script::load("minuteur.lua", TIMER, Default::default()).unwrap();
+    veillee_runtime::variants::VariantEngine::new(
+        Box::new(builtin_plugin(runtime, "siege")),
+        vec![script],
+    )
+    .unwrap()
 }
 
 #[test]
@@ -373,12 +378,12 @@ fn the_turn_timer_is_logged_and_replayed_with_the_house_rules_that_use_it() {
     let recorded = engine
         .scripts()
         .iter()
-        .map(veillee::launch::recorded)
+        .map(veillee_runtime::launch::recorded)
         .collect();
     let mut live = sessions
         .start_with_variants(&mut engine, seats(HUMANS), Setup::new(2, 3), recorded)
         .unwrap();
-    let timed = |ms: u64| serde_json::json!({ veillee::session::TURN_TIME_KEY: ms });
+    let timed = |ms: u64| serde_json::json!({ veillee_runtime::session::TURN_TIME_KEY: ms });
     sessions
         .apply(&mut engine, &mut live, 1, "lord-d6", timed(1500))
         .unwrap();

@@ -14,10 +14,10 @@
 //! `ca_t6_protection_knight_priest_captain_ambassador`, `ca_t2_fantome_returns_the_card_whose_place_it_takes`.
 
 use serde_json::{json, Value};
-use veillee::engine::GameEngine;
-use veillee::native::native_engine;
-use veillee::variants::library;
-use veillee::variants::{Script, VariantEngine, VariantLimits};
+use veillee_runtime::engine::GameEngine;
+use veillee_runtime::native::native_engine;
+use veillee_runtime::variants::library;
+use veillee_runtime::variants::{Script, VariantEngine, VariantLimits};
 use veillee_sdk::{Event, GameRng, Handle, Seat, Setup, Status};
 use veillee_tests::{builtin_plugin, runtime};
 

@@ -3,11 +3,11 @@
 //! kit and many random games.
 
 use serde_json::json;
-use veillee::conformance::{check, CheckConfig};
-use veillee::engine::{EngineError, GameEngine};
-use veillee::native::native_engine;
-use veillee::variants::library::{self, ScriptSource};
-use veillee::variants::{Script, VariantEngine, VariantError, VariantLimits};
+use veillee_runtime::conformance::{check, CheckConfig};
+use veillee_runtime::engine::{EngineError, GameEngine};
+use veillee_runtime::native::native_engine;
+use veillee_runtime::variants::library::{self, ScriptSource};
+use veillee_runtime::variants::{Script, VariantEngine, VariantError, VariantLimits};
 use veillee_sdk::{GameError, GameRng, Handle, Seat, Setup, Status};
 use veillee_tests::{builtin_plugin, runtime};
 
@@ -713,7 +713,7 @@ fn a_game_script_is_always_loaded_and_a_user_copy_replaces_a_builtin() {
 
     // A new game gets the game's script first, then the chosen house rule.
     let chosen = vec![library::resolve("renforts", "siege", Some(dir.path())).unwrap()];
-    let sources = veillee::launch::with_game_scripts("siege", &chosen, dir.path());
+    let sources = veillee_runtime::launch::with_game_scripts("siege", &chosen, dir.path());
     let files: Vec<&str> = sources.iter().map(|s| s.file.as_str()).collect();
     assert_eq!(files, ["maison.lua", "renforts.lua"]);
     assert!(sources[1].text.contains("Renforts (modifié)"));

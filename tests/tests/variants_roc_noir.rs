@@ -4,11 +4,11 @@
 //! and many random games run with it without an error.
 
 use serde_json::{json, Value};
-use veillee::conformance::{check, CheckConfig};
-use veillee::engine::GameEngine;
-use veillee::native::native_engine;
-use veillee::variants::library;
-use veillee::variants::{Script, VariantEngine, VariantLimits};
+use veillee_runtime::conformance::{check, CheckConfig};
+use veillee_runtime::engine::GameEngine;
+use veillee_runtime::native::native_engine;
+use veillee_runtime::variants::library;
+use veillee_runtime::variants::{Script, VariantEngine, VariantLimits};
 use veillee_sdk::{GameRng, Handle, Seat, Setup, Status};
 use veillee_tests::{builtin_plugin, runtime};
 

@@ -4,8 +4,8 @@
 
 use std::time::Instant;
 
-use veillee::engine::GameEngine;
-use veillee::variants::{Script, VariantEngine, VariantLimits};
+use veillee_runtime::engine::GameEngine;
+use veillee_runtime::variants::{Script, VariantEngine, VariantLimits};
 use veillee_sdk::{GameRng, Setup, Status};
 use veillee_tests::{builtin_plugin, runtime};
 

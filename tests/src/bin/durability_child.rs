@@ -7,11 +7,11 @@
 use std::io::Write;
 
 use anyhow::Context;
-use veillee::engine::GameEngine;
-use veillee::plugin::Runtime;
-use veillee::session::Sessions;
-use veillee::store::model::{PlayerKind, SeatPlayer};
-use veillee::store::Store;
+use veillee_runtime::engine::GameEngine;
+use veillee_runtime::plugin::Runtime;
+use veillee_runtime::session::Sessions;
+use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
+use veillee_runtime::store::Store;
 use veillee_sdk::{GameRng, Setup};
 
 fn main() -> anyhow::Result<()> {
@@ -31,7 +31,7 @@ fn main() -> anyhow::Result<()> {
     );
     let sessions = Sessions::new(store);
     let runtime = Runtime::new(Some(dir.join("cache")))?;
-    let bytes = veillee::builtin::plugin_bytes("siege").context("siege is built in")?;
+    let bytes = veillee_runtime::builtin::plugin_bytes("siege").context("siege is built in")?;
     let mut plugin = runtime.load("siege", bytes)?;
     let mut rng = GameRng::new(seed);
     let seats: Vec<SeatPlayer> = (0..2)

@@ -1,0 +1,222 @@
+//! Every text of the launcher in French and English.
+//!
+//! Screens ask for a [`S`] key through [`Lang::t`]; texts with a value use `{}` and
+//! [`Lang::f`]. Game texts come from the plugins as [`veillee_sdk::Text`] and are picked with
+//! [`Lang::code`].
+
+/// The launcher's language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    /// Français.
+    Fr,
+    /// English.
+    En,
+}
+
+impl Lang {
+    /// `fr` → French, anything else → English.
+    pub fn from_code(code: &str) -> Lang {
+        if code.starts_with("fr") {
+            Lang::Fr
+        } else {
+            Lang::En
+        }
+    }
+
+    /// The system's language (French locales → French, else English).
+    pub fn system() -> Lang {
+        Lang::from_code(&veillee_runtime::locale::system_lang())
+    }
+
+    /// `"fr"` or `"en"`, as [`veillee_sdk::Text::get`] wants it.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Fr => "fr",
+            Lang::En => "en",
+        }
+    }
+
+    /// A launcher text.
+    pub fn t(self, key: S) -> &'static str {
+        let (fr, en) = key.texts();
+        match self {
+            Lang::Fr => fr,
+            Lang::En => en,
+        }
+    }
+
+    /// A launcher text with its `{}` replaced by `args`, in order.
+    pub fn f(self, key: S, args: &[&str]) -> String {
+        let mut out = String::new();
+        let mut args = args.iter();
+        let mut parts = self.t(key).split("{}");
+        if let Some(first) = parts.next() {
+            out.push_str(first);
+        }
+        for part in parts {
+            out.push_str(args.next().copied().unwrap_or(""));
+            out.push_str(part);
+        }
+        out
+    }
+}
+
+macro_rules! strings {
+    ($($key:ident => $fr:literal, $en:literal;)*) => {
+        /// The keys of the launcher's texts.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[allow(missing_docs)]
+        pub enum S { $($key),* }
+
+        impl S {
+            /// (French, English).
+            pub fn texts(self) -> (&'static str, &'static str) {
+                match self { $(S::$key => ($fr, $en)),* }
+            }
+
+            /// Every key (for the completeness test).
+            pub const ALL: &'static [S] = &[$(S::$key),*];
+        }
+    };
+}
+
+strings! {
+    AppTitle => "Veillée", "Veillée";
+    Tagline => "Jeux de société entre amis", "Board games with friends";
+    Library => "Ludothèque", "Library";
+    SavedGames => "Parties sauvegardées", "Saved games";
+    Settings => "Réglages", "Settings";
+    Loading => "Chargement des jeux…", "Loading the games…";
+    Working => "Un instant…", "One moment…";
+    Players => "Joueurs : {}", "Players: {}";
+    Version => "Version {}", "Version {}";
+    Builtin => "Intégré", "Built-in";
+    Installed => "Installé", "Installed";
+    VariantsCount => "{} variante(s)", "{} house rule(s)";
+    NoVariants => "Pas de variante", "No house rules";
+    NewGame => "Nouvelle partie", "New game";
+    Rules => "Règles", "Rules";
+    Uninstall => "Désinstaller", "Uninstall";
+    ConfirmUninstall => "Désinstaller {} ? Les parties sauvegardées restent, mais ne pourront pas reprendre sans le jeu.", "Uninstall {}? Saved games stay, but cannot be resumed without the game.";
+    Cancel => "Annuler", "Cancel";
+    Confirm => "Confirmer", "Confirm";
+    InstallGame => "Installer un jeu…", "Install a game…";
+    InstallHint => "Un jeu est un fichier .wasm : choisissez-le, déposez-le sur la fenêtre, ou tapez son chemin.", "A game is a .wasm file: choose it, drop it on the window, or type its path.";
+    PluginPath => "Fichier du jeu", "Game file";
+    PluginPathHint => "/chemin/vers/jeu.wasm", "/path/to/game.wasm";
+    Install => "Installer", "Install";
+    Installing => "Vérification et installation de {}…", "Checking and installing {}…";
+    InstallFailed => "Le jeu n'a pas pu être installé", "The game could not be installed";
+    InstallDone => "{} est installé.", "{} is installed.";
+    UninstallDone => "{} est désinstallé.", "{} was uninstalled.";
+    Problems => "Certains jeux n'ont pas pu être chargés :", "Some games could not be loaded:";
+    Dismiss => "Fermer", "Dismiss";
+    DialogUnavailable => "La fenêtre de choix de fichier n'est pas disponible : tapez le chemin ci-dessous.", "The file chooser is not available: type the path below.";
+    PlayerCount => "Nombre de joueurs", "Number of players";
+    Seat => "Place {}", "Seat {}";
+    NameOf => "Nom de la place {}", "Name of seat {}";
+    Human => "Humain", "Human";
+    RandomBot => "Robot (hasard)", "Bot (random)";
+    Options => "Options", "Options";
+    NoOptions => "Ce jeu n'a pas d'option.", "This game has no options.";
+    Variants => "Variantes (règles maison)", "House rules";
+    Changes => "Ce qui change :", "What changes:";
+    BrokenVariant => "Ne se charge pas : {}", "Does not load: {}";
+    SeedLabel => "Graine (pour rejouer une partie identique)", "Seed (to replay an identical game)";
+    NewSeed => "Nouvelle graine", "New seed";
+    Start => "Commencer la partie", "Start the game";
+    Back => "← Retour", "← Back";
+    BackToLibrary => "Retour à la ludothèque", "Back to library";
+    Undo => "Annuler le coup", "Undo";
+    Redo => "Rétablir", "Redo";
+    Log => "Journal", "Log";
+    ToAct => "À {} de jouer", "{} to play";
+    BotThinking => "{} réfléchit…", "{} is thinking…";
+    OtherActions => "Autres actions", "Other actions";
+    ChooseAmong => "Plusieurs coups possibles, choisissez :", "Several moves possible, choose:";
+    ClearSelection => "Désélectionner", "Clear selection";
+    PassTo => "Passez l'appareil à {}", "Pass to {}";
+    ClickWhenReady => "Cliquez quand vous êtes prêt·e", "Click when ready";
+    HiddenNote => "Le plateau est caché : ce jeu a des informations secrètes.", "The board is hidden: this game has secret information.";
+    RevealTitle => "Annuler ce qui a été révélé ?", "Take back what was revealed?";
+    RevealBody => "Annuler reprendrait ce qui a déjà été révélé à la table :", "Undoing takes back what the table has already seen:";
+    RevealAsk => "Tout le monde est d'accord ?", "Does everyone agree?";
+    Agree => "Tout le monde est d'accord", "Everyone agrees";
+    GameOver => "Partie terminée", "Game over";
+    Winner => "Victoire : {}", "Winner: {}";
+    Draw => "Match nul", "Draw";
+    PlayAgain => "Rejouer", "Play again";
+    Scores => "Scores", "Scores";
+    GameFailed => "Le jeu a rencontré un problème", "The game ran into a problem";
+    SessionKept => "La partie reste sauvegardée jusqu'au dernier coup joué.", "The game stays saved up to the last move played.";
+    Saved => "Sauvegardée (partie n° {})", "Saved (game #{})";
+    NoSaved => "Aucune partie sauvegardée pour l'instant.", "No saved games yet.";
+    Resume => "Reprendre", "Resume";
+    Delete => "Supprimer", "Delete";
+    ConfirmDelete => "Supprimer la partie n° {} ({}) pour de bon ?", "Delete game #{} ({}) for good?";
+    Export => "Exporter…", "Export…";
+    Import => "Importer une partie…", "Import a game…";
+    SessionPath => "Fichier de partie", "Saved-game file";
+    Exported => "Partie exportée dans {}", "Game exported to {}";
+    Imported => "Partie importée (n° {})", "Game imported (#{})";
+    Deleted => "Partie supprimée.", "Game deleted.";
+    MovesCount => "{} coups", "{} moves";
+    LastPlayed => "Jouée le {}", "Last played {}";
+    InProgress => "En cours", "In progress";
+    Finished => "Terminée", "Finished";
+    Language => "Langue", "Language";
+    Scale => "Taille de l'interface", "Interface size";
+    ScaleHint => "Agrandissez pour jouer sur une télévision.", "Make it bigger to play on a TV.";
+    DataDir => "Dossier des données", "Data directory";
+    AlreadyRunning => "Veillée est déjà ouverte", "Veillée is already open";
+    AlreadyRunningBody => "Une autre fenêtre de Veillée utilise déjà ces données ({}). Fermez-la, puis relancez Veillée.", "Another Veillée window is already using this data ({}). Close it, then start Veillée again.";
+    CannotOpen => "Les données de Veillée n'ont pas pu être ouvertes", "Veillée's data could not be opened";
+    Quit => "Quitter", "Quit";
+    Recovered => "Les parties sauvegardées ont été réparées", "The saved games were repaired";
+    NoRules => "Les règles complètes de ce jeu ne sont pas encore fournies par le jeu. En voici la présentation :", "This game does not ship its full rules yet. Here is its description:";
+    Resumed => "Partie reprise au coup {}", "Game resumed at move {}";
+    Started => "Nouvelle partie, graine {}", "New game, seed {}";
+    Undone => "Coup(s) annulé(s) : {}", "Move(s) taken back: {}";
+    Redone => "Coup(s) rétabli(s)", "Move(s) redone";
+    Spectator => "Spectateur", "Spectator";
+    YourTurn => "{}, à vous !", "{}, your turn!";
+    HouseRules => "Règles maison : {}", "House rules: {}";
+    Contents => "Sommaire", "Contents";
+    InVeillee => "Dans Veillée : places, options et variantes", "In Veillée: seats, options and house rules";
+    ExportTo => "Exporter la partie n° {} dans le fichier", "Export game #{} to the file";
+    ExportHint => "Choisissez le fichier dans la fenêtre qui s'ouvre, ou tapez son chemin ici.", "Choose the file in the window that opens, or type its path here.";
+    ExportHere => "Exporter ici", "Export here";
+    FileFailed => "L'opération sur le fichier a échoué", "The file operation failed";
+    Assist => "Mode assisté (par défaut pour chaque partie)", "Assisted mode (default for every game)";
+    AssistShort => "Aide", "Help";
+    ShowTargets => "Montrer les coups possibles", "Show the possible moves";
+    ShowTargetsHint => "Les pièces jouables et, une fois l'une choisie, ses destinations s'allument.", "Playable pieces and, once one is picked, where it can go light up.";
+    ShowLastMove => "Montrer le dernier coup", "Show the last move";
+    ConfirmMoves => "Demander confirmation avant chaque coup", "Ask before playing each move";
+    PlayThis => "Jouer : {} ?", "Play: {}?";
+    PlayIt => "Jouer ce coup", "Play it";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_text_exists_in_both_languages_with_the_same_placeholders() {
+        for key in S::ALL {
+            let (fr, en) = key.texts();
+            assert!(!fr.is_empty() && !en.is_empty(), "{key:?}");
+            assert_eq!(
+                fr.matches("{}").count(),
+                en.matches("{}").count(),
+                "{key:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn placeholders_are_filled_in_order() {
+        assert_eq!(Lang::En.f(S::Players, &["2–4"]), "Players: 2–4");
+        assert_eq!(Lang::Fr.f(S::PassTo, &["Ana"]), "Passez l'appareil à Ana");
+    }
+}

@@ -1,0 +1,265 @@
+//! Saved games: the list, resume, delete (with confirmation), export and import.
+
+use std::path::PathBuf;
+
+use egui::{RichText, Ui};
+
+use super::app::{Nav, Shared};
+use super::i18n::S;
+use super::widgets::{self, Answer, ACCENT, MUTED};
+use super::worker::{FileDone, Pick, Request};
+use veillee_runtime::store::model::SessionMeta;
+
+/// The saved-games screen.
+#[derive(Default)]
+pub struct SavedScreen {
+    /// The sessions, most recent first.
+    pub list: Vec<SessionMeta>,
+    /// Whether the list was asked for.
+    pub loaded: bool,
+    /// The path typed in the import field.
+    pub import_path: String,
+    /// The game being exported and the path typed for it (shown beside the file dialog,
+    /// which may be unavailable: no desktop portal, a bare X server).
+    pub export: Option<(u64, String)>,
+    confirm_delete: Option<(u64, String)>,
+    notice: Option<String>,
+    error: Option<String>,
+    /// The import dialog answered nothing: say that the path can be typed.
+    dialog_failed: bool,
+}
+
+/// Where an export goes unless the player types another path: the documents folder, else
+/// the home folder, else the data directory.
+pub fn default_export_path(data_dir: &std::path::Path, game: &str, id: u64) -> PathBuf {
+    let dirs = directories::UserDirs::new();
+    let folder = dirs
+        .as_ref()
+        .and_then(|d| d.document_dir().map(PathBuf::from))
+        .filter(|d| d.is_dir())
+        .or_else(|| dirs.as_ref().map(|d| d.home_dir().to_path_buf()))
+        .filter(|d| d.is_dir())
+        .unwrap_or_else(|| data_dir.to_path_buf());
+    folder.join(format!("veillee-{game}-{id}.json"))
+}
+
+impl SavedScreen {
+    /// An export, import or delete ended.
+    pub fn file_done(&mut self, shared: &Shared, result: Result<FileDone, String>) {
+        let lang = shared.lang;
+        match result {
+            Ok(FileDone::Exported(path)) => {
+                self.export = None;
+                self.error = None;
+                self.notice = Some(lang.f(S::Exported, &[&path.display().to_string()]))
+            }
+            Ok(FileDone::Imported(id)) => {
+                self.import_path.clear();
+                self.dialog_failed = false;
+                self.error = None;
+                self.notice = Some(lang.f(S::Imported, &[&id.to_string()]))
+            }
+            Ok(FileDone::Deleted) => self.notice = Some(lang.t(S::Deleted).to_string()),
+            Err(e) => {
+                self.notice = None;
+                self.error = Some(e)
+            }
+        }
+    }
+
+    /// A file dialog closed without a file (cancelled, or there is no dialog here).
+    pub fn dialog_closed(&mut self, import: bool) {
+        if import {
+            self.dialog_failed = true;
+        }
+    }
+
+    /// The file dialog chose where to export: the typed-path row is no longer needed.
+    pub fn export_picked(&mut self, id: u64) {
+        if self.export.as_ref().is_some_and(|(e, _)| *e == id) {
+            self.export = None;
+        }
+    }
+
+    /// Draws the screen.
+    pub fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
+        let lang = shared.lang;
+        let code = lang.code();
+        let mut nav = None;
+        if !self.loaded {
+            self.loaded = true;
+            shared.worker.send(Request::ListSaved);
+        }
+        ui.horizontal(|ui| {
+            widgets::title(ui, lang.t(S::SavedGames));
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if widgets::primary(ui, lang.t(S::Import)).clicked() {
+                    shared
+                        .worker
+                        .pick_file(Pick::ImportSession, lang.t(S::Import).to_string());
+                }
+            });
+        });
+        ui.horizontal(|ui| {
+            widgets::text_field(ui, lang.t(S::SessionPath), &mut self.import_path, 420.0);
+            let ready = !self.import_path.trim().is_empty();
+            if ui
+                .add_enabled(ready, egui::Button::new(lang.t(S::Import)))
+                .clicked()
+            {
+                shared
+                    .worker
+                    .send(Request::Import(self.import_path.trim().into()));
+            }
+        });
+        if self.dialog_failed && self.import_path.is_empty() {
+            ui.label(RichText::new(lang.t(S::DialogUnavailable)).color(MUTED));
+        }
+        let mut close_export = false;
+        if let Some((id, path)) = &mut self.export {
+            let id = *id;
+            widgets::card(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.label(RichText::new(lang.t(S::ExportHint)).color(MUTED));
+                ui.horizontal(|ui| {
+                    let label = lang.f(S::ExportTo, &[&id.to_string()]);
+                    widgets::text_field(ui, &label, path, 560.0);
+                    let ready = !path.trim().is_empty();
+                    if ui
+                        .add_enabled(ready, egui::Button::new(lang.t(S::ExportHere)))
+                        .clicked()
+                    {
+                        shared
+                            .worker
+                            .send(Request::Export(id, PathBuf::from(path.trim())));
+                    }
+                    if widgets::button(ui, lang.t(S::Cancel)).clicked() {
+                        close_export = true;
+                    }
+                });
+            });
+        }
+        if close_export {
+            self.export = None;
+        }
+        if let Some(error) = &self.error {
+            if widgets::error_panel(ui, lang.t(S::FileFailed), error, lang.t(S::Dismiss)) {
+                self.error = None;
+            }
+        }
+        if let Some(notice) = &self.notice {
+            if widgets::info_panel(ui, notice, lang.t(S::Dismiss)) {
+                self.notice = None;
+            }
+        }
+        ui.add_space(8.0);
+        if self.list.is_empty() {
+            ui.label(RichText::new(lang.t(S::NoSaved)).color(MUTED));
+        }
+        let mut export_clicked = None;
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            for meta in &self.list {
+                let name = shared
+                    .games
+                    .iter()
+                    .find(|g| g.manifest.id == meta.game)
+                    .map_or(meta.game.clone(), |g| g.manifest.name.get(code).to_string());
+                widgets::card(ui, |ui| {
+                    ui.set_width(ui.available_width());
+                    ui.horizontal(|ui| {
+                        ui.vertical(|ui| {
+                            ui.label(
+                                RichText::new(format!("{name}  #{}", meta.id))
+                                    .size(26.0)
+                                    .strong()
+                                    .color(ACCENT),
+                            );
+                            let players: Vec<&str> =
+                                meta.seats.iter().map(|s| s.name.as_str()).collect();
+                            ui.label(players.join(" · "));
+                            let status = if meta.status.outcome().is_some() {
+                                lang.t(S::Finished)
+                            } else {
+                                lang.t(S::InProgress)
+                            };
+                            ui.label(
+                                RichText::new(format!(
+                                    "{} — {} — {}",
+                                    lang.f(S::LastPlayed, &[&when(meta.last_played)]),
+                                    lang.f(S::MovesCount, &[&meta.moves.to_string()]),
+                                    status
+                                ))
+                                .color(MUTED),
+                            );
+                        });
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            let delete = widgets::danger(ui, lang.t(S::Delete));
+                            let spoken = format!("{} #{}", lang.t(S::Delete), meta.id);
+                            delete.widget_info(|| {
+                                egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken)
+                            });
+                            if delete.clicked() {
+                                self.confirm_delete = Some((meta.id, name.clone()));
+                            }
+                            let export = widgets::button(ui, lang.t(S::Export));
+                            let spoken = format!("{} #{}", lang.t(S::Export), meta.id);
+                            export.widget_info(|| {
+                                egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken)
+                            });
+                            if export.clicked() {
+                                // The dialog, and the typed path beside it in case there
+                                // is no dialog on this system.
+                                let path =
+                                    default_export_path(&shared.data_dir, &meta.game, meta.id);
+                                export_clicked = Some((meta.id, path.display().to_string()));
+                                shared.worker.pick_file(
+                                    Pick::ExportSession(meta.id),
+                                    lang.t(S::Export).to_string(),
+                                );
+                            }
+                            let resume = widgets::primary(ui, lang.t(S::Resume));
+                            let spoken = format!("{} #{}", lang.t(S::Resume), meta.id);
+                            resume.widget_info(|| {
+                                egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken)
+                            });
+                            if resume.clicked() {
+                                nav = Some(Nav::Resume(meta.id));
+                            }
+                        });
+                    });
+                });
+                ui.add_space(8.0);
+            }
+        });
+        if let Some(export) = export_clicked {
+            self.export = Some(export);
+        }
+        if let Some((id, name)) = self.confirm_delete.clone() {
+            let body = lang.f(S::ConfirmDelete, &[&id.to_string(), &name]);
+            match widgets::confirm(
+                ui.ctx(),
+                "delete",
+                &body,
+                lang.t(S::Delete),
+                lang.t(S::Cancel),
+            ) {
+                Answer::Yes => {
+                    shared.worker.send(Request::Delete(id));
+                    self.confirm_delete = None;
+                }
+                Answer::No => self.confirm_delete = None,
+                Answer::Open => {}
+            }
+        }
+        nav
+    }
+}
+
+/// A date and time in the local time zone, `2026-11-21 22:40`.
+fn when(seconds: u64) -> String {
+    let Ok(ts) = jiff::Timestamp::from_second(seconds as i64) else {
+        return seconds.to_string();
+    };
+    let zoned = ts.to_zoned(jiff::tz::TimeZone::system());
+    zoned.strftime("%Y-%m-%d %H:%M").to_string()
+}

@@ -1,0 +1,276 @@
+//! New game: players (name, human or bot per seat), the game's options, house rules, seed.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use egui::{RichText, Ui};
+use veillee_sdk::{OptionKind, OptionValue, Setup};
+
+use super::app::{Nav, Shared};
+use super::i18n::S;
+use super::widgets::{self, colour, ACCENT, MUTED};
+use super::worker::{GameInfo, Request};
+use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
+
+/// The new-game screen for one game.
+pub struct SetupScreen {
+    /// The game's id.
+    pub game: String,
+    players: u8,
+    names: Vec<String>,
+    kinds: Vec<PlayerKind>,
+    options: BTreeMap<String, OptionValue>,
+    variants: BTreeSet<usize>,
+    seed: String,
+}
+
+/// A seed from the clock (not for the game's randomness: that is always the seed shown).
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64 % 1_000_000_000)
+}
+
+impl SetupScreen {
+    /// Defaults for a game, with the names remembered from the last game.
+    pub fn new(game: &GameInfo, remembered: &[String], lang: super::i18n::Lang) -> SetupScreen {
+        let m = &game.manifest;
+        let max = m.max_players as usize;
+        let names = (0..max)
+            .map(|i| {
+                remembered
+                    .get(i)
+                    .filter(|n| !n.trim().is_empty())
+                    .cloned()
+                    .unwrap_or_else(|| {
+                        m.seats
+                            .get(i)
+                            .map(|s| s.name.get(lang.code()).to_string())
+                            .unwrap_or_else(|| lang.f(S::Seat, &[&(i + 1).to_string()]))
+                    })
+            })
+            .collect();
+        let options = m
+            .options
+            .iter()
+            .map(|o| {
+                let value = match &o.kind {
+                    OptionKind::Bool { default } => OptionValue::Bool(*default),
+                    OptionKind::Choice { default, .. } => OptionValue::Choice(default.clone()),
+                    OptionKind::Integer { default, .. } => OptionValue::Integer(*default),
+                };
+                (o.id.clone(), value)
+            })
+            .collect();
+        SetupScreen {
+            game: m.id.clone(),
+            players: m.min_players,
+            names,
+            kinds: vec![PlayerKind::Human; max],
+            options,
+            variants: BTreeSet::new(),
+            seed: clock_seed().to_string(),
+        }
+    }
+
+    /// Draws the screen. Returns where to go (the play screen once started).
+    pub fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
+        let lang = shared.lang;
+        let code = lang.code();
+        let Some(game) = shared
+            .games
+            .iter()
+            .find(|g| g.manifest.id == self.game)
+            .cloned()
+        else {
+            return Some(Nav::Library);
+        };
+        let m = &game.manifest;
+        let mut nav = None;
+        let seed = self.seed.trim().parse::<u64>();
+        let names_ok = self.names[..self.players as usize]
+            .iter()
+            .all(|n| !n.trim().is_empty());
+        ui.horizontal(|ui| {
+            if widgets::button(ui, lang.t(S::Back)).clicked() {
+                nav = Some(Nav::Library);
+            }
+            widgets::title(
+                ui,
+                &format!("{} — {}", lang.t(S::NewGame), m.name.get(code)),
+            );
+            // Always in sight, however long the form.
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                ui.add_enabled_ui(seed.is_ok() && names_ok, |ui| {
+                    if widgets::primary(ui, &format!("▶  {}", lang.t(S::Start))).clicked() {
+                        if let Ok(seed) = seed {
+                            nav = Some(self.start(shared, &game, seed));
+                        }
+                    }
+                });
+            });
+        });
+        ui.add_space(8.0);
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            widgets::card(ui, |ui| {
+                ui.set_width(ui.available_width());
+                if m.min_players != m.max_players {
+                    ui.horizontal(|ui| {
+                        ui.label(lang.t(S::PlayerCount));
+                        for n in m.min_players..=m.max_players {
+                            ui.selectable_value(&mut self.players, n, n.to_string());
+                        }
+                    });
+                }
+                egui::Grid::new("seats")
+                    .num_columns(4)
+                    .spacing([16.0, 10.0])
+                    .show(ui, |ui| {
+                        for seat in 0..self.players as usize {
+                            let seat_info = m.seats.get(seat);
+                            let (dot, role) = match seat_info {
+                                Some(s) => (colour(s.colour), s.name.get(code).to_string()),
+                                None => (MUTED, lang.f(S::Seat, &[&(seat + 1).to_string()])),
+                            };
+                            let role = ui.horizontal(|ui| {
+                                widgets::seat_dot(ui, dot, 22.0);
+                                ui.label(RichText::new(role).strong())
+                            });
+                            ui.add(
+                                egui::TextEdit::singleline(&mut self.names[seat])
+                                    .min_size(egui::vec2(260.0, 0.0))
+                                    .desired_width(260.0),
+                            )
+                            .labelled_by(role.inner.id);
+                            ui.selectable_value(
+                                &mut self.kinds[seat],
+                                PlayerKind::Human,
+                                lang.t(S::Human),
+                            );
+                            ui.selectable_value(
+                                &mut self.kinds[seat],
+                                PlayerKind::Bot,
+                                lang.t(S::RandomBot),
+                            );
+                            ui.end_row();
+                        }
+                    });
+            });
+            ui.add_space(10.0);
+            widgets::card(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.label(RichText::new(lang.t(S::Options)).strong().color(ACCENT));
+                if m.options.is_empty() {
+                    ui.label(RichText::new(lang.t(S::NoOptions)).color(MUTED));
+                }
+                for option in &m.options {
+                    let value = self.options.get_mut(&option.id);
+                    let Some(value) = value else { continue };
+                    let label = option.label.get(code);
+                    match (&option.kind, value) {
+                        (OptionKind::Bool { .. }, OptionValue::Bool(b)) => {
+                            ui.checkbox(b, label);
+                        }
+                        (OptionKind::Integer { min, max, .. }, OptionValue::Integer(n)) => {
+                            ui.add(egui::Slider::new(n, *min..=*max).text(label));
+                        }
+                        (OptionKind::Choice { choices, .. }, OptionValue::Choice(c)) => {
+                            ui.horizontal(|ui| {
+                                ui.label(label);
+                                for choice in choices {
+                                    ui.selectable_value(
+                                        c,
+                                        choice.id.clone(),
+                                        choice.label.get(code),
+                                    );
+                                }
+                            });
+                        }
+                        _ => {}
+                    }
+                }
+            });
+            ui.add_space(10.0);
+            if !game.variants.is_empty() {
+                widgets::card(ui, |ui| {
+                    ui.set_width(ui.available_width());
+                    ui.label(RichText::new(lang.t(S::Variants)).strong().color(ACCENT));
+                    for (i, variant) in game.variants.iter().enumerate() {
+                        match &variant.info {
+                            Ok(info) => {
+                                let mut on = self.variants.contains(&i);
+                                if ui
+                                    .checkbox(&mut on, RichText::new(info.name.get(code)).strong())
+                                    .changed()
+                                {
+                                    if on {
+                                        self.variants.insert(i);
+                                    } else {
+                                        self.variants.remove(&i);
+                                    }
+                                }
+                                ui.indent(("variant", i), |ui| {
+                                    ui.label(info.description.get(code));
+                                    if !info.changes.is_empty() {
+                                        ui.label(RichText::new(lang.t(S::Changes)).color(MUTED));
+                                        for change in &info.changes {
+                                            ui.label(format!("• {}", change.get(code)));
+                                        }
+                                    }
+                                });
+                            }
+                            Err(e) => {
+                                ui.label(
+                                    RichText::new(format!(
+                                        "{} — {}",
+                                        variant.source.file,
+                                        lang.f(S::BrokenVariant, &[e])
+                                    ))
+                                    .color(widgets::DANGER),
+                                );
+                            }
+                        }
+                    }
+                });
+                ui.add_space(10.0);
+            }
+            widgets::card(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.horizontal(|ui| {
+                    widgets::text_field(ui, lang.t(S::SeedLabel), &mut self.seed, 220.0);
+                    if widgets::button(ui, lang.t(S::NewSeed)).clicked() {
+                        self.seed = clock_seed().to_string();
+                    }
+                });
+            });
+        });
+        nav
+    }
+
+    fn start(&self, shared: &mut Shared, game: &GameInfo, seed: u64) -> Nav {
+        let n = self.players as usize;
+        let seats: Vec<SeatPlayer> = (0..n)
+            .map(|i| SeatPlayer {
+                name: self.names[i].trim().to_string(),
+                kind: self.kinds[i],
+            })
+            .collect();
+        shared.seat_names = self.names.clone();
+        let setup = Setup {
+            players: self.players,
+            options: self.options.clone(),
+            seed,
+        };
+        let variants = self
+            .variants
+            .iter()
+            .filter_map(|&i| game.variants.get(i).map(|v| v.source.clone()))
+            .collect();
+        shared.worker.send(Request::Start {
+            game: self.game.clone(),
+            seats,
+            setup,
+            variants,
+        });
+        Nav::Play
+    }
+}

@@ -1,0 +1,971 @@
+//! The worker thread: everything that may take time — loading and compiling plugins, the
+//! database, playing moves, bots, files — runs here, never on the UI thread.
+//!
+//! The window sends [`Request`]s and reads [`Reply`]s each frame without waiting; the worker
+//! asks for a repaint whenever it answers. It owns the catalog, the sessions and the game
+//! being played; the window only ever sees copies ([`GameView`]).
+
+use std::path::PathBuf;
+use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
+
+use veillee_sdk::{Action, GameRng, Manifest, Scene, Seat, Setup, Status, Text};
+
+use veillee_runtime::catalog::{Catalog, Origin};
+use veillee_runtime::data_dir::DataDir;
+use veillee_runtime::engine::GameEngine;
+use veillee_runtime::plugin::Runtime;
+use veillee_runtime::session::{LiveSession, SessionError, Sessions};
+use veillee_runtime::store::model::{
+    PlayerKind, SeatPlayer, SessionFile, SessionMeta, VariantScript,
+};
+use veillee_runtime::store::{SessionChange, Store, StoreError};
+use veillee_runtime::variants::library::{self, ScriptSource};
+use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits, CHOOSE_PREFIX};
+
+/// Set to anything: never open a native file dialog (tests, systems without a desktop
+/// portal); the screens' typed-path fields do the job.
+pub const NO_DIALOG_ENV: &str = "VEILLEE_NO_FILE_DIALOG";
+
+/// The setting that remembers the names typed at each seat.
+pub const SEAT_NAMES: &str = "ui.seat_names";
+/// The setting that remembers the language.
+pub const LANGUAGE: &str = "ui.language";
+/// The setting that remembers the interface scale.
+pub const SCALE: &str = "ui.scale";
+/// The setting that remembers the assisted-mode defaults.
+pub const ASSIST: &str = "ui.assist";
+
+/// Assisted mode: how much the play screen helps. Remembered with the other settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Assist {
+    /// Light up the pieces that can move and, once one is picked, where it can go.
+    pub show_targets: bool,
+    /// Outline the last move (the game's "last move" highlights).
+    pub show_last_move: bool,
+    /// Ask "Play this move?" before a move is sent.
+    pub confirm_moves: bool,
+}
+
+impl Default for Assist {
+    fn default() -> Self {
+        Assist {
+            show_targets: true,
+            show_last_move: true,
+            confirm_moves: false,
+        }
+    }
+}
+
+/// One game of the library, as the window shows it.
+#[derive(Clone, Debug)]
+pub struct GameInfo {
+    /// Its manifest.
+    pub manifest: Manifest,
+    /// Built-in (else installed).
+    pub builtin: bool,
+    /// The house rules available for it.
+    pub variants: Vec<VariantInfo>,
+}
+
+/// One house rule available for a game.
+#[derive(Clone, Debug)]
+pub struct VariantInfo {
+    /// The script.
+    pub source: ScriptSource,
+    /// Its metadata, or why it does not load.
+    pub info: Result<ScriptInfo, String>,
+}
+
+/// What the window asks for.
+#[derive(Debug)]
+pub enum Request {
+    /// Read fallback fonts for symbols the built-in font lacks (♛, ◦, ✦…).
+    Fonts,
+    /// Load the games and open the database.
+    Open,
+    /// Validate and install a plugin file.
+    Install(PathBuf),
+    /// Remove an installed game.
+    Uninstall(String),
+    /// Start a new session.
+    Start {
+        /// Game id.
+        game: String,
+        /// Who sits where.
+        seats: Vec<SeatPlayer>,
+        /// Players, options, seed.
+        setup: Setup,
+        /// House rules to play with.
+        variants: Vec<ScriptSource>,
+    },
+    /// Go on with a saved session.
+    Resume(u64),
+    /// A human's move.
+    Act {
+        /// Who.
+        seat: Seat,
+        /// The action id.
+        action: String,
+    },
+    /// The bot to act plays.
+    Bot,
+    /// Take back one decision (`agreed`: everyone accepts taking back a reveal).
+    Undo {
+        /// Whether the table agreed.
+        agreed: bool,
+    },
+    /// Re-apply what the last undo took back.
+    Redo,
+    /// Leave the game (it stays saved).
+    Close,
+    /// List saved sessions.
+    ListSaved,
+    /// Delete a session.
+    Delete(u64),
+    /// Write a session to a file.
+    Export(u64, PathBuf),
+    /// Read a session file.
+    Import(PathBuf),
+    /// Remember a setting.
+    SetSetting(&'static str, serde_json::Value),
+}
+
+/// One line of the game log.
+#[derive(Clone, Debug)]
+pub struct LogLine {
+    /// Who did it (empty for the launcher's own notes).
+    pub who: String,
+    /// What happened.
+    pub text: Text,
+}
+
+/// The game being played, as the window draws it.
+#[derive(Clone, Debug)]
+pub struct GameView {
+    /// The session.
+    pub meta: SessionMeta,
+    /// The game's manifest.
+    pub manifest: Manifest,
+    /// Where it stands.
+    pub status: Status,
+    /// Whose view `scene` is (`None`: a spectator's).
+    pub viewer: Option<Seat>,
+    /// What `viewer` sees.
+    pub scene: Scene,
+    /// The human seat to act now, if any.
+    pub actor: Option<Seat>,
+    /// `actor`'s legal actions.
+    pub actions: Vec<Action>,
+    /// The bot seat to act now, if any.
+    pub bot: Option<Seat>,
+    /// Lines to add to the log.
+    pub log: Vec<LogLine>,
+    /// Whether the log starts over (new game, resume).
+    pub fresh: bool,
+    /// Whether a redo is possible.
+    pub can_redo: bool,
+    /// Whether something can be undone.
+    pub can_undo: bool,
+    /// The names of the house rules in play (a game's own scripts, like Castel's cards, are
+    /// part of the game, not house rules).
+    pub house_rules: Vec<Text>,
+}
+
+/// What the worker answers.
+#[derive(Debug)]
+pub enum Reply {
+    /// The games are loaded and the database is open.
+    Opened {
+        /// The library.
+        games: Vec<GameInfo>,
+        /// Plugins that failed to load, in words.
+        problems: Vec<String>,
+        /// The database was repaired (shown once), in words.
+        recovery: Option<Text>,
+        /// Remembered names per seat.
+        seat_names: Vec<String>,
+        /// Remembered language.
+        language: Option<String>,
+        /// Remembered interface scale.
+        scale: Option<f32>,
+        /// Remembered assisted-mode defaults.
+        assist: Option<Assist>,
+    },
+    /// The database could not be opened.
+    OpenFailed {
+        /// Another Veillée holds it.
+        already_running: bool,
+        /// The message.
+        message: String,
+    },
+    /// Font files to add as fallbacks: (name, bytes).
+    Fonts(Vec<(String, Vec<u8>)>),
+    /// The library changed.
+    Games(Vec<GameInfo>),
+    /// An install ended (game name or the error chain).
+    Installed(Result<Text, String>),
+    /// An uninstall ended.
+    Uninstalled(Result<Text, String>),
+    /// The game as it stands now.
+    Game(Box<GameView>),
+    /// Undo would take back a reveal: these things were revealed.
+    RevealInTheWay(Vec<Text>),
+    /// A game call failed; the session stays as saved.
+    GameFailed(String),
+    /// The saved sessions.
+    Saved(Vec<SessionMeta>),
+    /// An export, import or delete ended.
+    FileDone(Result<FileDone, String>),
+    /// A file was chosen in a dialog (or none).
+    Picked(Pick, Option<PathBuf>),
+    /// The worker finished a request (counted by [`Worker::busy`], never shown).
+    Finished,
+}
+
+/// A file operation that worked.
+#[derive(Debug)]
+pub enum FileDone {
+    /// Exported to this file.
+    Exported(PathBuf),
+    /// Imported as this session id.
+    Imported(u64),
+    /// Deleted.
+    Deleted,
+}
+
+/// What a file dialog was opened for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    /// A plugin to install.
+    Plugin,
+    /// A session file to import.
+    ImportSession,
+    /// Where to export a session.
+    ExportSession(u64),
+}
+
+/// The window's end of the worker.
+pub struct Worker {
+    requests: Option<Sender<Request>>,
+    replies: Receiver<Reply>,
+    reply_sender: Sender<Reply>,
+    ctx: Repaint,
+    pending: usize,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Worker {
+    /// Closing the window lets the worker finish what it is doing (a move being saved) and
+    /// close the database, so that the data directory is free when the window is gone.
+    fn drop(&mut self) {
+        self.requests = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The window's context, once it exists, to wake the window when a reply is ready.
+#[derive(Clone, Default)]
+struct Repaint(std::sync::Arc<std::sync::Mutex<Option<egui::Context>>>);
+
+impl Repaint {
+    fn request(&self) {
+        if let Some(ctx) = self.0.lock().ok().and_then(|c| c.clone()) {
+            ctx.request_repaint();
+        }
+    }
+}
+
+impl Worker {
+    /// Starts the worker thread for a data directory.
+    pub fn spawn(data: DataDir) -> Worker {
+        let (requests, inbox) = channel::<Request>();
+        let (reply_sender, replies) = channel::<Reply>();
+        let out = reply_sender.clone();
+        let ctx = Repaint::default();
+        let repaint = ctx.clone();
+        let thread = std::thread::Builder::new()
+            .name("veillee-worker".into())
+            .spawn(move || {
+                let mut state = State::new(data);
+                while let Ok(request) = inbox.recv() {
+                    let replies = state.handle(request);
+                    for reply in replies.into_iter().chain([Reply::Finished]) {
+                        if out.send(reply).is_err() {
+                            return;
+                        }
+                    }
+                    repaint.request();
+                }
+            })
+            .expect("cannot start the worker thread");
+        Worker {
+            requests: Some(requests),
+            replies,
+            reply_sender,
+            ctx,
+            pending: 0,
+            thread: Some(thread),
+        }
+    }
+
+    /// The window's context, to wake it when replies arrive.
+    pub fn attach(&self, ctx: &egui::Context) {
+        if let Ok(mut slot) = self.ctx.0.lock() {
+            *slot = Some(ctx.clone());
+        }
+    }
+
+    /// Sends a request (never waits).
+    pub fn send(&mut self, request: Request) {
+        self.pending += 1;
+        if let Some(requests) = &self.requests {
+            let _ = requests.send(request);
+        }
+    }
+
+    /// The replies that arrived since the last call (never waits).
+    pub fn poll(&mut self) -> Vec<Reply> {
+        let mut out = Vec::new();
+        loop {
+            match self.replies.try_recv() {
+                Ok(Reply::Finished) => self.pending = self.pending.saturating_sub(1),
+                Ok(reply) => out.push(reply),
+                Err(TryRecvError::Empty | TryRecvError::Disconnected) => return out,
+            }
+        }
+    }
+
+    /// Whether a request is still being worked on.
+    pub fn busy(&self) -> bool {
+        self.pending > 0
+    }
+
+    /// Opens a native file dialog on its own thread; the choice arrives as [`Reply::Picked`].
+    /// With [`NO_DIALOG_ENV`] set, or when the system has no dialog to offer, the answer is
+    /// "no file", and the screens offer a typed path instead.
+    pub fn pick_file(&self, pick: Pick, title: String) {
+        let out = self.reply_sender.clone();
+        let ctx = self.ctx.clone();
+        if std::env::var_os(NO_DIALOG_ENV).is_some_and(|v| !v.is_empty()) {
+            let _ = out.send(Reply::Picked(pick, None));
+            ctx.request();
+            return;
+        }
+        std::thread::spawn(move || {
+            let dialog = rfd::FileDialog::new().set_title(title);
+            let path = match pick {
+                Pick::Plugin => dialog.add_filter("Veillée plugin", &["wasm"]).pick_file(),
+                Pick::ImportSession => dialog.add_filter("JSON", &["json"]).pick_file(),
+                Pick::ExportSession(id) => dialog
+                    .set_file_name(format!("veillee-{id}.json"))
+                    .save_file(),
+            };
+            let _ = out.send(Reply::Picked(pick, path));
+            ctx.request();
+        });
+    }
+}
+
+/// The game being played, inside the worker.
+struct Playing {
+    engine: Box<dyn GameEngine>,
+    live: LiveSession,
+    last_human: Option<Seat>,
+    rng: GameRng,
+    /// The names of the house rules in play (not the game's own scripts).
+    house_rules: Vec<Text>,
+}
+
+struct State {
+    data: DataDir,
+    catalog: Option<Catalog>,
+    sessions: Option<Sessions>,
+    playing: Option<Playing>,
+}
+
+type Res<T> = std::result::Result<T, String>;
+
+fn words(error: impl std::fmt::Display) -> String {
+    error.to_string()
+}
+
+impl State {
+    fn new(data: DataDir) -> State {
+        State {
+            data,
+            catalog: None,
+            sessions: None,
+            playing: None,
+        }
+    }
+
+    fn handle(&mut self, request: Request) -> Vec<Reply> {
+        match request {
+            Request::Fonts => vec![Reply::Fonts(fallback_fonts())],
+            Request::Open => self.open(),
+            Request::Install(path) => {
+                let result = self.install(&path);
+                vec![Reply::Installed(result), Reply::Games(self.games())]
+            }
+            Request::Uninstall(id) => {
+                let result = self.uninstall(&id);
+                vec![Reply::Uninstalled(result), Reply::Games(self.games())]
+            }
+            Request::Start {
+                game,
+                seats,
+                setup,
+                variants,
+            } => vec![self.reply_game(|s| s.start(&game, seats, setup, &variants))],
+            Request::Resume(id) => vec![self.reply_game(|s| s.resume(id))],
+            Request::Act { seat, action } => vec![self.reply_game(|s| s.act(seat, &action))],
+            Request::Bot => vec![self.reply_game(State::bot)],
+            Request::Undo { agreed } => match self.undo(agreed) {
+                Ok(view) => vec![Reply::Game(Box::new(view))],
+                Err(Some(reveals)) => vec![Reply::RevealInTheWay(reveals)],
+                Err(None) => vec![],
+            },
+            Request::Redo => vec![self.reply_game(State::redo)],
+            Request::Close => {
+                if let Some(mut playing) = self.playing.take() {
+                    playing.engine.drop_game(playing.live.game);
+                }
+                vec![]
+            }
+            Request::ListSaved => vec![Reply::Saved(self.saved())],
+            Request::Delete(id) => {
+                let result = self
+                    .sessions()
+                    .and_then(|s| s.delete(id).map_err(words))
+                    .map(|()| FileDone::Deleted);
+                vec![Reply::FileDone(result), Reply::Saved(self.saved())]
+            }
+            Request::Export(id, path) => vec![Reply::FileDone(self.export(id, path))],
+            Request::Import(path) => {
+                let result = self.import(&path);
+                vec![Reply::FileDone(result), Reply::Saved(self.saved())]
+            }
+            Request::SetSetting(name, value) => {
+                if let Ok(sessions) = self.sessions() {
+                    let _ = sessions.store().set_setting(name, &value);
+                }
+                vec![]
+            }
+        }
+    }
+
+    fn open(&mut self) -> Vec<Reply> {
+        let mut replies = Vec::new();
+        let (store, recovery) = match Store::open(self.data.root()) {
+            Ok(opened) => opened,
+            Err(error) => {
+                return vec![Reply::OpenFailed {
+                    already_running: matches!(error, StoreError::AlreadyRunning(_)),
+                    message: error.to_string(),
+                }]
+            }
+        };
+        let seat_names = store.setting(SEAT_NAMES).ok().flatten().unwrap_or_default();
+        let language = store.setting(LANGUAGE).ok().flatten();
+        let scale = store.setting(SCALE).ok().flatten();
+        let assist = store.setting(ASSIST).ok().flatten();
+        self.sessions = Some(Sessions::new(store));
+        let mut problems = Vec::new();
+        match Runtime::new(Some(self.data.compiled_cache())) {
+            Ok(runtime) => {
+                let catalog = Catalog::open(runtime, self.data.clone());
+                problems.extend(catalog.problems().iter().cloned());
+                self.catalog = Some(catalog);
+            }
+            Err(error) => problems.push(format!("{error:#}")),
+        }
+        replies.push(Reply::Opened {
+            games: self.games(),
+            problems,
+            recovery: recovery.map(|r| {
+                let to = r.moved_to.display().to_string();
+                Text::new(
+                    format!(
+                        "La base des parties sauvegardées était illisible ({}). Ses fichiers ont été mis de côté dans {to} et une nouvelle base, vide, a été ouverte.",
+                        r.reason
+                    ),
+                    r.to_string(),
+                )
+            }),
+            seat_names,
+            language,
+            scale,
+            assist,
+        });
+        replies
+    }
+
+    fn games(&self) -> Vec<GameInfo> {
+        let Some(catalog) = &self.catalog else {
+            return Vec::new();
+        };
+        catalog
+            .games()
+            .iter()
+            .map(|entry| {
+                let manifest = entry.manifest().clone();
+                let variants =
+                    library::house_rules(Some(&manifest.id), Some(&self.data.variants()))
+                        .into_iter()
+                        .map(|a| VariantInfo {
+                            source: a.source,
+                            info: a.info,
+                        })
+                        .collect();
+                GameInfo {
+                    manifest,
+                    builtin: entry.origin == Origin::Builtin,
+                    variants,
+                }
+            })
+            .collect()
+    }
+
+    fn catalog(&mut self) -> Res<&mut Catalog> {
+        self.catalog
+            .as_mut()
+            .ok_or_else(|| "the games are not loaded".to_string())
+    }
+
+    fn sessions(&self) -> Res<&Sessions> {
+        self.sessions
+            .as_ref()
+            .ok_or_else(|| "the saved games are not open".to_string())
+    }
+
+    fn install(&mut self, path: &std::path::Path) -> Res<Text> {
+        let catalog = self.catalog()?;
+        catalog
+            .install(path)
+            .map(|entry| entry.manifest().name.clone())
+            .map_err(|e| format!("{e:#}"))
+    }
+
+    fn uninstall(&mut self, id: &str) -> Res<Text> {
+        let catalog = self.catalog()?;
+        let name = catalog
+            .game(id)
+            .map(|g| g.manifest().name.clone())
+            .unwrap_or_else(|| Text::same(id));
+        catalog.uninstall(id).map_err(|e| format!("{e:#}"))?;
+        Ok(name)
+    }
+
+    /// An engine for a game, with house rules when there are some.
+    fn engine(&mut self, game: &str, scripts: Vec<Script>) -> Res<Box<dyn GameEngine>> {
+        let plugin = self.catalog()?.engine(game).map_err(|e| format!("{e:#}"))?;
+        if scripts.is_empty() {
+            return Ok(Box::new(plugin));
+        }
+        let engine = VariantEngine::new(Box::new(plugin), scripts).map_err(words)?;
+        Ok(Box::new(engine))
+    }
+
+    fn reply_game(&mut self, f: impl FnOnce(&mut State) -> Res<GameView>) -> Reply {
+        match f(self) {
+            Ok(view) => Reply::Game(Box::new(view)),
+            Err(message) => Reply::GameFailed(message),
+        }
+    }
+
+    fn start(
+        &mut self,
+        game: &str,
+        seats: Vec<SeatPlayer>,
+        setup: Setup,
+        variants: &[ScriptSource],
+    ) -> Res<GameView> {
+        let scripts =
+            veillee_runtime::launch::with_game_scripts(game, variants, &self.data.variants())
+                .iter()
+                .map(|s| s.load(VariantLimits::default()))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(words)?;
+        let recorded: Vec<VariantScript> = scripts
+            .iter()
+            .map(|s| VariantScript {
+                id: s.info().id.clone(),
+                file: s.file().to_string(),
+                hash: s.hash().to_string(),
+                text: s.text().to_string(),
+            })
+            .collect();
+        let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+        let mut engine = self.engine(game, scripts)?;
+        let sessions = self.sessions()?.clone();
+        let _ = sessions.store().set_setting(SEAT_NAMES, &names);
+        let mut live = sessions.start(&mut *engine, seats, setup).map_err(words)?;
+        if !recorded.is_empty() {
+            live.meta.variants = recorded;
+            let change = SessionChange {
+                meta: Some(&live.meta),
+                ..SessionChange::default()
+            };
+            sessions
+                .store()
+                .commit(live.meta.id, &change)
+                .map_err(words)?;
+        }
+        let seed = live.meta.setup.seed;
+        self.replace_playing(engine, live);
+        let mut view = self.view(vec![LogLine {
+            who: String::new(),
+            text: Text::new(
+                format!("Nouvelle partie, graine {seed}"),
+                format!("New game, seed {seed}"),
+            ),
+        }])?;
+        view.fresh = true;
+        Ok(view)
+    }
+
+    fn replace_playing(&mut self, engine: Box<dyn GameEngine>, live: LiveSession) {
+        if let Some(mut old) = self.playing.take() {
+            old.engine.drop_game(old.live.game);
+        }
+        let rng = GameRng::new(live.meta.setup.seed ^ 0xb07 ^ u64::from(live.meta.moves));
+        let house_rules = house_rule_names(&live.meta.variants);
+        self.playing = Some(Playing {
+            engine,
+            live,
+            last_human: None,
+            rng,
+            house_rules,
+        });
+    }
+
+    fn resume(&mut self, id: u64) -> Res<GameView> {
+        let sessions = self.sessions()?.clone();
+        let meta = sessions.get(id).map_err(words)?;
+        let scripts = meta
+            .variants
+            .iter()
+            .map(|v| Script::load(&v.file, &v.text, VariantLimits::default()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(words)?;
+        let mut engine = self.engine(&meta.game, scripts)?;
+        let live = sessions.resume(&mut *engine, id).map_err(words)?;
+        let moves = live.meta.moves.to_string();
+        self.replace_playing(engine, live);
+        let mut view = self.view(vec![LogLine {
+            who: String::new(),
+            text: Text::new(
+                format!("Partie reprise au coup {moves}"),
+                format!("Game resumed at move {moves}"),
+            ),
+        }])?;
+        view.fresh = true;
+        Ok(view)
+    }
+
+    fn playing(&mut self) -> Res<&mut Playing> {
+        self.playing
+            .as_mut()
+            .ok_or_else(|| "no game is being played".to_string())
+    }
+
+    fn act(&mut self, seat: Seat, action: &str) -> Res<GameView> {
+        let sessions = self.sessions()?.clone();
+        let playing = self.playing()?;
+        let actions = playing
+            .engine
+            .legal_actions(playing.live.game, seat)
+            .map_err(words)?;
+        let label =
+            if playing.engine.manifest().hidden_information && action.starts_with(CHOOSE_PREFIX) {
+                // A house rule's question may be about a hand: what was picked stays private.
+                Text::new("a fait son choix", "made a choice")
+            } else {
+                actions
+                    .iter()
+                    .find(|a| a.id == action)
+                    .map(|a| a.label.clone())
+                    .unwrap_or_else(|| Text::same(action))
+            };
+        let events = sessions
+            .apply(
+                &mut *playing.engine,
+                &mut playing.live,
+                seat,
+                action,
+                serde_json::Value::Null,
+            )
+            .map_err(words)?;
+        let who = seat_name(&playing.live.meta, seat);
+        let mut log = vec![LogLine {
+            who: who.clone(),
+            text: label.clone(),
+        }];
+        log.extend(
+            events
+                .into_iter()
+                .filter(|e| e.text != label)
+                .map(|e| LogLine {
+                    who: String::new(),
+                    text: e.text,
+                }),
+        );
+        self.view(log)
+    }
+
+    fn bot(&mut self) -> Res<GameView> {
+        let playing = self.playing()?;
+        let status = playing.engine.status(playing.live.game).map_err(words)?;
+        let meta = &playing.live.meta;
+        let (_, bot) = to_act(status.seats(), |s| kind_at(meta, s));
+        let Some(seat) = bot else {
+            return self.view(Vec::new());
+        };
+        let actions = playing
+            .engine
+            .legal_actions(playing.live.game, seat)
+            .map_err(words)?;
+        if actions.is_empty() {
+            return Err(format!("seat {seat} has no legal action"));
+        }
+        let chosen = playing.rng.below(actions.len());
+        let id = actions[chosen].id.clone();
+        self.act(seat, &id)
+    }
+
+    fn undo(&mut self, agreed: bool) -> Result<GameView, Option<Vec<Text>>> {
+        let sessions = self.sessions().map_err(|_| None)?.clone();
+        let playing = self.playing().map_err(|_| None)?;
+        match sessions.undo(&mut *playing.engine, &mut playing.live, 1, agreed) {
+            Ok(undone) => {
+                let n = undone.moves.to_string();
+                self.view(vec![LogLine {
+                    who: String::new(),
+                    text: Text::new(
+                        format!("Coup(s) annulé(s) : {n}"),
+                        format!("Move(s) taken back: {n}"),
+                    ),
+                }])
+                .map_err(|_| None)
+            }
+            Err(SessionError::RevealInTheWay(reveals)) => Err(Some(reveals)),
+            Err(other) => {
+                let mut view = self.view(Vec::new()).map_err(|_| None)?;
+                view.log.push(LogLine {
+                    who: String::new(),
+                    text: Text::same(other.to_string()),
+                });
+                Ok(view)
+            }
+        }
+    }
+
+    fn redo(&mut self) -> Res<GameView> {
+        let sessions = self.sessions()?.clone();
+        let playing = self.playing()?;
+        let events = sessions
+            .redo(&mut *playing.engine, &mut playing.live)
+            .map_err(words)?;
+        let log = events
+            .into_iter()
+            .map(|e| LogLine {
+                who: String::new(),
+                text: e.text,
+            })
+            .collect();
+        self.view(log)
+    }
+
+    /// The game as it stands, seen by the human to act (else the last human who acted, else
+    /// a spectator): never anyone else's view.
+    fn view(&mut self, log: Vec<LogLine>) -> Res<GameView> {
+        let sessions = self.sessions()?.clone();
+        let playing = self.playing()?;
+        let game = playing.live.game;
+        let meta = &playing.live.meta;
+        let status = playing.engine.status(game).map_err(words)?;
+        let kind = |s: Seat| kind_at(meta, s);
+        let (actor, bot) = to_act(status.seats(), kind);
+        if actor.is_some() {
+            playing.last_human = actor;
+        }
+        let only_bots = meta.seats.iter().all(|p| p.kind == PlayerKind::Bot);
+        let viewer = match (actor, playing.last_human) {
+            (Some(seat), _) => Some(seat),
+            (None, Some(seat)) => Some(seat),
+            (None, None) if only_bots => None,
+            // Nobody has acted yet and a bot moves first: show the first human's view.
+            (None, None) => (0..meta.seats.len() as Seat).find(|&s| kind(s) == PlayerKind::Human),
+        };
+        let viewer = if status.outcome().is_some() {
+            None
+        } else {
+            viewer
+        };
+        let scene = playing.engine.view(game, viewer).map_err(words)?;
+        let actions = match actor {
+            Some(seat) => playing.engine.legal_actions(game, seat).map_err(words)?,
+            None => Vec::new(),
+        };
+        let id = meta.id;
+        let can_redo = sessions
+            .store()
+            .redo_stack(id)
+            .map(|r| !r.is_empty())
+            .unwrap_or(false);
+        let has_human = meta.seats.iter().any(|p| p.kind == PlayerKind::Human);
+        Ok(GameView {
+            meta: meta.clone(),
+            manifest: playing.engine.manifest().clone(),
+            can_undo: meta.moves > 0 && has_human,
+            status,
+            viewer,
+            scene,
+            actor,
+            actions,
+            bot,
+            log,
+            fresh: false,
+            can_redo,
+            house_rules: playing.house_rules.clone(),
+        })
+    }
+
+    fn saved(&self) -> Vec<SessionMeta> {
+        self.sessions()
+            .and_then(|s| s.list().map_err(words))
+            .unwrap_or_default()
+    }
+
+    fn export(&self, id: u64, path: PathBuf) -> Res<FileDone> {
+        let file = self.sessions()?.export(id).map_err(words)?;
+        let text = serde_json::to_string_pretty(&file).map_err(words)?;
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(FileDone::Exported(path))
+    }
+
+    fn import(&mut self, path: &std::path::Path) -> Res<FileDone> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let file: SessionFile = serde_json::from_str(&text)
+            .map_err(|e| format!("{} is not a Veillée game file: {e}", path.display()))?;
+        let scripts = file
+            .session
+            .variants
+            .iter()
+            .map(|v| Script::load(&v.file, &v.text, VariantLimits::default()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(words)?;
+        let mut engine = self.engine(&file.session.game, scripts)?;
+        let sessions = self.sessions()?.clone();
+        let meta = sessions.import(&mut *engine, file).map_err(words)?;
+        Ok(FileDone::Imported(meta.id))
+    }
+}
+
+/// Fonts with wide symbol coverage, where the system keeps them (DejaVu, Noto Symbols).
+fn fallback_fonts() -> Vec<(String, Vec<u8>)> {
+    const CANDIDATES: &[&str] = &[
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/TTF/DejaVuSans.ttf",
+        "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf",
+        "/Library/Fonts/Arial Unicode.ttf",
+        "C:\\Windows\\Fonts\\seguisym.ttf",
+    ];
+    CANDIDATES
+        .iter()
+        .filter_map(|path| Some((path.to_string(), std::fs::read(path).ok()?)))
+        .collect()
+}
+
+/// Who plays next when `seats` may act: a human among them if any (the play screen hands
+/// the device over between humans), else a bot. With several seats at once (a game or a
+/// house rule asking everyone), the humans answer first, one after the other, then each bot
+/// answers for its own seat: the first of the pair is the human to act, the second the bot.
+pub fn to_act(seats: &[Seat], kind: impl Fn(Seat) -> PlayerKind) -> (Option<Seat>, Option<Seat>) {
+    if let Some(human) = seats
+        .iter()
+        .copied()
+        .find(|&s| kind(s) == PlayerKind::Human)
+    {
+        return (Some(human), None);
+    }
+    (
+        None,
+        seats.iter().copied().find(|&s| kind(s) == PlayerKind::Bot),
+    )
+}
+
+/// Human or bot at a seat (a seat the session does not know counts as human).
+fn kind_at(meta: &SessionMeta, seat: Seat) -> PlayerKind {
+    meta.seats
+        .get(seat as usize)
+        .map_or(PlayerKind::Human, |p| p.kind)
+}
+
+/// The name of the player at a seat.
+pub fn seat_name(meta: &SessionMeta, seat: Seat) -> String {
+    meta.seats
+        .get(seat as usize)
+        .map(|p| p.name.clone())
+        .unwrap_or_else(|| format!("{}", seat + 1))
+}
+
+/// The names of the house rules a session recorded, leaving out the game's own scripts.
+fn house_rule_names(recorded: &[VariantScript]) -> Vec<Text> {
+    recorded
+        .iter()
+        .filter_map(|v| {
+            match Script::load(&v.file, &v.text, VariantLimits::default()) {
+                Ok(script) if script.info().part_of_game => None,
+                Ok(script) => Some(script.info().name.clone()),
+                // Unreadable now: its id is all there is to show.
+                Err(_) => Some(Text::same(v.id.clone())),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(list: &'static [PlayerKind]) -> impl Fn(Seat) -> PlayerKind {
+        move |s| list[s as usize]
+    }
+
+    const H: PlayerKind = PlayerKind::Human;
+    const B: PlayerKind = PlayerKind::Bot;
+
+    #[test]
+    fn one_seat_to_act_is_that_human_or_that_bot() {
+        assert_eq!(to_act(&[1], kinds(&[B, H])), (Some(1), None));
+        assert_eq!(to_act(&[0], kinds(&[B, H])), (None, Some(0)));
+        assert_eq!(to_act(&[], kinds(&[B, H])), (None, None));
+    }
+
+    #[test]
+    fn several_seats_at_once_ask_a_human_first_then_the_bots_for_their_seats() {
+        // Everyone chooses at once: the first human among them.
+        assert_eq!(to_act(&[0, 1, 2], kinds(&[B, H, H])), (Some(1), None));
+        // Once the humans have answered, the remaining bots play, one after the other.
+        assert_eq!(to_act(&[0, 3], kinds(&[B, H, H, B])), (None, Some(0)));
+        assert_eq!(to_act(&[3], kinds(&[B, H, H, B])), (None, Some(3)));
+        // Only the other human is left: the screen hands over to them.
+        assert_eq!(to_act(&[2], kinds(&[B, H, H])), (Some(2), None));
+    }
+
+    #[test]
+    fn assisted_mode_reads_old_and_partial_settings() {
+        let partial: Assist = serde_json::from_str(r#"{"confirm_moves":true}"#).unwrap();
+        assert!(partial.confirm_moves && partial.show_targets && partial.show_last_move);
+        assert_eq!(
+            serde_json::from_str::<Assist>("{}").unwrap(),
+            Assist::default()
+        );
+    }
+}

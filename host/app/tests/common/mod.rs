@@ -1,0 +1,54 @@
+//! What the launcher's kittest files share: the environment, a harness on a data directory,
+//! and waiting for the worker thread.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::Harness;
+use veillee_app::App;
+use veillee_runtime::data_dir::DataDir;
+
+/// The environment every test shares: one compiled-code cache (plugins are compiled once)
+/// and no native file dialogs (the typed-path fields are used instead).
+pub fn environment() {
+    std::env::set_var(
+        veillee_runtime::data_dir::CACHE_DIR_ENV,
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("ui-compiled-cache"),
+    );
+    std::env::set_var(veillee_app::worker::NO_DIALOG_ENV, "1");
+}
+
+pub fn harness(data: &Path, lang: &str) -> Harness<'static, App> {
+    environment();
+    let app = App::new(DataDir::at(data), Some(lang.to_string()));
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1366.0, 860.0))
+        .build_ui_state(|ui, app: &mut App| app.ui(ui), app);
+    wait(&mut harness, "the games to load", |h| h.state().loaded());
+    harness
+}
+
+/// Steps frames until `done` holds and the worker is idle (the worker runs on its own thread).
+pub fn wait(
+    h: &mut Harness<'static, App>,
+    what: &str,
+    done: impl Fn(&Harness<'static, App>) -> bool,
+) {
+    let start = Instant::now();
+    loop {
+        h.step();
+        if done(h) && !h.state().busy() {
+            h.step();
+            return;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let labels: Vec<String> = h
+                .query_all_by(|_| true)
+                .filter_map(|n| n.accesskit_node().label())
+                .collect();
+            panic!("timed out waiting for {what}; on screen: {labels:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}

@@ -1,0 +1,177 @@
+//! The command line's arguments (clap): the global options and one variant per command.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// Veillée: a game-night launcher for board games shipped as sandboxed plugins.
+#[derive(Debug, Parser)]
+#[command(name = "veillee", version, about, propagate_version = true)]
+pub struct Cli {
+    /// Data directory (installed games, caches). Defaults to the platform's data directory.
+    #[arg(long, global = true, env = veillee_runtime::data_dir::DATA_DIR_ENV, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Language of game texts: fr or en (default: from the system locale).
+    #[arg(long, global = true, value_parser = ["fr", "en"])]
+    pub lang: Option<String>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// What to do.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List built-in and installed games.
+    Games,
+    /// Play many random games through the wasm plugin and report the results.
+    Simulate {
+        /// Game id.
+        game: String,
+        /// Number of games.
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        /// Seed of the first game (game i uses seed + i).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Players per game (default: the game's minimum).
+        #[arg(long)]
+        players: Option<u8>,
+        /// A game longer than this counts as an error.
+        #[arg(long, default_value_t = 100_000)]
+        max_moves: u32,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Save every game as a session (played move by move; slower).
+        #[arg(long)]
+        save: bool,
+        /// A house rule to play with: its id or a .lua file (repeatable, applied in order).
+        #[arg(long = "variant", value_name = "ID_OR_FILE")]
+        variants: Vec<String>,
+    },
+    /// Play a game in the terminal (saved move by move as a session).
+    Play {
+        /// Game id.
+        game: String,
+        /// One entry per seat: `human` or `random` (e.g. `human,random`).
+        #[arg(long, value_delimiter = ',', default_value = "human,random")]
+        seats: Vec<String>,
+        /// Seed of the game (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// A house rule to play with: its id or a .lua file (repeatable, applied in order).
+        #[arg(long = "variant", value_name = "ID_OR_FILE")]
+        variants: Vec<String>,
+    },
+    /// List saved sessions.
+    Sessions,
+    /// Go on with a saved session in the terminal.
+    Resume {
+        /// Session id (see `veillee sessions`).
+        id: u64,
+    },
+    /// Take back moves of a saved session (bots' moves go with the human move before them).
+    Undo {
+        /// Session id.
+        id: u64,
+        /// Decisions to take back.
+        #[arg(long, default_value_t = 1)]
+        steps: u32,
+        /// Everyone at the table agrees to take back what was revealed (die rolls, cards).
+        #[arg(long)]
+        agree: bool,
+    },
+    /// Re-apply what the last undo took back.
+    Redo {
+        /// Session id.
+        id: u64,
+    },
+    /// Write a session to a readable JSON file.
+    Export {
+        /// Session id.
+        id: u64,
+        /// The file to write.
+        file: PathBuf,
+    },
+    /// Validate a session file fully (game installed, log replays) and store it.
+    Import {
+        /// The file to read.
+        file: PathBuf,
+    },
+    /// Delete a saved session.
+    Delete {
+        /// Session id.
+        id: u64,
+    },
+    /// Validate a plugin file fully and install it.
+    Install {
+        /// The plugin's .wasm file.
+        file: PathBuf,
+    },
+    /// Remove an installed game.
+    Uninstall {
+        /// Game id.
+        id: String,
+    },
+    /// List installed plugin files, and any that failed to load.
+    Plugins,
+    /// Apply actions from the start and print status, legal actions and a viewer's scene.
+    Inspect {
+        /// Game id.
+        game: String,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Players (default: the game's minimum).
+        #[arg(long)]
+        players: Option<u8>,
+        /// Action ids to apply in order; `SEAT:ID` picks the seat when several may act.
+        #[arg(long, value_delimiter = ',')]
+        actions: Vec<String>,
+        /// Seat whose view to print (default: a spectator's).
+        #[arg(long)]
+        viewer: Option<u8>,
+        /// Print JSON (the only format for now).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run the conformance kit on a game id or a plugin file.
+    Check {
+        /// Game id or path to a .wasm file.
+        game: String,
+        /// Random games per player count.
+        #[arg(long, default_value_t = 20)]
+        games: u32,
+        /// First seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// List house rules (Lua variants) per game: built-in ones and yours.
+    Variants {
+        /// Only this game's.
+        game: Option<String>,
+        /// Print the folder for your own scripts instead.
+        #[arg(long)]
+        dir: bool,
+    },
+    /// Load a house-rule script in the sandbox: its metadata, hooks, and a few random games.
+    CheckVariant {
+        /// The .lua file.
+        file: PathBuf,
+    },
+    /// Measure wasm vs native speed and the compiled-code cache.
+    Bench {
+        /// Built-in game id.
+        #[arg(default_value = "siege")]
+        game: String,
+        /// Random playouts per build.
+        #[arg(long, default_value_t = 2_000)]
+        playouts: u32,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}

@@ -1,0 +1,42 @@
+//! `veillee bench`.
+
+pub fn run(game: &str, playouts: u32, json: bool) -> anyhow::Result<()> {
+    let report = veillee_runtime::bench::run(game, playouts)?;
+    // Sessions need a long game: Château Noir's random games run to thousands of moves.
+    let sessions = veillee_runtime::bench::run_sessions("chateau-noir", 1000)?;
+    if json {
+        let both = serde_json::json!({ "plugin": report, "sessions": sessions });
+        println!("{}", serde_json::to_string_pretty(&both)?);
+        return Ok(());
+    }
+    println!(
+        "{} — {} random playouts per build ({} moves), same seeds",
+        report.game, report.playouts, report.moves
+    );
+    println!("  native            {:>9.3} s", report.native_seconds);
+    println!(
+        "  wasm              {:>9.3} s   ratio wasm/native {:.2} (goal ≤ 1.30)",
+        report.wasm_seconds, report.wasm_native_ratio
+    );
+    println!(
+        "  wasm playouts/s   {:>9.0}",
+        report.wasm_playouts_per_second
+    );
+    println!(
+        "  load, cold        {:>9.1} ms (compile)",
+        report.cold_load_ms
+    );
+    println!(
+        "  load, cached      {:>9.1} ms   ratio cold/cached {:.1}",
+        report.cached_load_ms, report.cold_cached_ratio
+    );
+    println!(
+        "  one call          {:>9.3} µs wasm, {:.3} µs native (action_count)",
+        report.wasm_call_us, report.native_call_us
+    );
+    println!(
+        "sessions ({}, {} moves): durable save p50 {:.2} ms, p99 {:.2} ms (goal ≤ 5); resume {:.1} ms (goal ≤ 50), full replay {:.1} ms",
+        sessions.game, sessions.moves, sessions.save_p50_ms, sessions.save_p99_ms, sessions.resume_ms, sessions.full_replay_ms
+    );
+    Ok(())
+}

@@ -1,0 +1,73 @@
+//! `veillee inspect`: the state after some actions, as JSON, for debugging rules from outside.
+
+use anyhow::{bail, Context};
+use serde_json::json;
+use veillee_sdk::{Seat, Setup};
+
+use veillee_runtime::catalog::Catalog;
+use veillee_runtime::conformance::state_hash;
+use veillee_runtime::engine::GameEngine;
+
+pub fn run(
+    catalog: &Catalog,
+    game: &str,
+    seed: u64,
+    players: Option<u8>,
+    actions: &[String],
+    viewer: Option<Seat>,
+) -> anyhow::Result<()> {
+    let mut engine = catalog.engine(game)?;
+    let players = players.unwrap_or(engine.manifest().min_players);
+    let handle = engine.create(&Setup::new(players, seed))?;
+    let mut applied = Vec::new();
+    for (index, spec) in actions.iter().enumerate() {
+        let (seat, id) = resolve(&mut engine, handle, spec)
+            .with_context(|| format!("action {} of --actions (`{spec}`)", index + 1))?;
+        let events = engine.apply(handle, seat, &id)?;
+        applied.push(json!({ "seat": seat, "id": id, "events": events }));
+    }
+    let status = engine.status(handle)?;
+    let mut legal = Vec::new();
+    for &seat in status.seats() {
+        legal.push(json!({ "seat": seat, "actions": engine.legal_actions(handle, seat)? }));
+    }
+    let output = json!({
+        "game": engine.manifest().id,
+        "seed": seed,
+        "players": players,
+        "applied": applied,
+        "status": status,
+        "legal_actions": legal,
+        "viewer": viewer,
+        "scene": engine.view(handle, viewer)?,
+        "state_hash": state_hash(&engine.save(handle)?),
+    });
+    println!("{}", serde_json::to_string_pretty(&output)?);
+    Ok(())
+}
+
+/// `SEAT:ID`, or `ID` played by the first seat to act that may play it.
+fn resolve(
+    engine: &mut dyn GameEngine,
+    handle: veillee_sdk::Handle,
+    spec: &str,
+) -> anyhow::Result<(Seat, String)> {
+    if let Some((seat, id)) = spec.split_once(':') {
+        if let Ok(seat) = seat.parse::<Seat>() {
+            return Ok((seat, id.to_string()));
+        }
+    }
+    let status = engine.status(handle)?;
+    if status.seats().is_empty() {
+        bail!("the game is already over");
+    }
+    let mut listed = Vec::new();
+    for &seat in status.seats() {
+        let actions = engine.legal_actions(handle, seat)?;
+        if actions.iter().any(|a| a.id == spec) {
+            return Ok((seat, spec.to_string()));
+        }
+        listed.extend(actions.into_iter().map(|a| a.id));
+    }
+    bail!("`{spec}` is not legal now; legal: {}", listed.join(", "))
+}

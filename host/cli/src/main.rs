@@ -1,0 +1,146 @@
+//! The `veillee` binary: the launcher window when run without a subcommand (with the default
+//! `window` feature), else the command line — the same runtime as the launcher, without a
+//! window. One file per command family; `board_text` draws any scene as text.
+//!
+//! **Invariant: this crate only parses, dispatches and prints; everything it runs lives in
+//! `veillee-runtime`, and the window in `veillee-app`.**
+
+mod args;
+mod bench;
+mod board_text;
+mod check;
+mod games;
+mod inspect;
+mod play;
+mod sessions;
+mod simulate;
+mod variants;
+
+use clap::Parser;
+use veillee_runtime::catalog::Catalog;
+use veillee_runtime::data_dir::DataDir;
+use veillee_runtime::plugin::Runtime;
+
+use args::{Cli, Command};
+
+fn main() -> std::process::ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// The launcher window, on the data directory of the command line.
+#[cfg(feature = "window")]
+fn open_window(data_dir: Option<std::path::PathBuf>, lang: Option<String>) -> anyhow::Result<()> {
+    veillee_app::run(DataDir::resolve(data_dir)?, lang)
+}
+
+/// Built without the window: say how to get it, and show the commands.
+#[cfg(not(feature = "window"))]
+fn open_window(_data_dir: Option<std::path::PathBuf>, _lang: Option<String>) -> anyhow::Result<()> {
+    use clap::CommandFactory;
+    Cli::command().print_help()?;
+    anyhow::bail!(
+        "this veillee was built without the launcher window (feature `window`); run one of the \
+         commands above, or build with default features to get the window"
+    )
+}
+
+/// Runs a parsed command line.
+fn run(cli: Cli) -> anyhow::Result<()> {
+    let Some(command) = cli.command else {
+        return open_window(cli.data_dir, cli.lang);
+    };
+    let lang = cli
+        .lang
+        .unwrap_or_else(veillee_runtime::locale::system_lang);
+    let data = DataDir::resolve(cli.data_dir)?;
+    let open = || -> anyhow::Result<Catalog> {
+        let runtime = Runtime::new(Some(data.compiled_cache()))?;
+        Ok(Catalog::open(runtime, data.clone()))
+    };
+    match command {
+        Command::Games => games::list_games(&open()?, &lang),
+        Command::Plugins => games::list_plugins(&open()?, &data),
+        Command::Install { file } => games::install(&mut open()?, &file, &lang),
+        Command::Uninstall { id } => games::uninstall(&mut open()?, &id),
+        Command::Simulate {
+            game,
+            games,
+            seed,
+            players,
+            max_moves,
+            threads,
+            json,
+            save,
+            variants,
+        } => {
+            let sessions = if save {
+                Some(open_sessions(&data)?)
+            } else {
+                None
+            };
+            let options = simulate::Options {
+                games,
+                seed,
+                players,
+                max_moves,
+                threads,
+                json,
+            };
+            let catalog = open()?;
+            simulate::run(
+                &catalog,
+                &game,
+                &options,
+                &variants,
+                &data.variants(),
+                sessions.as_ref(),
+            )
+        }
+        Command::Play {
+            game,
+            seats,
+            seed,
+            variants,
+        } => play::run(&open()?, &data, &game, &seats, seed, &variants, &lang),
+        Command::Sessions => sessions::list(&data),
+        Command::Resume { id } => play::resume(&open()?, &data, id, &lang),
+        Command::Undo { id, steps, agree } => sessions::undo(&open()?, &data, id, steps, agree),
+        Command::Redo { id } => sessions::redo(&open()?, &data, id),
+        Command::Export { id, file } => sessions::export(&data, id, &file),
+        Command::Import { file } => sessions::import(&open()?, &data, &file),
+        Command::Delete { id } => sessions::delete(&data, id),
+        Command::Inspect {
+            game,
+            seed,
+            players,
+            actions,
+            viewer,
+            json: _,
+        } => inspect::run(&open()?, &game, seed, players, &actions, viewer),
+        Command::Check { game, games, seed } => {
+            check::run(&open()?, &data.variants(), &game, games, seed)
+        }
+        Command::Variants { game, dir } => variants::list(&data, game.as_deref(), dir, &lang),
+        Command::CheckVariant { file } => variants::check_variant(&open()?, &data, &file, &lang),
+        Command::Bench {
+            game,
+            playouts,
+            json,
+        } => bench::run(&game, playouts, json),
+    }
+}
+
+/// The session store of the data directory, reporting a recovery from corruption.
+fn open_sessions(data: &DataDir) -> anyhow::Result<veillee_runtime::session::Sessions> {
+    let (store, recovery) = veillee_runtime::store::Store::open(data.root())?;
+    if let Some(recovery) = recovery {
+        eprintln!("warning: {recovery}");
+    }
+    Ok(veillee_runtime::session::Sessions::new(store))
+}

@@ -1,0 +1,272 @@
+//! `veillee play` and `veillee resume`: a game in the terminal, hot-seat between humans and
+//! random bots, saved move by move as a session.
+
+use std::io::{BufRead, Write};
+
+use anyhow::{bail, Context};
+use veillee_sdk::{GameError, GameRng, Manifest, Seat, Setup, Status};
+
+use super::board_text::render;
+use super::open_sessions;
+use veillee_runtime::catalog::Catalog;
+use veillee_runtime::data_dir::DataDir;
+use veillee_runtime::engine::{EngineError, GameEngine};
+use veillee_runtime::launch::{engine_for_session, engine_with_variants};
+use veillee_runtime::session::{LiveSession, SessionError, Sessions, TURN_TIME_KEY};
+use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
+
+/// `veillee play`: a new session.
+pub fn run(
+    catalog: &Catalog,
+    data: &DataDir,
+    game: &str,
+    seats: &[String],
+    seed: Option<u64>,
+    variants: &[String],
+    lang: &str,
+) -> anyhow::Result<()> {
+    let (mut engine, recorded) = engine_with_variants(catalog, game, variants, &data.variants())?;
+    for script in &recorded {
+        println!("House rule: {} ({})", script.id, script.file);
+    }
+    let kinds = parse_seats(seats)?;
+    let seed = seed.unwrap_or_else(clock_seed);
+    let manifest = engine.manifest().clone();
+    let players = kinds
+        .iter()
+        .enumerate()
+        .map(|(seat, &kind)| SeatPlayer {
+            name: seat_name(&manifest, seat as Seat, lang),
+            kind,
+        })
+        .collect();
+    let sessions = open_sessions(data)?;
+    let setup = Setup::new(kinds.len() as u8, seed);
+    let live = sessions.start_with_variants(&mut *engine, players, setup, recorded)?;
+    println!(
+        "{} — session {} (resume it with `veillee resume {}`), seed {seed}",
+        manifest.name.get(lang),
+        live.meta.id,
+        live.meta.id
+    );
+    play_loop(&sessions, &mut *engine, live, lang)
+}
+
+/// `veillee resume ID`: goes on with a saved session.
+pub fn resume(catalog: &Catalog, data: &DataDir, id: u64, lang: &str) -> anyhow::Result<()> {
+    let sessions = open_sessions(data)?;
+    let meta = sessions.get(id)?;
+    let mut engine = engine_for_session(catalog, &meta)?;
+    let live = sessions.resume(&mut *engine, id)?;
+    println!(
+        "{} — session {id}, move {}",
+        engine.manifest().name.get(lang),
+        live.meta.moves
+    );
+    play_loop(&sessions, &mut *engine, live, lang)
+}
+
+enum Answer {
+    Action(usize),
+    Undo,
+    Redo,
+    Quit,
+}
+
+fn play_loop(
+    sessions: &Sessions,
+    engine: &mut dyn GameEngine,
+    mut live: LiveSession,
+    lang: &str,
+) -> anyhow::Result<()> {
+    let manifest = engine.manifest().clone();
+    let mut rng = GameRng::new(live.meta.setup.seed ^ 0xb07 ^ u64::from(live.meta.moves));
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut last_human: Option<Seat> = None;
+    // The host's turn timer: when the seat now to act started its turn.
+    let mut turn: Option<(Seat, std::time::Instant)> = None;
+    loop {
+        let seat = match engine.status(live.game)? {
+            Status::Finished { outcome } => {
+                println!("{}", render(&engine.view(live.game, None)?, lang));
+                let winners: Vec<String> = outcome
+                    .winners
+                    .iter()
+                    .map(|&w| seat_name(&manifest, w, lang))
+                    .collect();
+                match winners.is_empty() {
+                    true => println!("Draw — {}", outcome.reason.get(lang)),
+                    false => println!(
+                        "Winner: {} — {}",
+                        winners.join(", "),
+                        outcome.reason.get(lang)
+                    ),
+                }
+                return Ok(());
+            }
+            Status::ToAct { seats } => *seats.first().context("no seat to act")?,
+        };
+        if turn.is_none_or(|(s, _)| s != seat) {
+            turn = Some((seat, std::time::Instant::now()));
+        }
+        let kind = live
+            .meta
+            .seats
+            .get(seat as usize)
+            .map_or(PlayerKind::Human, |s| s.kind);
+        let actions = engine.legal_actions(live.game, seat)?;
+        let chosen = if kind == PlayerKind::Human {
+            if manifest.hidden_information && last_human.is_some_and(|s| s != seat) {
+                println!(
+                    "\n\n==== Pass to {} — press Enter when ready ====",
+                    seat_name(&manifest, seat, lang)
+                );
+                input.read_line(&mut String::new())?;
+                print!("\x1b[2J\x1b[H");
+            }
+            last_human = Some(seat);
+            println!("\n{}", render(&engine.view(live.game, Some(seat))?, lang));
+            for (i, action) in actions.iter().enumerate() {
+                println!(
+                    "  {:>3}. {}  [{}]",
+                    i + 1,
+                    action.label.get(lang),
+                    action.id
+                );
+            }
+            let ids: Vec<&str> = actions.iter().map(|a| a.id.as_str()).collect();
+            match ask(&mut input, &ids, &seat_name(&manifest, seat, lang))? {
+                Answer::Action(i) => i,
+                Answer::Undo => {
+                    undo(sessions, engine, &mut live, &mut input, lang)?;
+                    continue;
+                }
+                Answer::Redo => {
+                    match sessions.redo(engine, &mut live) {
+                        Ok(_) => println!("Redone."),
+                        Err(e) => println!("{e}"),
+                    }
+                    continue;
+                }
+                Answer::Quit => {
+                    println!("Saved. Resume with `veillee resume {}`.", live.meta.id);
+                    return Ok(());
+                }
+            }
+        } else {
+            rng.below(actions.len())
+        };
+        let action = &actions[chosen];
+        let turn_ms = turn.map_or(0, |(_, started)| started.elapsed().as_millis() as u64);
+        let extra = serde_json::json!({ TURN_TIME_KEY: turn_ms });
+        let events = match sessions.apply(engine, &mut live, seat, &action.id, extra) {
+            Ok(events) => events,
+            // A house rule refused the move (or the game did): say why and ask again.
+            Err(SessionError::Engine(EngineError::Game(GameError::Refused { reason, .. }))) => {
+                println!("Refused: {}", reason.get(lang));
+                continue;
+            }
+            Err(SessionError::Engine(EngineError::Game(refused))) => {
+                println!("Refused: {refused}");
+                continue;
+            }
+            Err(other) => return Err(other.into()),
+        };
+        println!(
+            "{}: {}",
+            seat_name(&manifest, seat, lang),
+            action.label.get(lang)
+        );
+        for event in events {
+            println!("    {}", event.text.get(lang));
+        }
+    }
+}
+
+/// Undoes one decision, asking the table when it would take back a reveal.
+fn undo(
+    sessions: &Sessions,
+    engine: &mut dyn GameEngine,
+    live: &mut LiveSession,
+    input: &mut impl BufRead,
+    lang: &str,
+) -> anyhow::Result<()> {
+    match sessions.undo(engine, live, 1, false) {
+        Ok(undone) => println!("Undone ({} moves).", undone.moves),
+        Err(SessionError::RevealInTheWay(reveals)) => {
+            let texts: Vec<&str> = reveals.iter().map(|t| t.get(lang)).collect();
+            print!(
+                "This takes back what was revealed: {}. Does everyone agree? [y/N] ",
+                texts.join("; ")
+            );
+            std::io::stdout().flush()?;
+            let mut line = String::new();
+            input.read_line(&mut line)?;
+            if line.trim().eq_ignore_ascii_case("y") {
+                let undone = sessions.undo(engine, live, 1, true)?;
+                println!("Undone ({} moves).", undone.moves);
+            } else {
+                println!("Not undone.");
+            }
+        }
+        Err(e) => println!("{e}"),
+    }
+    Ok(())
+}
+
+/// Asks until the answer is an action number or id, `u`, `r` or `q` (or end of input).
+fn ask(input: &mut impl BufRead, ids: &[&str], who: &str) -> anyhow::Result<Answer> {
+    loop {
+        print!("{who}, your move (number or id; u undo, r redo, q save and quit): ");
+        std::io::stdout().flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            return Ok(Answer::Quit);
+        }
+        let answer = line.trim();
+        match answer {
+            "q" => return Ok(Answer::Quit),
+            "u" => return Ok(Answer::Undo),
+            "r" => return Ok(Answer::Redo),
+            _ => {}
+        }
+        if let Ok(n) = answer.parse::<usize>() {
+            if (1..=ids.len()).contains(&n) {
+                return Ok(Answer::Action(n - 1));
+            }
+        }
+        if let Some(i) = ids.iter().position(|id| *id == answer) {
+            return Ok(Answer::Action(i));
+        }
+        println!(
+            "`{answer}` is not one of the {} moves listed above.",
+            ids.len()
+        );
+    }
+}
+
+fn parse_seats(seats: &[String]) -> anyhow::Result<Vec<PlayerKind>> {
+    seats
+        .iter()
+        .map(|s| match s.trim() {
+            "human" => Ok(PlayerKind::Human),
+            "random" | "bot" => Ok(PlayerKind::Bot),
+            other => bail!("seat kind `{other}` is unknown: use human or random"),
+        })
+        .collect()
+}
+
+fn seat_name(manifest: &Manifest, seat: Seat, lang: &str) -> String {
+    manifest
+        .seats
+        .get(seat as usize)
+        .map(|s| s.name.get(lang).to_string())
+        .unwrap_or_else(|| format!("seat {seat}"))
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_secs())
+}

@@ -1,0 +1,135 @@
+//! `veillee simulate`.
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use veillee_runtime::catalog::Catalog;
+use veillee_runtime::engine::GameEngine;
+use veillee_runtime::launch::engine_with_variants;
+use veillee_runtime::session::Sessions;
+use veillee_runtime::simulate::{
+    simulate, simulate_stepwise, simulate_stepwise_threads, SimulationConfig,
+};
+use veillee_runtime::variants::library;
+
+/// The command's options.
+#[derive(Clone, Copy)]
+pub struct Options {
+    pub games: u32,
+    pub seed: u64,
+    pub players: Option<u8>,
+    pub max_moves: u32,
+    pub threads: Option<usize>,
+    pub json: bool,
+}
+
+/// Runs the simulation: inside the plugin (fast, threads) under the plain rules; move by move
+/// through the host when scripts run (house rules, or the game's own like Castel's cards),
+/// on threads with an engine each; one game after the other when games are saved.
+pub fn run(
+    catalog: &Catalog,
+    game: &str,
+    options: &Options,
+    variants: &[String],
+    user_variants: &std::path::Path,
+    sessions: Option<&Sessions>,
+) -> anyhow::Result<()> {
+    let Options {
+        games,
+        seed,
+        players,
+        max_moves,
+        threads,
+        json,
+    } = *options;
+    let plugin = catalog.engine(game)?;
+    let manifest = plugin.manifest();
+    let players = players.unwrap_or(manifest.min_players);
+    anyhow::ensure!(
+        (manifest.min_players..=manifest.max_players).contains(&players),
+        "{} plays with {}–{} players, not {players}",
+        manifest.id,
+        manifest.min_players,
+        manifest.max_players
+    );
+    let threads =
+        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let config = SimulationConfig {
+        games,
+        seed,
+        players,
+        max_moves,
+        threads,
+    };
+    let bar = if json || games < 50 {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(games as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let plain = variants.is_empty()
+        && sessions.is_none()
+        && library::game_scripts(game, Some(user_variants)).is_empty();
+    let report = if plain {
+        simulate(&plugin, &config, &|| bar.inc(1))?
+    } else if let Some(sessions) = sessions {
+        // Saved sessions: one engine, one game after the other, each move written durably.
+        let (mut engine, recorded) = engine_with_variants(catalog, game, variants, user_variants)?;
+        simulate_stepwise(
+            &mut *engine,
+            &config,
+            Some((sessions, recorded.as_slice())),
+            &|| bar.inc(1),
+        )?
+    } else {
+        let make_engine = || {
+            engine_with_variants(catalog, game, variants, user_variants)
+                .map(|(engine, _)| engine)
+                .map_err(|e| format!("{e:#}"))
+        };
+        simulate_stepwise_threads(&make_engine, &config, &|| bar.inc(1))
+            .map_err(anyhow::Error::msg)?
+    };
+    bar.finish_and_clear();
+    if json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        println!(
+            "{}: {} games, {} players, seeds {}–{}",
+            report.game,
+            report.games,
+            players,
+            seed,
+            seed + games.saturating_sub(1) as u64
+        );
+        for (seat, wins) in report.wins.iter().enumerate() {
+            let name = manifest
+                .seats
+                .get(seat)
+                .map(|s| s.name.en.clone())
+                .unwrap_or_else(|| format!("seat {seat}"));
+            println!("  wins {name:<12} {wins}");
+        }
+        println!("  draws            {}", report.draws);
+        println!("  errors           {}", report.errors);
+        println!("  mean length      {:.1} moves", report.mean_length);
+        println!(
+            "  speed            {:.0} moves/s ({:.2} s, {} thread(s))",
+            report.moves_per_second,
+            report.seconds,
+            if sessions.is_some() { 1 } else { threads }
+        );
+        for sample in &report.error_samples {
+            println!("  error: {sample}");
+        }
+    }
+    anyhow::ensure!(
+        report.errors == 0,
+        "{} of {} games failed",
+        report.errors,
+        report.games
+    );
+    Ok(())
+}

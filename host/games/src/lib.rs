@@ -1,0 +1,9 @@
+//! `veillee-games`: the games of this repository — compiled to wasm by `build.rs` and embedded
+//! in the binary ([`builtin`]), and linked natively ([`native`]) as the conformance kit's
+//! reference and the benchmark baseline.
+//!
+//! **Invariant: the launcher only ever plays the embedded wasm builds; the native builds serve
+//! checks and benchmarks.**
+
+pub mod builtin;
+pub mod native;

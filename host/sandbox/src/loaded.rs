@@ -1,0 +1,355 @@
+//! A loaded plugin: a [`GameEngine`] backed by a sandboxed wasm instance.
+
+use std::sync::Arc;
+
+use veillee_sdk::abi::{decode_version, ABI_MAJOR, ABI_MINOR};
+use veillee_sdk::{
+    Action, Event, GameError, Handle, Manifest, OperationCall, PlayoutResult, Scene, Seat, Setup,
+    Status,
+};
+use wasmtime::{Engine, InstancePre};
+
+use super::handles::{Handles, Stale};
+use super::instance::{Live, Reply, State};
+use super::{Limits, PluginError};
+use veillee_engine::{EngineError, GameEngine};
+
+/// What every instance of one loaded plugin shares (duplicates included).
+struct Shared {
+    name: String,
+    hash: String,
+    manifest: Manifest,
+    abi: (u16, u16),
+    engine: Engine,
+    pre: InstancePre<State>,
+    limits: Limits,
+    from_cache: bool,
+}
+
+/// A game plugin, loaded by [`super::Runtime::load`], running in its own sandbox.
+///
+/// Every call has a deadline and the plugin's memory is capped (see [`Limits`]). When a
+/// call fails with [`EngineError::Plugin`] (trap, panic, time-out, memory cap, protocol
+/// violation), the instance is thrown away and a fresh one is started on the next call:
+/// the `Plugin` stays usable, but **every game created before the failure is lost**. Their
+/// handles then answer `GameError::Protocol` ("lost"); they are never reused for other
+/// games until you drop them.
+///
+/// A `Plugin` is `Send`: to run games in parallel, give each thread its own
+/// [`Plugin::duplicate`]. Call plugins from threads with at least Rust's default 2 MiB of
+/// stack: a plugin may use up to 1 MiB of it before a stack-overflow trap.
+pub struct Plugin {
+    shared: Arc<Shared>,
+    /// `None` after a failure, until the next call starts a fresh instance.
+    live: Option<Live>,
+    handles: Handles,
+    drop_failure: Option<PluginError>,
+}
+
+// The launcher moves plugins to worker threads; keep that possible.
+const _: () = {
+    const fn assert_send<T: Send>() {}
+    assert_send::<Plugin>();
+};
+
+impl std::fmt::Debug for Plugin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plugin")
+            .field("name", &self.shared.name)
+            .field("hash", &self.shared.hash)
+            .field("abi", &self.shared.abi)
+            .field("game", &self.shared.manifest.id)
+            .field("loaded_from_cache", &self.shared.from_cache)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A compiled and validated plugin module, ready to be started.
+pub(crate) struct Compiled {
+    pub(crate) name: String,
+    pub(crate) hash: String,
+    pub(crate) engine: Engine,
+    pub(crate) pre: InstancePre<State>,
+    pub(crate) limits: Limits,
+    pub(crate) from_cache: bool,
+}
+
+impl Plugin {
+    /// Instantiates the module, checks its ABI version and reads its manifest.
+    pub(crate) fn start(compiled: Compiled) -> Result<Plugin, PluginError> {
+        let Compiled {
+            name,
+            hash,
+            engine,
+            pre,
+            limits,
+            from_cache,
+        } = compiled;
+        let mut live = Live::instantiate(&engine, &pre, limits).map_err(|f| f.into_error(&name))?;
+        live.begin(limits.call_seconds);
+
+        let (major, minor) = decode_version(live.abi_version().map_err(|f| f.into_error(&name))?);
+        if major != ABI_MAJOR {
+            return Err(PluginError::AbiMismatch {
+                plugin: name,
+                found: format!("{major}.{minor}"),
+                expected: format!("{ABI_MAJOR}.{ABI_MINOR}"),
+                expected_major: ABI_MAJOR,
+            });
+        }
+
+        let bad = |detail: String| PluginError::BadManifest {
+            plugin: name.clone(),
+            detail,
+        };
+        let manifest = match live.manifest() {
+            Ok(Ok(bytes)) => serde_json::from_slice::<Manifest>(&bytes)
+                .map_err(|e| bad(format!("it is not valid manifest JSON ({e})")))?,
+            Ok(Err(game)) => return Err(bad(format!("veillee_manifest refused: {game}"))),
+            Err(fault) => return Err(fault.into_error(&name)),
+        };
+        let problems = manifest.problems();
+        if !problems.is_empty() {
+            return Err(bad(problems.join("; ")));
+        }
+
+        let shared = Shared {
+            name,
+            hash,
+            manifest,
+            abi: (major, minor),
+            engine,
+            pre,
+            limits,
+            from_cache,
+        };
+        Ok(Plugin {
+            shared: Arc::new(shared),
+            live: Some(live),
+            handles: Handles::default(),
+            drop_failure: None,
+        })
+    }
+
+    /// The name the plugin was loaded under (used in every error message).
+    pub fn name(&self) -> &str {
+        &self.shared.name
+    }
+
+    /// SHA-256 of the plugin's wasm bytes, in lowercase hex.
+    pub fn hash(&self) -> &str {
+        &self.shared.hash
+    }
+
+    /// The plugin's ABI version, (major, minor).
+    pub fn abi_version(&self) -> (u16, u16) {
+        self.shared.abi
+    }
+
+    /// Whether the compiled code came from the on-disk cache rather than a fresh compile.
+    pub fn loaded_from_cache(&self) -> bool {
+        self.shared.from_cache
+    }
+
+    /// Whether the plugin offers operations to variant scripts (it exports
+    /// `veillee_operation`, ABI 1.1).
+    pub fn has_operations(&mut self) -> bool {
+        self.live()
+            .map(|live| live.has_operations())
+            .unwrap_or(false)
+    }
+
+    /// The limits this plugin runs under.
+    pub fn limits(&self) -> Limits {
+        self.shared.limits
+    }
+
+    /// A new, independent instance of the same compiled plugin (no games, no shared state):
+    /// cheap, for running games on several threads.
+    pub fn duplicate(&self) -> Result<Plugin, PluginError> {
+        let shared = &self.shared;
+        let live = Live::instantiate(&shared.engine, &shared.pre, shared.limits)
+            .map_err(|f| f.into_error(&shared.name))?;
+        Ok(Plugin {
+            shared: Arc::clone(shared),
+            live: Some(live),
+            handles: Handles::default(),
+            drop_failure: None,
+        })
+    }
+
+    /// The failure of the last [`GameEngine::drop_game`] that failed, if not taken yet.
+    /// `drop_game` cannot return an error, but its failure still restarts the plugin (losing
+    /// its games), so it is kept here for whoever wants to know why.
+    pub fn take_drop_failure(&mut self) -> Option<PluginError> {
+        self.drop_failure.take()
+    }
+
+    /// The live instance, starting a fresh one after a failure.
+    fn live(&mut self) -> Result<&mut Live, PluginError> {
+        let live = match self.live.take() {
+            Some(live) => live,
+            None => {
+                let shared = &self.shared;
+                Live::instantiate(&shared.engine, &shared.pre, shared.limits)
+                    .map_err(|f| f.into_error(&shared.name))?
+            }
+        };
+        Ok(self.live.insert(live))
+    }
+
+    /// Runs one host call within `seconds`.
+    fn run<T>(
+        &mut self,
+        seconds: f64,
+        call: impl FnOnce(&mut Live) -> Reply<T>,
+    ) -> Result<T, EngineError> {
+        let live = self.live()?;
+        live.begin(seconds);
+        match call(live) {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(game)) => Err(EngineError::Game(game)),
+            Err(fault) => {
+                // After a trap the instance may be inconsistent (half-updated allocator or
+                // game table, a RefCell left borrowed): never call it again.
+                self.live = None;
+                self.handles.restart();
+                Err(EngineError::Plugin(fault.into_error(&self.shared.name)))
+            }
+        }
+    }
+
+    fn ordinary<T>(&mut self, call: impl FnOnce(&mut Live) -> Reply<T>) -> Result<T, EngineError> {
+        self.run(self.shared.limits.call_seconds, call)
+    }
+
+    /// The plugin's handle for a caller's handle.
+    fn guest(&self, game: Handle) -> Result<Handle, EngineError> {
+        self.handles.guest(game).map_err(|stale| {
+            EngineError::Game(GameError::Protocol(match stale {
+                Stale::Unknown => format!("no live game has handle {game}"),
+                Stale::Lost => format!(
+                    "game {game} was lost when plugin {} was restarted after a failure",
+                    self.shared.name
+                ),
+            }))
+        })
+    }
+}
+
+impl GameEngine for Plugin {
+    fn manifest(&self) -> &Manifest {
+        &self.shared.manifest
+    }
+
+    fn content_hash(&self) -> String {
+        self.hash().to_string()
+    }
+
+    fn create(&mut self, setup: &Setup) -> Result<Handle, EngineError> {
+        let json = serde_json::to_vec(setup).map_err(|e| GameError::InvalidSetup(e.to_string()))?;
+        let guest = self.ordinary(|live| live.new_game(&json))?;
+        Ok(self.handles.insert(guest))
+    }
+
+    fn load(&mut self, state: &[u8]) -> Result<Handle, EngineError> {
+        let guest = self.ordinary(|live| live.load(state))?;
+        Ok(self.handles.insert(guest))
+    }
+
+    fn save(&mut self, game: Handle) -> Result<Vec<u8>, EngineError> {
+        let game = self.guest(game)?;
+        self.ordinary(|live| live.save(game))
+    }
+
+    fn clone_game(&mut self, game: Handle) -> Result<Handle, EngineError> {
+        let game = self.guest(game)?;
+        let copy = self.ordinary(|live| live.clone_game(game))?;
+        Ok(self.handles.insert(copy))
+    }
+
+    fn drop_game(&mut self, game: Handle) {
+        // Games lost in a restart are only forgotten: the current instance never had them.
+        let Some(game) = self.handles.remove(game) else {
+            return;
+        };
+        if let Err(EngineError::Plugin(failure)) =
+            self.ordinary(|live| live.drop_game(game).map(Ok))
+        {
+            self.drop_failure = Some(failure);
+        }
+    }
+
+    fn status(&mut self, game: Handle) -> Result<Status, EngineError> {
+        let game = self.guest(game)?;
+        self.ordinary(|live| live.status(game))
+    }
+
+    fn legal_actions(&mut self, game: Handle, seat: Seat) -> Result<Vec<Action>, EngineError> {
+        let game = self.guest(game)?;
+        self.ordinary(|live| live.legal_actions(game, seat))
+    }
+
+    fn apply(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        action_id: &str,
+    ) -> Result<Vec<Event>, EngineError> {
+        let game = self.guest(game)?;
+        self.ordinary(|live| live.apply(game, seat, action_id))
+    }
+
+    fn action_count(&mut self, game: Handle, seat: Seat) -> Result<u32, EngineError> {
+        let game = self.guest(game)?;
+        self.ordinary(|live| live.action_count(game, seat))
+    }
+
+    fn apply_index(&mut self, game: Handle, seat: Seat, index: u32) -> Result<(), EngineError> {
+        let game = self.guest(game)?;
+        self.ordinary(|live| live.apply_index(game, seat, index))
+    }
+
+    fn view(&mut self, game: Handle, viewer: Option<Seat>) -> Result<Scene, EngineError> {
+        let game = self.guest(game)?;
+        self.ordinary(|live| live.view(game, viewer))
+    }
+
+    fn playout(
+        &mut self,
+        game: Handle,
+        seed: u64,
+        max_moves: u32,
+    ) -> Result<PlayoutResult, EngineError> {
+        let game = self.guest(game)?;
+        self.run(self.shared.limits.playout_seconds, |live| {
+            live.playout(game, seed, max_moves)
+        })
+    }
+
+    fn operation(
+        &mut self,
+        game: Handle,
+        name: &str,
+        args: &serde_json::Value,
+    ) -> Result<serde_json::Value, EngineError> {
+        let game = self.guest(game)?;
+        let call = OperationCall {
+            name: name.to_string(),
+            args: args.clone(),
+        };
+        let json = serde_json::to_vec(&call).map_err(|e| GameError::Protocol(e.to_string()))?;
+        self.ordinary(|live| live.operation(game, &json))
+    }
+
+    fn redraw_hidden(
+        &mut self,
+        game: Handle,
+        viewer: Option<Seat>,
+        seed: u64,
+    ) -> Result<Handle, EngineError> {
+        let game = self.guest(game)?;
+        let copy = self.ordinary(|live| live.redraw_hidden(game, viewer, seed))?;
+        Ok(self.handles.insert(copy))
+    }
+}

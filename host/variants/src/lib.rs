@@ -1,0 +1,107 @@
+//! `veillee-variants`: house rules ("variants") and game scripts: Lua scripts that change a game's rules without rebuilding its
+//! plugin. The guide for script authors is `variants/README.md`.
+//!
+//! * [`Script`] — one script loaded into its own sandboxed Luau state (safe libraries only,
+//!   read-only globals, an instruction budget per hook call and a memory cap), with its
+//!   metadata ([`ScriptInfo`]), exact text and SHA-256.
+//! * [`VariantEngine`] — a base [`veillee_engine::GameEngine`] plus scripts, itself a
+//!   `GameEngine`: sessions, the CLI and the conformance kit use it unchanged.
+//! * [`library`] — the built-in scripts (`variants/<game>/*.lua`, embedded in the binary) and
+//!   the user's (`<data dir>/variants/`), found by id or file.
+//!
+//! **Determinism.** A game with variants is still a function of its set-up and its actions:
+//! `ctx.random` and `math.random` draw from a generator seeded by the set-up seed and saved
+//! with the game; a script never sees a clock; the host never iterates a Lua table in
+//! `pairs` order (tables cross as JSON with sorted keys); the instruction budget counts
+//! interpreter interrupts, not time; a script that fails is switched off as part of the
+//! game's state. Turn timers enter only through [`VariantEngine::end_turn`], whose value the
+//! session logs.
+//!
+//! **Invariant: the only crate of Veillée that depends on mlua. A script sees the game only
+//! through the operations its game declares and the hook arguments; it can reach no file,
+//! clock or entropy, and a failing script is switched off, never a host crash.**
+
+mod engine;
+pub mod library;
+mod script;
+
+pub use engine::{VariantEngine, CHOOSE_PREFIX};
+pub use script::{text_hash, ChoiceRequest, Script, ScriptInfo, HOOKS};
+
+/// Resource limits of every script.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantLimits {
+    /// Interpreter interrupts (function calls and loop iterations, roughly) one hook call may
+    /// use before it is stopped and its script switched off. Deterministic, unlike time.
+    pub budget: u64,
+    /// Bytes of memory one script's Lua state may hold.
+    pub memory_bytes: usize,
+}
+
+impl Default for VariantLimits {
+    fn default() -> Self {
+        VariantLimits {
+            budget: 1_000_000,
+            memory_bytes: 16 << 20,
+        }
+    }
+}
+
+/// Why scripts could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum VariantError {
+    /// The script does not load: syntax error, error in its body, bad metadata.
+    #[error("house rule {file}: {detail}")]
+    Load {
+        /// The script's file name.
+        file: String,
+        /// What is wrong, with the line when known.
+        detail: String,
+    },
+    /// The script is for another game.
+    #[error("house rule {file} is for the game `{script_game}`, not `{game}`")]
+    WrongGame {
+        /// The script's file name.
+        file: String,
+        /// The game it says it is for.
+        script_game: String,
+        /// The game being set up.
+        game: String,
+    },
+    /// Two scripts have the same id.
+    #[error("house rules {first} and {second} have the same id `{id}`: choose one")]
+    Duplicate {
+        /// The id.
+        id: String,
+        /// One file.
+        first: String,
+        /// The other.
+        second: String,
+    },
+    /// Two exclusive scripts together.
+    #[error("house rules {first} and {second} are both exclusive: they cannot be played together, choose one")]
+    Exclusive {
+        /// One script.
+        first: String,
+        /// The other.
+        second: String,
+    },
+    /// No script has this id or path.
+    #[error("no house rule `{wanted}` for {game}: {hint}")]
+    NotFound {
+        /// What was asked.
+        wanted: String,
+        /// The game.
+        game: String,
+        /// What exists.
+        hint: String,
+    },
+    /// A file could not be read.
+    #[error("cannot read house rule {path}: {detail}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The system's message.
+        detail: String,
+    },
+}
