@@ -1,0 +1,122 @@
+//! The score lines as a small table, one column per seat.
+
+use egui::{Color32, FontId, Ui};
+use veillee_sdk::{Scene, ScoreLine, Seat};
+
+use crate::i18n::{Lang, S};
+use crate::widgets::{self};
+
+/// The scene's score lines as a small table. Lines about a seat are laid out with one
+/// column per seat, headed by `seat`'s name and colour for it.
+pub fn scores_ui(ui: &mut Ui, scene: &Scene, lang: Lang, seat: impl Fn(Seat) -> (String, Color32)) {
+    if scene.scores.is_empty() {
+        return;
+    }
+    let code = lang.code();
+    ui.label(
+        egui::RichText::new(lang.t(S::Scores))
+            .strong()
+            .color(widgets::MUTED),
+    );
+    let general: Vec<&ScoreLine> = scene.scores.iter().filter(|l| l.seat.is_none()).collect();
+    if !general.is_empty() {
+        egui::Grid::new("scores")
+            .num_columns(2)
+            .spacing([24.0, 6.0])
+            .show(ui, |ui| {
+                for line in general {
+                    ui.label(line.label.get(code));
+                    ui.label(egui::RichText::new(&line.value).strong());
+                    ui.end_row();
+                }
+            });
+    }
+    let mut seats: Vec<Seat> = Vec::new();
+    let mut labels: Vec<&veillee_sdk::Text> = Vec::new();
+    for line in &scene.scores {
+        if let Some(s) = line.seat {
+            if !seats.contains(&s) {
+                seats.push(s);
+            }
+            if !labels.contains(&&line.label) {
+                labels.push(&line.label);
+            }
+        }
+    }
+    if seats.is_empty() {
+        return;
+    }
+    // One row per seat (there may be five), one column per kind of figure; when that does
+    // not fit across the panel, one line per seat.
+    let measure = |text: &str, size: f32| {
+        ui.painter()
+            .layout_no_wrap(text.to_string(), FontId::proportional(size), Color32::WHITE)
+            .size()
+            .x
+    };
+    let names = seats
+        .iter()
+        .map(|&s| measure(&seat(s).0, 21.0) + 20.0)
+        .fold(0.0, f32::max);
+    let wide: f32 = labels
+        .iter()
+        .map(|l| measure(l.get(code), 16.0) + 14.0)
+        .sum::<f32>()
+        + names
+        + 14.0;
+    if wide > ui.available_width() {
+        for &s in &seats {
+            let (name, dot) = seat(s);
+            ui.horizontal(|ui| {
+                ui.spacing_mut().item_spacing.x = 6.0;
+                widgets::seat_dot(ui, dot, 14.0);
+                ui.label(egui::RichText::new(name).strong());
+            });
+            ui.indent(("seat-score", s), |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    ui.spacing_mut().item_spacing.x = 6.0;
+                    for line in scene.scores.iter().filter(|l| l.seat == Some(s)) {
+                        ui.label(
+                            egui::RichText::new(line.label.get(code))
+                                .small()
+                                .color(widgets::MUTED),
+                        );
+                        ui.label(egui::RichText::new(format!("{}   ", line.value)).strong());
+                    }
+                });
+            });
+        }
+        return;
+    }
+    egui::Grid::new("seat-scores")
+        .num_columns(labels.len() + 1)
+        .spacing([14.0, 6.0])
+        .show(ui, |ui| {
+            ui.label("");
+            for label in &labels {
+                ui.label(
+                    egui::RichText::new(label.get(code))
+                        .small()
+                        .color(widgets::MUTED),
+                );
+            }
+            ui.end_row();
+            for &s in &seats {
+                let (name, dot) = seat(s);
+                ui.horizontal(|ui| {
+                    ui.spacing_mut().item_spacing.x = 6.0;
+                    widgets::seat_dot(ui, dot, 14.0);
+                    ui.label(name);
+                });
+                for label in &labels {
+                    let value = scene
+                        .scores
+                        .iter()
+                        .find(|l| l.seat == Some(s) && &&l.label == label)
+                        .map_or("", |l| l.value.as_str());
+                    ui.label(egui::RichText::new(value).strong());
+                }
+                ui.end_row();
+            }
+        });
+}
