@@ -81,8 +81,8 @@ pub enum Move {
     Choose(u8),
     /// Step to a neighbouring node (`step-c3`, `step-black`, `step-treasure`).
     Step(Node),
-    /// Hand back a rope and jump to this node (`jump-c5`); also the free way back out of a
-    /// gallery entered by a jump (RN-R3).
+    /// Hand back a rope and jump to this node (`jump-c5`); also the way back out of a
+    /// gallery entered by a jump, free only without a rope left (RN-R3).
     Jump(Node),
     /// End the move here (`stop`).
     Stop,
@@ -138,7 +138,8 @@ pub enum Ending {
 pub struct Exit {
     /// The node the knight came in from.
     pub to: Node,
-    /// Whether it came in by a jump: it goes back by a free jump (RN-R3).
+    /// Whether it came in by a jump: it goes back by a jump, handing back a rope if the
+    /// player still has one (RN-R3).
     pub jumped: bool,
 }
 
@@ -634,8 +635,13 @@ impl RocNoir {
                 let w = self.node_words(n);
                 if self.free_jump(n) {
                     text(
-                        format!("Ressortir en sautant vers {}", w.fr),
-                        format!("Jump back out to {}", w.en),
+                        format!("Ressortir en sautant vers {}, sans corde", w.fr),
+                        format!("Jump back out to {}, without a rope", w.en),
+                    )
+                } else if self.exit_jump(n) {
+                    text(
+                        format!("Rendre une corde et ressortir en sautant vers {}", w.fr),
+                        format!("Hand back a rope and jump back out to {}", w.en),
                     )
                 } else {
                     text(

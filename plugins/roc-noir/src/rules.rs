@@ -38,9 +38,15 @@ impl RocNoir {
         self.pos[s as usize][h as usize] == TREASURE
     }
 
-    /// Whether the jump to `n` would be the free way back out of a gallery (RN-R3).
-    pub(crate) fn free_jump(&self, n: Node) -> bool {
+    /// Whether the jump to `n` is the way back out of a gallery entered by a jump (RN-R3).
+    pub(crate) fn exit_jump(&self, n: Node) -> bool {
         matches!(self.exit, Some(Exit { to, jumped: true }) if to == n)
+    }
+
+    /// Whether the jump to `n` costs nothing: only the jump back out of a gallery, and only
+    /// when the player has no rope left to hand back (RN-R3, question 2 of the rulebook).
+    pub(crate) fn free_jump(&self, n: Node) -> bool {
+        self.exit_jump(n) && self.ropes[self.turn as usize] == 0
     }
 
     // -----------------------------------------------------------------------------------
@@ -297,9 +303,10 @@ impl RocNoir {
     fn go(&mut self, to: Node, over: Option<Node>, log: &mut Log) {
         let (s, h) = (self.turn as usize, self.active as usize);
         let from = self.pos[s][h];
-        let free = over.is_some() && self.free_jump(to);
-        if over.is_some() && !free {
-            self.ropes[s] -= 1; // RN-R1
+        if over.is_some() {
+            // RN-R1: a rope per jump. RN-R3: the jump back out of a gallery is free only to
+            // a player without a rope (the only jump legal without one).
+            self.ropes[s] = self.ropes[s].saturating_sub(1);
         }
         self.steps += 1;
         self.exit = None;

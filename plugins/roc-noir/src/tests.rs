@@ -3,7 +3,8 @@
 
 use veillee_sdk::testing::{random_games, RandomGames};
 use veillee_sdk::{
-    random_playout, Event, Game, GameRng, HighlightKind, Log, Seat, Setup, Status, Target,
+    random_playout, Event, Game, GameRng, GameTable, HighlightKind, Log, Seat, Setup, Status,
+    Target,
 };
 
 use crate::board::{self, Node, NO, TILES, TREASURE};
@@ -423,19 +424,67 @@ fn rn_r2_landing_on_a_trapdoor_sends_back_to_the_jump_start() {
     assert_eq!(g.turn, 1);
 }
 
+/// The ropes a seat has left, as the scene's score table shows them.
+fn ropes_shown(scene: &veillee_sdk::Scene, seat: u8) -> String {
+    scene
+        .scores
+        .iter()
+        .find(|l| l.seat == Some(seat) && l.label.en.ends_with("ropes"))
+        .map(|l| l.value.clone())
+        .unwrap_or_else(|| panic!("no rope count for seat {seat}"))
+}
+
+/// RN-R3, « Plusieurs sauts dans un même coup de jeu sont possibles ; vous devez toutefois
+/// rendre une corde pour chaque saut. » and question 2: « … il doit alors également quitter
+/// cette galerie par la dernière case qu'il a abordée, même s'il ne possède plus de corde
+/// qu'il pourrait rendre pour ce nouveau saut. » Only a player with no rope left jumps back
+/// out for free; one who still has a rope hands it back.
 #[test]
-fn rn_r3_jumping_into_a_gallery_leaves_by_a_free_jump_back() {
+fn rn_r3_the_jump_back_out_of_a_gallery_costs_a_rope_while_one_is_left() {
+    // The reproduction: seed 1, two players (the black gallery is bottom-left).
+    let mut table = GameTable::<RocNoir>::default();
+    let h = table.create(&Setup::new(2, 1)).unwrap();
+    for id in [
+        "roll",
+        "step-h9",
+        "jump-f9",
+        "step-e9",
+        "step-d9",
+        "jump-black",
+    ] {
+        table
+            .apply(h, 0, id)
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+    assert_eq!(ropes_shown(&table.view(h, None).unwrap(), 0), "1");
+    let out = table.legal_actions(h, 0).unwrap();
+    assert_eq!(out.len(), 1, "out by the square it jumped from");
+    assert_eq!(out[0].id, "jump-d9");
+    assert!(
+        out[0].label.en.contains("Hand back a rope"),
+        "{:?}",
+        out[0].label
+    );
+    table.apply(h, 0, "jump-d9").unwrap();
+    assert_eq!(ropes_shown(&table.view(h, None).unwrap(), 0), "0");
+}
+
+#[test]
+fn rn_r3_with_the_last_rope_spent_the_jump_back_out_is_free() {
     let mut g = game(2);
     trap(&mut g, "h1"); // the square jumped over is a trapdoor
     put(&mut g, 0, 0, "g1");
     g.ropes[0] = 1;
     moving(&mut g, 0);
     play(&mut g, "jump-black");
-    assert_eq!((at(&g, 0, 0).as_str(), g.ropes[0]), ("black", 0));
+    assert_eq!(ropes_shown(&g.view(None), 0), "0");
     assert_eq!(ids(&g), ["jump-g1"], "out by the square it jumped from");
+    let seat = g.turn;
+    let label = g.describe(seat, &g.moves(seat)[0]).label;
+    assert!(label.en.contains("without a rope"), "{label:?}");
     play(&mut g, "jump-g1");
     assert_eq!(at(&g, 0, 0), "g1");
-    assert_eq!(g.ropes[0], 0, "free");
+    assert_eq!(ropes_shown(&g.view(None), 0), "0", "free");
 }
 
 // ---------------------------------------------------------------------------------------
