@@ -182,7 +182,8 @@ pub struct RocNoir {
     pub(crate) die: Option<u8>,
     /// The moving knight's helmet ([`NO`] before it is known).
     pub(crate) active: u8,
-    /// Steps and jumps made in this move.
+    /// Steps and jumps of this move that arrived (a fall does not count): zero means the
+    /// knight has not moved (RN-G6).
     pub(crate) steps: u8,
     /// Galleries entered in this move (a bit per colour, RN-G4).
     pub(crate) entered: u8,

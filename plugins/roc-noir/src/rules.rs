@@ -178,8 +178,13 @@ impl RocNoir {
     }
 
     /// RN-G6: the knight that stopped next to an opposing knight with a common portrait
-    /// may take it, giving one of its other portraits.
+    /// may take it, giving one of its other portraits — only if it arrived there in this
+    /// move (« le propre chevalier doit être déplacé … sur une case à côté », « le chevalier
+    /// qui arrive »): not after stopping at once, nor after falling on its first step.
     fn rob_moves(&self, out: &mut Vec<Move>) {
+        if self.steps == 0 {
+            return;
+        }
         let (s, h) = (self.turn, self.active);
         let at = self.pos[s as usize][h as usize];
         let mine = self.rail[s as usize][h as usize];
@@ -308,7 +313,6 @@ impl RocNoir {
             // a player without a rope (the only jump legal without one).
             self.ropes[s] = self.ropes[s].saturating_sub(1);
         }
-        self.steps += 1;
         self.exit = None;
         let me = self.turn * 3 + self.active;
         let mover = (self.turn, self.active);
@@ -360,6 +364,8 @@ impl RocNoir {
             }
         }
         self.pos[s][h] = to;
+        // Counts arrivals only (a fall above returned first): RN-G6 needs a knight that moved.
+        self.steps = self.steps.saturating_add(1);
         // RN-P2: leaving a counterweight square drops the knight on the diagonal trapdoor
         // onto the square just left.
         if let Some((t, p)) = board::tile_of(from) {

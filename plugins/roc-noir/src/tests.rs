@@ -599,6 +599,39 @@ fn rn_g6_the_brigand_takes_the_common_portrait() {
     assert_eq!((g.turn, g.phase), (1, Phase::Roll));
 }
 
+/// RN-G6, « Pour ce faire, le propre chevalier doit être déplacé avec le portrait concerné sur
+/// une case à côté du chevalier adverse » and « Le chevalier qui arrive reçoit de la part de
+/// l'adversaire le portrait convoité »: only a knight that arrived beside the victim in this
+/// move robs; one that stopped at once, or fell on its first step, did not move.
+#[test]
+fn rn_g6_only_a_knight_that_moved_beside_the_victim_robs() {
+    let brigand_next_to_victim = || {
+        let mut g = game(2);
+        give(&mut g, 0, 1, &[portrait(4, 1), portrait(8, 2)]);
+        give(&mut g, 1, 2, &[portrait(2, 2), portrait(8, 0)]);
+        put(&mut g, 1, 2, "d4");
+        put(&mut g, 0, 1, "c4"); // already beside Blue's white knight
+        moving(&mut g, 1);
+        g
+    };
+    // Stopping at once: no robbery, the turn passes.
+    let mut g = brigand_next_to_victim();
+    play(&mut g, "stop");
+    assert_eq!((g.turn, ids(&g)), (1, vec!["roll".to_string()]));
+    // Falling on the first step (b4 is a trapdoor): back on c4, but it never moved.
+    let mut g = brigand_next_to_victim();
+    play(&mut g, "step-b4");
+    assert_eq!(at(&g, 0, 1), "c4");
+    assert_eq!((g.turn, ids(&g)), (1, vec!["roll".to_string()]));
+    // Moving there first, then falling: it arrived beside the victim, it may rob.
+    let mut g = brigand_next_to_victim();
+    put(&mut g, 0, 1, "c3");
+    play(&mut g, "step-c4");
+    play(&mut g, "step-b4");
+    assert_eq!(at(&g, 0, 1), "c4");
+    assert_eq!(ids(&g), ["rob-blue-white-give-4", "no-rob"]);
+}
+
 // ---------------------------------------------------------------------------------------
 // RN-E: treasure room and end
 
