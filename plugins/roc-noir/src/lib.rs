@@ -30,10 +30,6 @@ use board::{Node, NO, ROOM, TILES, TREASURE};
 /// Die rolls after which the game is drawn, so that every game ends (the rules alone do
 /// not guarantee it: a knight may wander for ever). Not part of the original rules.
 pub const ROLL_LIMIT: u32 = 1500;
-/// Steps and jumps one knight may make in one move; then it may only leave a gallery and
-/// stop. Far more than any sensible move needs (the castle has 80 squares), it only
-/// bounds random play. Not part of the original rules.
-pub const STEP_LIMIT: u8 = 60;
 /// Ropes each player starts with (RN-S).
 pub const ROPES: u8 = 3;
 /// The die face that also shows the ring (a black helmet face; reconstruction).
@@ -182,8 +178,8 @@ pub struct RocNoir {
     pub(crate) die: Option<u8>,
     /// The moving knight's helmet ([`NO`] before it is known).
     pub(crate) active: u8,
-    /// Steps and jumps of this move that arrived (a fall does not count): zero means the
-    /// knight has not moved (RN-G6).
+    /// Steps and jumps of this move that arrived (a fall does not count), up to 255: zero
+    /// means the knight has not moved (RN-G6). It limits nothing (RN-T2).
     pub(crate) steps: u8,
     /// Galleries entered in this move (a bit per colour, RN-G4).
     pub(crate) entered: u8,

@@ -5,7 +5,7 @@ use veillee_sdk::{text, Event, Log};
 use crate::board::{self, Node, NO, TREASURE};
 use crate::{
     back, gallery_fr, number, Ending, Exit, Move, Phase, Portrait, RocNoir, HELMETS, HELMETS_FR,
-    RING_FACE, ROLL_LIMIT, SEAT_EN, SEAT_FR, STEP_LIMIT,
+    RING_FACE, ROLL_LIMIT, SEAT_EN, SEAT_FR,
 };
 
 impl RocNoir {
@@ -133,17 +133,16 @@ impl RocNoir {
             }
             return;
         }
-        if self.steps < STEP_LIMIT {
-            for st in board::steps(at) {
-                if self.enterable(st.to) {
-                    out.push(Move::Step(st.to));
-                }
+        // RN-T2: « aussi loin que vous voulez »: no limit on the steps of a move.
+        for st in board::steps(at) {
+            if self.enterable(st.to) {
+                out.push(Move::Step(st.to));
             }
-            if self.ropes[s] > 0 {
-                for j in board::jumps(at) {
-                    if self.enterable(j.to) {
-                        out.push(Move::Jump(j.to));
-                    }
+        }
+        if self.ropes[s] > 0 {
+            for j in board::jumps(at) {
+                if self.enterable(j.to) {
+                    out.push(Move::Jump(j.to));
                 }
             }
         }

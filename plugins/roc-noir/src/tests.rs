@@ -252,6 +252,28 @@ fn rn_t2_step_by_step_as_far_as_wanted_then_stop() {
     assert_eq!(g.turn, 0);
 }
 
+/// RN-T2, « Vous pouvez déplacer votre chevalier aussi loin que vous voulez » and « Vous
+/// pouvez vous déplacer en avant, en arrière et latéralement, mais pas en diagonale. »: no
+/// cap on the steps of a move, and stepping back onto the square just left is allowed.
+#[test]
+fn rn_t2_as_far_as_one_likes_back_and_forth_with_no_step_limit() {
+    let mut g = game(2);
+    put(&mut g, 0, 0, "c1");
+    moving(&mut g, 0);
+    for i in 0..300 {
+        let (back, forth) = if i % 2 == 0 {
+            ("step-c2", "step-c1")
+        } else {
+            ("step-c1", "step-c2")
+        };
+        assert!(has(&g, back), "step {i}: {:?}", ids(&g));
+        play(&mut g, back);
+        assert!(has(&g, forth), "back where it came from, step {i}");
+    }
+    assert!(has(&g, "step-d1") && has(&g, "jump-c3") && has(&g, "stop"));
+    assert_eq!((g.turn, g.phase), (0, Phase::Move));
+}
+
 trait TapSort {
     fn tap_sort(self) -> Self;
 }
