@@ -27,9 +27,12 @@ use veillee_sdk::{
 
 use board::{Node, NO, ROOM, TILES, TREASURE};
 
-/// Die rolls after which the game is drawn, so that every game ends (the rules alone do
-/// not guarantee it: a knight may wander for ever). Not part of the original rules.
-pub const ROLL_LIMIT: u32 = 1500;
+/// Safety net, not part of the original rules (which do not guarantee that a game ends):
+/// once this many die rolls have been made, every player in turn is asked to accept a draw
+/// or to play on, before the next roll. Far beyond a real game (a few hundred rolls at most).
+pub const DRAW_OFFER_ROLLS: u32 = 1500;
+/// After a player chose to play on, the draw is offered again this many rolls later.
+pub const DRAW_REOFFER_ROLLS: u32 = 100;
 /// Ropes each player starts with (RN-S).
 pub const ROPES: u8 = 3;
 /// The die face that also shows the ring (a black helmet face; reconstruction).
@@ -66,6 +69,9 @@ pub enum Phase {
     Exchange,
     /// The move ended next to an opposing knight with a common portrait (RN-G6).
     Brigand,
+    /// The safety net: [`DRAW_OFFER_ROLLS`] rolls were made; each player in turn accepts a
+    /// draw or plays on (not part of the original rules).
+    DrawOffer,
 }
 
 /// A legal move: small, `Copy`, never a string.
@@ -94,6 +100,10 @@ pub enum Move {
     Rob { victim: u8, give: u8 },
     /// Do not rob (`no-rob`).
     NoRob,
+    /// Accept the draw offered by the safety net (`accept-draw`).
+    AcceptDraw,
+    /// Refuse it: the game goes on (`play-on`).
+    PlayOn,
 }
 
 /// A portrait: `2 × (number − 1) + copy`; copy 0 has back `number mod 3`, copy 1 back
@@ -125,7 +135,10 @@ pub fn portrait_name(p: Portrait) -> String {
 pub enum Ending {
     /// This seat brought all three knights into the treasure room (RN-E2).
     Won(u8),
-    /// [`ROLL_LIMIT`] rolls were made.
+    /// Every player accepted the draw offered by the safety net ([`DRAW_OFFER_ROLLS`]).
+    DrawAgreed,
+    /// Version 1.0.0 ended games silently at 1500 rolls; kept only so that those saved
+    /// games still load. Never produced now.
     RollLimit,
 }
 
@@ -191,6 +204,11 @@ pub struct RocNoir {
     pub(crate) fell: Option<(u8, Node)>,
     /// Die rolls so far.
     pub(crate) rolls: u32,
+    /// The roll count at which the safety net next offers a draw.
+    pub(crate) draw_offer_at: u32,
+    /// How many players have accepted the draw on offer (they answer in turn, starting with
+    /// the player to roll).
+    pub(crate) draw_accepted: u8,
     /// The seeded generator (die, and nothing else after set-up).
     pub(crate) rng: GameRng,
     /// How the game ended.
@@ -247,6 +265,8 @@ impl RocNoir {
             gallery: 0,
             fell: None,
             rolls: 0,
+            draw_offer_at: DRAW_OFFER_ROLLS,
+            draw_accepted: 0,
             rng,
             ending: None,
         }
@@ -317,6 +337,16 @@ impl RocNoir {
     /// Whose turn it is.
     pub fn turn(&self) -> u8 {
         self.turn
+    }
+
+    /// The seat that has a decision to make: the player whose turn it is, or, while the
+    /// safety net offers a draw, the next player to answer.
+    pub fn to_act(&self) -> u8 {
+        if self.phase == Phase::DrawOffer {
+            (self.turn + self.draw_accepted) % self.players
+        } else {
+            self.turn
+        }
     }
 
     /// Where the turn stands.
@@ -471,18 +501,30 @@ impl Game for RocNoir {
                     ),
                 ),
             },
-            Some(Ending::RollLimit) => Status::Finished {
+            Some(Ending::DrawAgreed) => Status::Finished {
                 outcome: Outcome::draw(text(
-                    format!("limite de {ROLL_LIMIT} lancers atteinte"),
-                    format!("{ROLL_LIMIT}-roll limit reached"),
+                    format!(
+                        "partie nulle acceptée par tous après {} lancers (limite de sécurité)",
+                        self.rolls
+                    ),
+                    format!(
+                        "draw accepted by everyone after {} rolls (safety limit)",
+                        self.rolls
+                    ),
                 )),
             },
-            None => Status::to_act(self.turn),
+            Some(Ending::RollLimit) => Status::Finished {
+                outcome: Outcome::draw(text(
+                    "limite de 1500 lancers atteinte (version 1.0.0)",
+                    "1500-roll limit reached (version 1.0.0)",
+                )),
+            },
+            None => Status::to_act(self.to_act()),
         }
     }
 
     fn moves(&self, seat: Seat) -> Vec<Move> {
-        if self.ending.is_some() || seat != self.turn {
+        if self.ending.is_some() || seat != self.to_act() {
             return Vec::new();
         }
         self.legal_moves()
@@ -514,11 +556,13 @@ impl Game for RocNoir {
                 number(give)
             ),
             Move::NoRob => "no-rob".into(),
+            Move::AcceptDraw => "accept-draw".into(),
+            Move::PlayOn => "play-on".into(),
         }
     }
 
     fn play(&mut self, seat: Seat, mv: &Move, log: &mut Log) {
-        debug_assert_eq!(seat, self.turn);
+        debug_assert_eq!(seat, self.to_act());
         self.apply(*mv, log);
     }
 
@@ -558,7 +602,12 @@ impl RocNoir {
         let s = seat as usize;
         let knight = |h: u8| Target::piece(scene::knight_id(seat, h));
         match *mv {
-            Move::Roll | Move::Stop | Move::Keep | Move::NoRob => vec![],
+            Move::Roll
+            | Move::Stop
+            | Move::Keep
+            | Move::NoRob
+            | Move::AcceptDraw
+            | Move::PlayOn => vec![],
             Move::Choose(h) => vec![knight(h)],
             Move::Step(n) | Move::Jump(n) => {
                 let from = self.pos[s][self.active as usize];
@@ -685,6 +734,8 @@ impl RocNoir {
                 )
             }
             Move::NoRob => text("Ne pas voler", "Do not rob"),
+            Move::AcceptDraw => text("Accepter la partie nulle", "Accept the draw"),
+            Move::PlayOn => text("Continuer la partie", "Play on"),
         }
     }
 }

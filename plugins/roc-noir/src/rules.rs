@@ -4,8 +4,8 @@ use veillee_sdk::{text, Event, Log};
 
 use crate::board::{self, Node, NO, TREASURE};
 use crate::{
-    back, gallery_fr, number, Ending, Exit, Move, Phase, Portrait, RocNoir, HELMETS, HELMETS_FR,
-    RING_FACE, ROLL_LIMIT, SEAT_EN, SEAT_FR,
+    back, gallery_fr, number, Ending, Exit, Move, Phase, Portrait, RocNoir, DRAW_REOFFER_ROLLS,
+    HELMETS, HELMETS_FR, RING_FACE, SEAT_EN, SEAT_FR,
 };
 
 impl RocNoir {
@@ -91,6 +91,11 @@ impl RocNoir {
             Phase::Brigand => {
                 self.rob_moves(&mut out);
                 out.push(Move::NoRob);
+            }
+            Phase::DrawOffer => {
+                // The safety net (not in the rules): a draw only if every player accepts.
+                out.push(Move::AcceptDraw);
+                out.push(Move::PlayOn);
             }
         }
         out
@@ -265,6 +270,8 @@ impl RocNoir {
                 self.next_turn();
             }
             Move::NoRob => self.next_turn(),
+            Move::AcceptDraw => self.accept_draw(log),
+            Move::PlayOn => self.play_on(log),
         }
     }
 
@@ -611,9 +618,41 @@ impl RocNoir {
         self.steps = 0;
         self.entered = 0;
         self.exit = None;
-        if self.rolls >= ROLL_LIMIT {
-            self.ending = Some(Ending::RollLimit);
+        if self.rolls >= self.draw_offer_at {
+            // The safety net: before the next roll, every player is asked.
+            self.phase = Phase::DrawOffer;
+            self.draw_accepted = 0;
         }
+    }
+
+    /// The player asked accepts the draw on offer; when all have, the game is drawn.
+    fn accept_draw(&mut self, log: &mut Log) {
+        let s = self.to_act() as usize;
+        log.record(|| {
+            Event::new(text(
+                format!("{} accepte la partie nulle", SEAT_FR[s]),
+                format!("{} accepts the draw", SEAT_EN[s]),
+            ))
+        });
+        self.draw_accepted += 1;
+        if self.draw_accepted >= self.players {
+            self.ending = Some(Ending::DrawAgreed);
+        }
+    }
+
+    /// The player asked refuses the draw: the player to roll rolls, and the draw is offered
+    /// again [`DRAW_REOFFER_ROLLS`] rolls later.
+    fn play_on(&mut self, log: &mut Log) {
+        let s = self.to_act() as usize;
+        log.record(|| {
+            Event::new(text(
+                format!("{} veut continuer la partie", SEAT_FR[s]),
+                format!("{} wants to play on", SEAT_EN[s]),
+            ))
+        });
+        self.phase = Phase::Roll;
+        self.draw_accepted = 0;
+        self.draw_offer_at = self.rolls.saturating_add(DRAW_REOFFER_ROLLS);
     }
 }
 

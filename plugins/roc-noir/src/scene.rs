@@ -211,7 +211,8 @@ impl RocNoir {
         }
         scores.push(ScoreLine {
             label: text("Lancers", "Rolls"),
-            value: format!("{}/{}", self.rolls, crate::ROLL_LIMIT),
+            // The roll count at which the safety net next offers a draw.
+            value: format!("{}/{}", self.rolls, self.draw_offer_at),
             seat: None,
         });
 
@@ -279,6 +280,12 @@ impl RocNoir {
                     format!("{} won!", SEAT_EN[w as usize]),
                 )
             }
+            Some(Ending::DrawAgreed) => {
+                return text(
+                    "Partie nulle, acceptée par tous (limite de sécurité)",
+                    "Draw, accepted by everyone (safety limit)",
+                )
+            }
             Some(Ending::RollLimit) => {
                 return text("Partie nulle (limite de lancers)", "Draw (roll limit)")
             }
@@ -305,6 +312,19 @@ impl RocNoir {
                 "peut jouer au brigand".to_string(),
                 "may play the brigand".to_string(),
             ),
+            Phase::DrawOffer => {
+                let asked = self.to_act() as usize;
+                return text(
+                    format!(
+                        "{} lancers (limite de sécurité) : {}, acceptez-vous la partie nulle ?",
+                        self.rolls, SEAT_FR[asked]
+                    ),
+                    format!(
+                        "{} rolls (safety limit): {}, do you accept a draw?",
+                        self.rolls, SEAT_EN[asked]
+                    ),
+                );
+            }
         };
         let _ = TILES;
         text(

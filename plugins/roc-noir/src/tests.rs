@@ -8,7 +8,7 @@ use veillee_sdk::{
 };
 
 use crate::board::{self, Node, NO, TILES, TREASURE};
-use crate::{back, number, Ending, Move, Phase, RocNoir, ENTRANCE, ROLL_LIMIT};
+use crate::{back, number, Ending, Move, Phase, RocNoir, DRAW_OFFER_ROLLS, ENTRANCE};
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -47,7 +47,7 @@ fn moving(g: &mut RocNoir, helmet: u8) {
 }
 
 fn ids(g: &RocNoir) -> Vec<String> {
-    let seat = g.turn;
+    let seat = g.to_act();
     g.moves(seat).iter().map(|m| g.move_id(seat, m)).collect()
 }
 
@@ -56,7 +56,7 @@ fn has(g: &RocNoir, id: &str) -> bool {
 }
 
 fn play(g: &mut RocNoir, id: &str) -> Vec<Event> {
-    let seat = g.turn;
+    let seat = g.to_act();
     let mv = g
         .moves(seat)
         .into_iter()
@@ -695,6 +695,64 @@ fn rn_e2_three_knights_in_the_treasure_room_win() {
     assert!(g.moves(0).is_empty() && g.moves(1).is_empty());
 }
 
+/// The rules end the game only with a winner (« Lorsqu'un joueur a atteint la chambre du
+/// trésor avec les trois chevaliers, le jeu est terminé et ce joueur a gagné ! »). The safety
+/// net is no silent rule: after [`DRAW_OFFER_ROLLS`] rolls every player in turn is asked,
+/// and the game is drawn only if all accept; one `play-on` and the game goes on, asked again
+/// 100 rolls later.
+#[test]
+fn rn_e2_the_safety_limit_offers_a_draw_that_every_player_must_accept() {
+    let mut g = game(3);
+    g.rolls = DRAW_OFFER_ROLLS - 1;
+    play(&mut g, "roll");
+    play(&mut g, "stop");
+    // Blue is to roll: first Blue, then Yellow, then Red are asked.
+    assert_eq!(g.status(), Status::to_act(1));
+    assert_eq!(ids(&g), ["accept-draw", "play-on"]);
+    assert!(g.moves(0).is_empty() && g.moves(2).is_empty());
+    assert!(g.view(None).message.en.contains("do you accept a draw"));
+    play(&mut g, "accept-draw");
+    assert_eq!(g.status(), Status::to_act(2));
+    play(&mut g, "accept-draw");
+    assert_eq!(g.status(), Status::to_act(0));
+    play(&mut g, "play-on");
+    // Red refused: Blue rolls, and the next offer comes 100 rolls later.
+    assert_eq!(g.status(), Status::to_act(1));
+    assert_eq!(ids(&g), ["roll"]);
+    let rolls = |g: &RocNoir| {
+        g.view(None)
+            .scores
+            .iter()
+            .find(|l| l.label.en == "Rolls")
+            .map(|l| l.value.clone())
+    };
+    assert_eq!(rolls(&g).as_deref(), Some("1500/1600"));
+    for _ in 0..100 {
+        play(&mut g, "roll");
+        play(&mut g, "stop");
+    }
+    for seat in [2, 0, 1] {
+        assert_eq!(
+            g.status(),
+            Status::to_act(seat),
+            "asked again, Yellow first"
+        );
+        play(&mut g, "accept-draw");
+    }
+    let Status::Finished { outcome } = g.status() else {
+        panic!("{:?}", g.status());
+    };
+    assert!(outcome.is_draw());
+    assert!(outcome
+        .reason
+        .en
+        .contains("accepted by everyone after 1600 rolls"));
+    assert!(outcome.reason.fr.contains("limite de sécurité"));
+    // The finished game saves and loads.
+    let json = serde_json::to_string(&g).unwrap();
+    assert_eq!(serde_json::from_str::<RocNoir>(&json).unwrap(), g);
+}
+
 // ---------------------------------------------------------------------------------------
 // Views: hot seat, spectator, leak check
 
@@ -821,6 +879,13 @@ fn saved_games_load_identically_and_bad_saves_are_refused() {
         assert_ne!(bad, json);
         assert!(serde_json::from_str::<RocNoir>(&bad).is_err(), "{to}");
     }
+    // Saves of version 1.0.0 have no safety-net fields: the first offer is still to come.
+    let old = json.replace(",\"draw_offer_at\":1500,\"draw_accepted\":0", "");
+    assert_ne!(old, json);
+    assert_eq!(serde_json::from_str::<RocNoir>(&old).unwrap(), g);
+    // Acceptances only while a draw is on offer.
+    let bad = json.replace("\"draw_accepted\":0", "\"draw_accepted\":1");
+    assert!(serde_json::from_str::<RocNoir>(&bad).is_err());
 }
 
 // ---------------------------------------------------------------------------------------
@@ -854,7 +919,10 @@ fn random_games_follow_the_protocol_and_replay_by_id() {
                 .filter(|&&p| p != NO)
                 .count();
         assert_eq!(portraits, players as usize * 6);
-        assert!(game.rolls <= ROLL_LIMIT);
+        assert!(
+            game.rolls <= game.draw_offer_at,
+            "no roll past the safety net"
+        );
         let Status::ToAct { seats } = game.status() else {
             return;
         };
@@ -880,6 +948,7 @@ fn random_games_follow_the_protocol_and_replay_by_id() {
 fn random_playouts_always_terminate_with_an_outcome() {
     for players in 2..=4u8 {
         let (mut wins, mut draws, mut moves, mut rolls, mut longest) = (0, 0, 0u64, 0u64, 0);
+        let mut most_rolls = 0;
         for seed in 0..500u64 {
             let mut g = RocNoir::new(&Setup::new(players, seed)).unwrap();
             let result = random_playout(&mut g, seed, 200_000);
@@ -895,10 +964,11 @@ fn random_playouts_always_terminate_with_an_outcome() {
             }
             moves += u64::from(result.moves);
             rolls += u64::from(g.rolls);
+            most_rolls = most_rolls.max(g.rolls);
             longest = longest.max(result.moves);
         }
         println!(
-            "{players} players: {wins} wins, {draws} draws, {} actions and {} rolls per game, longest {longest}",
+"{players} players: {wins} wins, {draws} draws (accepted at the safety net), {} actions and {} rolls per game, longest {longest} actions, most rolls {most_rolls}",
             moves / 500,
             rolls / 500
         );
