@@ -64,8 +64,8 @@ pub enum Phase {
     Choose,
     /// The knight moves step by step (RN-T2).
     Move,
-    /// The knight entered a gallery of which the player holds portraits: exchange one or
-    /// two, or none (RN-G3).
+    /// The knight entered a gallery of which the player holds portraits, and holds some
+    /// itself: exchange one or two of its own, or none (RN-G3).
     Exchange,
     /// The move ended next to an opposing knight with a common portrait (RN-G6).
     Brigand,
@@ -88,8 +88,8 @@ pub enum Move {
     Jump(Node),
     /// End the move here (`stop`).
     Stop,
-    /// Slide these portraits (one or two, [`NO`] for none) under the gallery's pile and take
-    /// as many from its top (`swap-7`, `swap-4-7`, RN-G3).
+    /// Slide these portraits of the entering knight (one or two, [`NO`] for none) under the
+    /// gallery's pile and take as many from its top (`swap-7`, `swap-4-7`, RN-G3).
     Swap(u8, u8),
     /// Keep the portraits (`keep`, RN-G3).
     Keep,
@@ -623,13 +623,14 @@ impl RocNoir {
                 ]
             }
             Move::Swap(a, b) => {
-                let g = self.gallery;
+                // RN-G3: the entering knight's portraits.
+                let h = self.active;
                 let mut path = vec![Target::Card {
-                    id: scene::rail_card_id(seat, g, a),
+                    id: scene::rail_card_id(seat, h, a),
                 }];
                 if b != NO {
                     path.push(Target::Card {
-                        id: scene::rail_card_id(seat, g, b),
+                        id: scene::rail_card_id(seat, h, b),
                     });
                 }
                 path

@@ -33,6 +33,28 @@ impl RocNoir {
         a != NO && b != NO && number(a) == number(b)
     }
 
+    /// RN-G3: whether the player to move holds portraits from gallery `g` beside a knight
+    /// still in play (a pair in the treasure room is out of the game).
+    fn holds_from_gallery(&self, g: u8) -> bool {
+        let s = self.turn;
+        (0..3u8).any(|h| {
+            !self.home(s, h)
+                && self.rail[s as usize][h as usize]
+                    .iter()
+                    .any(|&p| p != NO && back(p) == g)
+        })
+    }
+
+    /// RN-G3: the portraits from gallery `g` beside the moving knight, the ones it may slide
+    /// under the pile (« 1 ou 2 portraits d'ancêtres du chevalier qui a pénétré »).
+    fn exchangeable(&self, g: u8) -> Vec<Portrait> {
+        self.rail[self.turn as usize][self.active as usize]
+            .iter()
+            .copied()
+            .filter(|&p| p != NO && back(p) == g)
+            .collect()
+    }
+
     /// Whether a knight (seat, helmet) is in the treasure room.
     fn home(&self, s: u8, h: u8) -> bool {
         self.pos[s as usize][h as usize] == TREASURE
@@ -73,13 +95,9 @@ impl RocNoir {
                 self.pair_moves(&mut out);
             }
             Phase::Exchange => {
-                // RN-G3: one or two of the portraits from this gallery go under the pile.
-                let slot = self.rail[self.turn as usize][self.gallery as usize];
-                let from: Vec<Portrait> = slot
-                    .iter()
-                    .copied()
-                    .filter(|&p| p != NO && back(p) == self.gallery)
-                    .collect();
+                // RN-G3: one or two of the entering knight's portraits from this gallery go
+                // under the pile.
+                let from = self.exchangeable(self.gallery);
                 for &p in &from {
                     out.push(Move::Swap(p, NO));
                 }
@@ -427,45 +445,75 @@ impl RocNoir {
             self.visited[s] |= 1 << g; // RN-G1
         }
         self.exit = Some(Exit { to: from, jumped });
-        if self.home(self.turn, g) {
-            return; // that knight's pair is in the treasure room
-        }
-        let slot = self.rail[s][g as usize];
-        if slot == [NO, NO] {
-            // RN-G2: draw the two top portraits beside this gallery's colour.
-            let mut drawn = [NO; 2];
-            for d in drawn.iter_mut() {
-                if let Some(p) = self.draw(g) {
-                    *d = p;
-                }
+        if self.holds_from_gallery(g) {
+            // RN-G3: « Il ne tire alors pas des portraits supplémentaires mais les échange »,
+            // with the entering knight's own portraits from this gallery, if it has any.
+            if self.exchangeable(g).is_empty() {
+                self.log_nothing_to_exchange(g, log);
+            } else {
+                self.gallery = g;
+                self.phase = Phase::Exchange;
             }
-            self.rail[s][g as usize] = drawn;
-            log.record(|| {
-                let list: Vec<String> = drawn
-                    .iter()
-                    .filter(|&&p| p != NO)
-                    .map(|&p| number(p).to_string())
-                    .collect();
-                Event::reveal(text(
-                    format!(
-                        "{} tire les portraits {} dans la galerie {}",
-                        SEAT_FR[s],
-                        list.join(", "),
-                        gallery_fr(g)
-                    ),
-                    format!(
-                        "{} draws portraits {} in the {} gallery",
-                        SEAT_EN[s],
-                        list.join(", "),
-                        HELMETS[g as usize]
-                    ),
-                ))
-            });
-        } else if slot.iter().any(|&p| p != NO && back(p) == g) {
-            // RN-G3: exchange instead of drawing.
-            self.gallery = g;
-            self.phase = Phase::Exchange;
+        } else if self.rail[s][g as usize] == [NO, NO] {
+            self.draw_two(g, log); // RN-G2
         }
+        // Otherwise that colour's place is taken (by portraits from other galleries, or by
+        // a pair in the treasure room): nothing happens.
+    }
+
+    /// RN-G2: draws the two top portraits of gallery `g` beside that gallery's colour.
+    fn draw_two(&mut self, g: u8, log: &mut Log) {
+        let s = self.turn as usize;
+        let mut drawn = [NO; 2];
+        for d in drawn.iter_mut() {
+            if let Some(p) = self.draw(g) {
+                *d = p;
+            }
+        }
+        self.rail[s][g as usize] = drawn;
+        log.record(|| {
+            let list: Vec<String> = drawn
+                .iter()
+                .filter(|&&p| p != NO)
+                .map(|&p| number(p).to_string())
+                .collect();
+            Event::reveal(text(
+                format!(
+                    "{} tire les portraits {} dans la galerie {}",
+                    SEAT_FR[s],
+                    list.join(", "),
+                    gallery_fr(g)
+                ),
+                format!(
+                    "{} draws portraits {} in the {} gallery",
+                    SEAT_EN[s],
+                    list.join(", "),
+                    HELMETS[g as usize]
+                ),
+            ))
+        });
+    }
+
+    /// RN-G3: the player holds portraits from gallery `g`, so does not draw, but the
+    /// entering knight has none of them to exchange: says so, since nothing else shows it.
+    fn log_nothing_to_exchange(&self, g: u8, log: &mut Log) {
+        let (s, h) = (self.turn as usize, self.active as usize);
+        log.record(|| {
+            Event::new(text(
+                format!(
+                    "{} a déjà des portraits de la galerie {} : pas de tirage, et le chevalier {} \
+                     n'en porte aucun à échanger",
+                    SEAT_FR[s],
+                    gallery_fr(g),
+                    HELMETS_FR[h]
+                ),
+                format!(
+                    "{} already holds portraits from the {} gallery: no draw, and the {} knight \
+                     has none of them to exchange",
+                    SEAT_EN[s], HELMETS[g as usize], HELMETS[h]
+                ),
+            ))
+        });
     }
 
     /// Takes the top portrait of gallery `g`'s pile.
@@ -480,9 +528,10 @@ impl RocNoir {
     }
 
     /// RN-G3: slides `a` (and `b`) under the pile, then takes as many from the top.
+    /// The portraits are the entering knight's, and the new ones go beside it.
     fn swap(&mut self, a: Portrait, b: Portrait, log: &mut Log) {
-        let (s, g) = (self.turn as usize, self.gallery);
-        let slot = &mut self.rail[s][g as usize];
+        let (s, g, h) = (self.turn as usize, self.gallery, self.active as usize);
+        let slot = &mut self.rail[s][h];
         let mut gone = 0;
         for p in [a, b] {
             if p == NO {
@@ -497,7 +546,7 @@ impl RocNoir {
         let mut taken = Vec::new();
         for _ in 0..gone {
             if let Some(p) = self.draw(g) {
-                let slot = &mut self.rail[s][g as usize];
+                let slot = &mut self.rail[s][h];
                 if let Some(i) = slot.iter().position(|&q| q == NO) {
                     slot[i] = p;
                 }

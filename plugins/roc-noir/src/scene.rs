@@ -11,8 +11,8 @@ use veillee_sdk::{
 
 use crate::board::{self, Node, NO, ROOM, TILES, TREASURE};
 use crate::{
-    helmet_colour, number, portrait_name, seat_colour, Ending, Phase, Portrait, RocNoir, BOARD_ID,
-    ENTRANCE, HELMETS, HELMETS_FR, RING_FACE, SEAT_EN, SEAT_FR, SEAT_IDS,
+    back, helmet_colour, number, portrait_name, seat_colour, Ending, Phase, Portrait, RocNoir,
+    BOARD_ID, ENTRANCE, HELMETS, HELMETS_FR, RING_FACE, SEAT_EN, SEAT_FR, SEAT_IDS,
 };
 
 /// A knight's piece id: `red-black`.
@@ -148,9 +148,18 @@ impl RocNoir {
                         id: rail_card_id(s, h, p),
                         face_up: true,
                         title: text(number(p).to_string(), number(p).to_string()),
+                        // The back names the gallery the portrait comes from (RN-G3 needs it).
                         text: text(
-                            format!("chevalier {}", HELMETS_FR[h as usize]),
-                            format!("{} knight", HELMETS[h as usize]),
+                            format!(
+                                "chevalier {}, dos : galerie {}",
+                                HELMETS_FR[h as usize],
+                                crate::gallery_fr(back(p))
+                            ),
+                            format!(
+                                "{} knight, back: {} gallery",
+                                HELMETS[h as usize],
+                                HELMETS[back(p) as usize]
+                            ),
                         ),
                         colour: helmet_colour(h),
                     });

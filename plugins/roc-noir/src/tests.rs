@@ -568,6 +568,99 @@ fn rn_g3_exchange_one_or_two_instead_of_drawing() {
     assert_eq!(ids(&g), ["step-h2"]);
 }
 
+/// RN-G3, « Un chevalier peut échanger des portraits d'ancêtres lorsqu'il pénètre dans une
+/// galerie d'ancêtres, de laquelle le joueur possède déjà des portraits au-dessus de sa
+/// barrette à portraits. Il ne tire alors pas des portraits supplémentaires mais les
+/// échange. Pour ce faire, le joueur déplace dans un premier temps 1 ou 2 portraits
+/// d'ancêtres du chevalier qui a pénétré dans la galerie en-dessous de la pile »: decided as
+/// the original says it — the player's whole rail decides between drawing and exchanging,
+/// but only the entering knight's own portraits from that gallery are exchanged.
+#[test]
+fn rn_g3_the_entering_knight_exchanges_its_own_portraits_from_that_gallery() {
+    // The position (seed 7, after 3,376 actions of a random game): Red's white
+    // knight enters the black gallery; the black-backed portraits are the 6 beside the grey
+    // knight and the 2 beside the white knight itself.
+    let mut g = game(2);
+    give(&mut g, 0, 0, &[portrait(3, 1), portrait(1, 2)]);
+    give(&mut g, 0, 1, &[portrait(6, 1), portrait(6, 0)]);
+    give(&mut g, 0, 2, &[portrait(2, 0), portrait(2, 2)]);
+    g.visited[0] = 0b111;
+    put(&mut g, 0, 2, "h2");
+    moving(&mut g, 2);
+    let top = g.piles[0][0];
+    play(&mut g, "step-black");
+    assert_eq!(ids(&g), ["swap-2", "keep"], "the 6 is the grey knight's");
+    let seat = g.to_act();
+    let swap = g.moves(seat)[0];
+    assert_eq!(
+        g.describe(seat, &swap).path,
+        [Target::Card {
+            id: "rail-red-white-2b".into()
+        }]
+    );
+    play(&mut g, "swap-2");
+    let rail = |g: &RocNoir, h: usize| -> Vec<String> {
+        g.view(None)
+            .zones
+            .iter()
+            .find(|z| z.id == "rail-red")
+            .unwrap()
+            .cards
+            .iter()
+            .filter(|c| {
+                c.id.starts_with(&format!("rail-red-{}-", crate::HELMETS[h]))
+            })
+            .map(|c| c.id.clone())
+            .collect()
+    };
+    let new = format!("rail-red-white-{}", crate::portrait_name(top));
+    assert!(rail(&g, 2).contains(&new), "drawn beside the white knight");
+    assert!(!rail(&g, 2).contains(&"rail-red-white-2b".to_string()));
+    assert_eq!(rail(&g, 1), ["rail-red-grey-6b", "rail-red-grey-6a"]);
+    assert_eq!(ids(&g), ["step-h2"]);
+}
+
+#[test]
+fn rn_g3_holding_that_gallerys_portraits_elsewhere_means_no_draw_and_no_exchange() {
+    // Red holds a black-backed 3 beside the grey knight; the white knight enters the black
+    // gallery with none: « Il ne tire alors pas », and it has nothing to exchange.
+    let mut g = game(2);
+    give(&mut g, 0, 1, &[portrait(3, 0), portrait(4, 1)]);
+    give(&mut g, 0, 2, &[portrait(5, 2), portrait(8, 2)]);
+    g.visited[0] = 0b111;
+    put(&mut g, 0, 2, "h2");
+    moving(&mut g, 2);
+    let pile = g
+        .view(None)
+        .zones
+        .iter()
+        .find(|z| z.id == "pile-black")
+        .map(|z| z.cards.len());
+    let events = play(&mut g, "step-black");
+    assert!(
+        events.iter().any(|e| e.text.en.contains("no draw")),
+        "{events:?}"
+    );
+    assert_eq!(ids(&g), ["step-h2"], "no exchange offered");
+    let after = g
+        .view(None)
+        .zones
+        .iter()
+        .find(|z| z.id == "pile-black")
+        .map(|z| z.cards.len());
+    assert_eq!(after, pile, "nothing drawn");
+    // A pair in the treasure room is out of play: the grey knight's 3 there (one of them
+    // black-backed) does not stop a draw beside the black knight.
+    let mut g = game(2);
+    give(&mut g, 0, 1, &[portrait(3, 0), portrait(3, 1)]);
+    g.pos[0][1] = TREASURE;
+    g.visited[0] = 0b111;
+    put(&mut g, 0, 2, "h2");
+    moving(&mut g, 2);
+    let events = play(&mut g, "step-black");
+    assert!(events.iter().any(|e| e.text.en.contains("draws portraits")));
+}
+
 #[test]
 fn rn_g4_leave_by_the_entry_square_and_each_gallery_once_per_move() {
     let mut g = game(2);
@@ -583,6 +676,35 @@ fn rn_g4_leave_by_the_entry_square_and_each_gallery_once_per_move() {
     play(&mut g, "step-h2");
     assert!(!has(&g, "step-black"), "once per move");
     assert!(has(&g, "stop"));
+}
+
+/// RN-G4, « On ne peut pénétrer qu'une seule fois par coup de jeu dans les galeries des
+/// ancêtres. » against question I, « On peut donc durant un seul coup pénétrer par exemple
+/// dans une galerie des ancêtres, tirer des portraits, se déplacer vers une autre galerie pour
+/// effectuer un échange et se déplacer ensuite jusqu'à la chambre du trésor. »: decided as
+/// question I shows it — one move may enter several different galleries, each only once.
+#[test]
+fn rn_g4_one_move_may_enter_two_different_galleries_but_each_only_once() {
+    let mut g = game(2);
+    give(&mut g, 0, 1, &[portrait(1, 1), portrait(4, 1)]); // grey-backed, the grey knight's
+    g.visited[0] = 0b010;
+    put(&mut g, 0, 1, "h9");
+    moving(&mut g, 1);
+    // The white gallery: Red holds nothing from it, so it draws two.
+    let events = play(&mut g, "step-white");
+    assert!(events.iter().any(|e| e.text.en.contains("draws portraits")));
+    play(&mut g, "step-h9");
+    assert!(!has(&g, "step-white"), "once per move");
+    for sq in ["g9", "f9", "e9", "d9", "c9"] {
+        play(&mut g, &format!("step-{sq}"));
+    }
+    // Another gallery in the same move, for an exchange.
+    play(&mut g, "step-grey");
+    assert_eq!(ids(&g), ["swap-1", "swap-4", "swap-1-4", "keep"]);
+    play(&mut g, "keep");
+    play(&mut g, "step-c9");
+    assert!(!has(&g, "step-grey"), "once per move");
+    assert_eq!((g.turn, g.phase), (0, Phase::Move), "the move goes on");
 }
 
 #[test]
