@@ -29,10 +29,12 @@ use board::{Node, NO, ROOM, TILES, TREASURE};
 
 /// Safety net, not part of the original rules (which do not guarantee that a game ends):
 /// once this many die rolls have been made, every player in turn is asked to accept a draw
-/// or to play on, before the next roll. Far beyond a real game (a few hundred rolls at most).
+/// or to play on, before the next roll. Far more than a game played to win should need.
 pub const DRAW_OFFER_ROLLS: u32 = 1500;
-/// After a player chose to play on, the draw is offered again this many rolls later.
-pub const DRAW_REOFFER_ROLLS: u32 = 100;
+/// After a player chose to play on, the draw is offered again this many rolls later. Short,
+/// so that random and bot games end well within the host's 20 000-action checks (four
+/// random players all accept one offer in 16); a group that wants to play on refuses again.
+pub const DRAW_REOFFER_ROLLS: u32 = 20;
 /// Ropes each player starts with (RN-S).
 pub const ROPES: u8 = 3;
 /// The die face that also shows the ring (a black helmet face; reconstruction).

@@ -8,7 +8,9 @@ use veillee_sdk::{
 };
 
 use crate::board::{self, Node, NO, TILES, TREASURE};
-use crate::{back, number, Ending, Move, Phase, RocNoir, DRAW_OFFER_ROLLS, ENTRANCE};
+use crate::{
+    back, number, Ending, Move, Phase, RocNoir, DRAW_OFFER_ROLLS, DRAW_REOFFER_ROLLS, ENTRANCE,
+};
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -821,7 +823,7 @@ fn rn_e2_three_knights_in_the_treasure_room_win() {
 /// trésor avec les trois chevaliers, le jeu est terminé et ce joueur a gagné ! »). The safety
 /// net is no silent rule: after [`DRAW_OFFER_ROLLS`] rolls every player in turn is asked,
 /// and the game is drawn only if all accept; one `play-on` and the game goes on, asked again
-/// 100 rolls later.
+/// [`DRAW_REOFFER_ROLLS`] rolls later.
 #[test]
 fn rn_e2_the_safety_limit_offers_a_draw_that_every_player_must_accept() {
     let mut g = game(3);
@@ -838,7 +840,7 @@ fn rn_e2_the_safety_limit_offers_a_draw_that_every_player_must_accept() {
     play(&mut g, "accept-draw");
     assert_eq!(g.status(), Status::to_act(0));
     play(&mut g, "play-on");
-    // Red refused: Blue rolls, and the next offer comes 100 rolls later.
+    // Red refused: Blue rolls, and the next offer comes 20 rolls later.
     assert_eq!(g.status(), Status::to_act(1));
     assert_eq!(ids(&g), ["roll"]);
     let rolls = |g: &RocNoir| {
@@ -848,17 +850,14 @@ fn rn_e2_the_safety_limit_offers_a_draw_that_every_player_must_accept() {
             .find(|l| l.label.en == "Rolls")
             .map(|l| l.value.clone())
     };
-    assert_eq!(rolls(&g).as_deref(), Some("1500/1600"));
-    for _ in 0..100 {
+    assert_eq!(DRAW_REOFFER_ROLLS, 20);
+    assert_eq!(rolls(&g).as_deref(), Some("1500/1520"));
+    for _ in 0..20 {
         play(&mut g, "roll");
         play(&mut g, "stop");
     }
-    for seat in [2, 0, 1] {
-        assert_eq!(
-            g.status(),
-            Status::to_act(seat),
-            "asked again, Yellow first"
-        );
+    for seat in [0, 1, 2] {
+        assert_eq!(g.status(), Status::to_act(seat), "asked again, Red first");
         play(&mut g, "accept-draw");
     }
     let Status::Finished { outcome } = g.status() else {
@@ -868,7 +867,7 @@ fn rn_e2_the_safety_limit_offers_a_draw_that_every_player_must_accept() {
     assert!(outcome
         .reason
         .en
-        .contains("accepted by everyone after 1600 rolls"));
+        .contains("accepted by everyone after 1520 rolls"));
     assert!(outcome.reason.fr.contains("limite de sécurité"));
     // The finished game saves and loads.
     let json = serde_json::to_string(&g).unwrap();
