@@ -1096,6 +1096,46 @@ fn random_playouts_always_terminate_with_an_outcome() {
     }
 }
 
+/// The players' rules keep to the launcher's Markdown subset (no nested lists, no stray
+/// markup) with the same outline in French and English, as the host's `rules_texts` test
+/// checks; here so that this crate's own tests catch it.
+#[test]
+fn the_players_rules_have_one_outline_in_both_languages_and_no_stray_markup() {
+    use veillee_sdk::rules::{parse, Block};
+    let rules = RocNoir::manifest().rules.unwrap();
+    let outline = |text: &str| -> Vec<String> {
+        parse(text)
+            .iter()
+            .map(|b| match b {
+                Block::Heading { level, .. } => format!("h{level}"),
+                Block::Paragraph(_) => "p".into(),
+                Block::Item { number, .. } => format!("item {number:?}"),
+                Block::Table { rows, .. } => format!("table {}", rows.len()),
+            })
+            .collect()
+    };
+    assert_eq!(outline(&rules.fr), outline(&rules.en));
+    for text in [&rules.fr, &rules.en] {
+        for line in text.lines() {
+            assert!(
+                !(line.starts_with(' ') && line.trim_start().starts_with("- ")),
+                "nested list: {line:?}"
+            );
+        }
+        for block in parse(text) {
+            if let Block::Paragraph(spans) | Block::Item { spans, .. } = block {
+                for span in spans {
+                    assert!(
+                        !span.text.contains("**") && !span.text.contains('`'),
+                        "{span:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(!rules.fr.contains('"'), "« » in French");
+}
+
 #[test]
 fn move_ids_parse_back_to_nodes() {
     let g = game(2);
