@@ -27,13 +27,14 @@ use veillee_sdk::{
 
 use board::{Node, NO, ROOM, TILES, TREASURE};
 
-/// Die rolls after which the game is drawn, so that every game ends (the rules alone do
-/// not guarantee it: a knight may wander for ever). Not part of the original rules.
-pub const ROLL_LIMIT: u32 = 1500;
-/// Steps and jumps one knight may make in one move; then it may only leave a gallery and
-/// stop. Far more than any sensible move needs (the castle has 80 squares), it only
-/// bounds random play. Not part of the original rules.
-pub const STEP_LIMIT: u8 = 60;
+/// Safety net, not part of the original rules (which do not guarantee that a game ends):
+/// once this many die rolls have been made, every player in turn is asked to accept a draw
+/// or to play on, before the next roll. Far more than a game played to win should need.
+pub const DRAW_OFFER_ROLLS: u32 = 1500;
+/// After a player chose to play on, the draw is offered again this many rolls later. Short,
+/// so that random and bot games end well within the host's 20 000-action checks (four
+/// random players all accept one offer in 16); a group that wants to play on refuses again.
+pub const DRAW_REOFFER_ROLLS: u32 = 20;
 /// Ropes each player starts with (RN-S).
 pub const ROPES: u8 = 3;
 /// The die face that also shows the ring (a black helmet face; reconstruction).
@@ -65,11 +66,14 @@ pub enum Phase {
     Choose,
     /// The knight moves step by step (RN-T2).
     Move,
-    /// The knight entered a gallery of which the player holds portraits: exchange one or
-    /// two, or none (RN-G3).
+    /// The knight entered a gallery of which the player holds portraits, and holds some
+    /// itself: exchange one or two of its own, or none (RN-G3).
     Exchange,
     /// The move ended next to an opposing knight with a common portrait (RN-G6).
     Brigand,
+    /// The safety net: [`DRAW_OFFER_ROLLS`] rolls were made; each player in turn accepts a
+    /// draw or plays on (not part of the original rules).
+    DrawOffer,
 }
 
 /// A legal move: small, `Copy`, never a string.
@@ -81,13 +85,13 @@ pub enum Move {
     Choose(u8),
     /// Step to a neighbouring node (`step-c3`, `step-black`, `step-treasure`).
     Step(Node),
-    /// Hand back a rope and jump to this node (`jump-c5`); also the free way back out of a
-    /// gallery entered by a jump (RN-R3).
+    /// Hand back a rope and jump to this node (`jump-c5`); also the way back out of a
+    /// gallery entered by a jump, free only without a rope left (RN-R3).
     Jump(Node),
     /// End the move here (`stop`).
     Stop,
-    /// Slide these portraits (one or two, [`NO`] for none) under the gallery's pile and take
-    /// as many from its top (`swap-7`, `swap-4-7`, RN-G3).
+    /// Slide these portraits of the entering knight (one or two, [`NO`] for none) under the
+    /// gallery's pile and take as many from its top (`swap-7`, `swap-4-7`, RN-G3).
     Swap(u8, u8),
     /// Keep the portraits (`keep`, RN-G3).
     Keep,
@@ -98,6 +102,10 @@ pub enum Move {
     Rob { victim: u8, give: u8 },
     /// Do not rob (`no-rob`).
     NoRob,
+    /// Accept the draw offered by the safety net (`accept-draw`).
+    AcceptDraw,
+    /// Refuse it: the game goes on (`play-on`).
+    PlayOn,
 }
 
 /// A portrait: `2 × (number − 1) + copy`; copy 0 has back `number mod 3`, copy 1 back
@@ -129,7 +137,10 @@ pub fn portrait_name(p: Portrait) -> String {
 pub enum Ending {
     /// This seat brought all three knights into the treasure room (RN-E2).
     Won(u8),
-    /// [`ROLL_LIMIT`] rolls were made.
+    /// Every player accepted the draw offered by the safety net ([`DRAW_OFFER_ROLLS`]).
+    DrawAgreed,
+    /// Version 1.0.0 ended games silently at 1500 rolls; kept only so that those saved
+    /// games still load. Never produced now.
     RollLimit,
 }
 
@@ -138,7 +149,8 @@ pub enum Ending {
 pub struct Exit {
     /// The node the knight came in from.
     pub to: Node,
-    /// Whether it came in by a jump: it goes back by a free jump (RN-R3).
+    /// Whether it came in by a jump: it goes back by a jump, handing back a rope if the
+    /// player still has one (RN-R3).
     pub jumped: bool,
 }
 
@@ -181,7 +193,8 @@ pub struct RocNoir {
     pub(crate) die: Option<u8>,
     /// The moving knight's helmet ([`NO`] before it is known).
     pub(crate) active: u8,
-    /// Steps and jumps made in this move.
+    /// Steps and jumps of this move that arrived (a fall does not count), up to 255: zero
+    /// means the knight has not moved (RN-G6). It limits nothing (RN-T2).
     pub(crate) steps: u8,
     /// Galleries entered in this move (a bit per colour, RN-G4).
     pub(crate) entered: u8,
@@ -193,6 +206,11 @@ pub struct RocNoir {
     pub(crate) fell: Option<(u8, Node)>,
     /// Die rolls so far.
     pub(crate) rolls: u32,
+    /// The roll count at which the safety net next offers a draw.
+    pub(crate) draw_offer_at: u32,
+    /// How many players have accepted the draw on offer (they answer in turn, starting with
+    /// the player to roll).
+    pub(crate) draw_accepted: u8,
     /// The seeded generator (die, and nothing else after set-up).
     pub(crate) rng: GameRng,
     /// How the game ended.
@@ -249,6 +267,8 @@ impl RocNoir {
             gallery: 0,
             fell: None,
             rolls: 0,
+            draw_offer_at: DRAW_OFFER_ROLLS,
+            draw_accepted: 0,
             rng,
             ending: None,
         }
@@ -319,6 +339,16 @@ impl RocNoir {
     /// Whose turn it is.
     pub fn turn(&self) -> u8 {
         self.turn
+    }
+
+    /// The seat that has a decision to make: the player whose turn it is, or, while the
+    /// safety net offers a draw, the next player to answer.
+    pub fn to_act(&self) -> u8 {
+        if self.phase == Phase::DrawOffer {
+            (self.turn + self.draw_accepted) % self.players
+        } else {
+            self.turn
+        }
     }
 
     /// Where the turn stands.
@@ -473,18 +503,30 @@ impl Game for RocNoir {
                     ),
                 ),
             },
-            Some(Ending::RollLimit) => Status::Finished {
+            Some(Ending::DrawAgreed) => Status::Finished {
                 outcome: Outcome::draw(text(
-                    format!("limite de {ROLL_LIMIT} lancers atteinte"),
-                    format!("{ROLL_LIMIT}-roll limit reached"),
+                    format!(
+                        "partie nulle acceptée par tous après {} lancers (limite de sécurité)",
+                        self.rolls
+                    ),
+                    format!(
+                        "draw accepted by everyone after {} rolls (safety limit)",
+                        self.rolls
+                    ),
                 )),
             },
-            None => Status::to_act(self.turn),
+            Some(Ending::RollLimit) => Status::Finished {
+                outcome: Outcome::draw(text(
+                    "limite de 1500 lancers atteinte (version 1.0.0)",
+                    "1500-roll limit reached (version 1.0.0)",
+                )),
+            },
+            None => Status::to_act(self.to_act()),
         }
     }
 
     fn moves(&self, seat: Seat) -> Vec<Move> {
-        if self.ending.is_some() || seat != self.turn {
+        if self.ending.is_some() || seat != self.to_act() {
             return Vec::new();
         }
         self.legal_moves()
@@ -516,11 +558,13 @@ impl Game for RocNoir {
                 number(give)
             ),
             Move::NoRob => "no-rob".into(),
+            Move::AcceptDraw => "accept-draw".into(),
+            Move::PlayOn => "play-on".into(),
         }
     }
 
     fn play(&mut self, seat: Seat, mv: &Move, log: &mut Log) {
-        debug_assert_eq!(seat, self.turn);
+        debug_assert_eq!(seat, self.to_act());
         self.apply(*mv, log);
     }
 
@@ -560,7 +604,12 @@ impl RocNoir {
         let s = seat as usize;
         let knight = |h: u8| Target::piece(scene::knight_id(seat, h));
         match *mv {
-            Move::Roll | Move::Stop | Move::Keep | Move::NoRob => vec![],
+            Move::Roll
+            | Move::Stop
+            | Move::Keep
+            | Move::NoRob
+            | Move::AcceptDraw
+            | Move::PlayOn => vec![],
             Move::Choose(h) => vec![knight(h)],
             Move::Step(n) | Move::Jump(n) => {
                 let from = self.pos[s][self.active as usize];
@@ -576,13 +625,14 @@ impl RocNoir {
                 ]
             }
             Move::Swap(a, b) => {
-                let g = self.gallery;
+                // RN-G3: the entering knight's portraits.
+                let h = self.active;
                 let mut path = vec![Target::Card {
-                    id: scene::rail_card_id(seat, g, a),
+                    id: scene::rail_card_id(seat, h, a),
                 }];
                 if b != NO {
                     path.push(Target::Card {
-                        id: scene::rail_card_id(seat, g, b),
+                        id: scene::rail_card_id(seat, h, b),
                     });
                 }
                 path
@@ -634,8 +684,13 @@ impl RocNoir {
                 let w = self.node_words(n);
                 if self.free_jump(n) {
                     text(
-                        format!("Ressortir en sautant vers {}", w.fr),
-                        format!("Jump back out to {}", w.en),
+                        format!("Ressortir en sautant vers {}, sans corde", w.fr),
+                        format!("Jump back out to {}, without a rope", w.en),
+                    )
+                } else if self.exit_jump(n) {
+                    text(
+                        format!("Rendre une corde et ressortir en sautant vers {}", w.fr),
+                        format!("Hand back a rope and jump back out to {}", w.en),
                     )
                 } else {
                     text(
@@ -682,6 +737,8 @@ impl RocNoir {
                 )
             }
             Move::NoRob => text("Ne pas voler", "Do not rob"),
+            Move::AcceptDraw => text("Accepter la partie nulle", "Accept the draw"),
+            Move::PlayOn => text("Continuer la partie", "Play on"),
         }
     }
 }

@@ -6,7 +6,7 @@
 //! | name | kind | arguments | answer |
 //! |---|---|---|---|
 //! | `last_die_face` | query | — | the die's last face: `"ring"` (face 0, a black helmet with the ring), `"black"`, `"grey"` or `"white"`; `null` before the first roll |
-//! | `rolls` | query | — | how many times the die has been rolled in this game (0–1500) |
+//! | `rolls` | query | — | how many times the die has been rolled in this game (0 and up) |
 
 use serde_json::{json, Value};
 use veillee_sdk::{text, GameError, OperationKind, OperationSpec};

@@ -4,8 +4,8 @@ use veillee_sdk::{text, Event, Log};
 
 use crate::board::{self, Node, NO, TREASURE};
 use crate::{
-    back, gallery_fr, number, Ending, Exit, Move, Phase, Portrait, RocNoir, HELMETS, HELMETS_FR,
-    RING_FACE, ROLL_LIMIT, SEAT_EN, SEAT_FR, STEP_LIMIT,
+    back, gallery_fr, number, Ending, Exit, Move, Phase, Portrait, RocNoir, DRAW_REOFFER_ROLLS,
+    HELMETS, HELMETS_FR, RING_FACE, SEAT_EN, SEAT_FR,
 };
 
 impl RocNoir {
@@ -33,14 +33,42 @@ impl RocNoir {
         a != NO && b != NO && number(a) == number(b)
     }
 
+    /// RN-G3: whether the player to move holds portraits from gallery `g` beside a knight
+    /// still in play (a pair in the treasure room is out of the game).
+    fn holds_from_gallery(&self, g: u8) -> bool {
+        let s = self.turn;
+        (0..3u8).any(|h| {
+            !self.home(s, h)
+                && self.rail[s as usize][h as usize]
+                    .iter()
+                    .any(|&p| p != NO && back(p) == g)
+        })
+    }
+
+    /// RN-G3: the portraits from gallery `g` beside the moving knight, the ones it may slide
+    /// under the pile (« 1 ou 2 portraits d'ancêtres du chevalier qui a pénétré »).
+    fn exchangeable(&self, g: u8) -> Vec<Portrait> {
+        self.rail[self.turn as usize][self.active as usize]
+            .iter()
+            .copied()
+            .filter(|&p| p != NO && back(p) == g)
+            .collect()
+    }
+
     /// Whether a knight (seat, helmet) is in the treasure room.
     fn home(&self, s: u8, h: u8) -> bool {
         self.pos[s as usize][h as usize] == TREASURE
     }
 
-    /// Whether the jump to `n` would be the free way back out of a gallery (RN-R3).
-    pub(crate) fn free_jump(&self, n: Node) -> bool {
+    /// Whether the jump to `n` is the way back out of a gallery entered by a jump (RN-R3).
+    pub(crate) fn exit_jump(&self, n: Node) -> bool {
         matches!(self.exit, Some(Exit { to, jumped: true }) if to == n)
+    }
+
+    /// Whether the jump to `n` costs nothing: only the jump back out of a gallery, and only
+    /// when the player has no rope left to hand back (RN-R3, question 2 of the rulebook).
+    pub(crate) fn free_jump(&self, n: Node) -> bool {
+        self.exit_jump(n) && self.ropes[self.turn as usize] == 0
     }
 
     // -----------------------------------------------------------------------------------
@@ -67,13 +95,9 @@ impl RocNoir {
                 self.pair_moves(&mut out);
             }
             Phase::Exchange => {
-                // RN-G3: one or two of the portraits from this gallery go under the pile.
-                let slot = self.rail[self.turn as usize][self.gallery as usize];
-                let from: Vec<Portrait> = slot
-                    .iter()
-                    .copied()
-                    .filter(|&p| p != NO && back(p) == self.gallery)
-                    .collect();
+                // RN-G3: one or two of the entering knight's portraits from this gallery go
+                // under the pile.
+                let from = self.exchangeable(self.gallery);
                 for &p in &from {
                     out.push(Move::Swap(p, NO));
                 }
@@ -85,6 +109,11 @@ impl RocNoir {
             Phase::Brigand => {
                 self.rob_moves(&mut out);
                 out.push(Move::NoRob);
+            }
+            Phase::DrawOffer => {
+                // The safety net (not in the rules): a draw only if every player accepts.
+                out.push(Move::AcceptDraw);
+                out.push(Move::PlayOn);
             }
         }
         out
@@ -127,17 +156,16 @@ impl RocNoir {
             }
             return;
         }
-        if self.steps < STEP_LIMIT {
-            for st in board::steps(at) {
-                if self.enterable(st.to) {
-                    out.push(Move::Step(st.to));
-                }
+        // RN-T2: « aussi loin que vous voulez »: no limit on the steps of a move.
+        for st in board::steps(at) {
+            if self.enterable(st.to) {
+                out.push(Move::Step(st.to));
             }
-            if self.ropes[s] > 0 {
-                for j in board::jumps(at) {
-                    if self.enterable(j.to) {
-                        out.push(Move::Jump(j.to));
-                    }
+        }
+        if self.ropes[s] > 0 {
+            for j in board::jumps(at) {
+                if self.enterable(j.to) {
+                    out.push(Move::Jump(j.to));
                 }
             }
         }
@@ -172,8 +200,13 @@ impl RocNoir {
     }
 
     /// RN-G6: the knight that stopped next to an opposing knight with a common portrait
-    /// may take it, giving one of its other portraits.
+    /// may take it, giving one of its other portraits — only if it arrived there in this
+    /// move (« le propre chevalier doit être déplacé … sur une case à côté », « le chevalier
+    /// qui arrive »): not after stopping at once, nor after falling on its first step.
     fn rob_moves(&self, out: &mut Vec<Move>) {
+        if self.steps == 0 {
+            return;
+        }
         let (s, h) = (self.turn, self.active);
         let at = self.pos[s as usize][h as usize];
         let mine = self.rail[s as usize][h as usize];
@@ -255,6 +288,8 @@ impl RocNoir {
                 self.next_turn();
             }
             Move::NoRob => self.next_turn(),
+            Move::AcceptDraw => self.accept_draw(log),
+            Move::PlayOn => self.play_on(log),
         }
     }
 
@@ -297,11 +332,11 @@ impl RocNoir {
     fn go(&mut self, to: Node, over: Option<Node>, log: &mut Log) {
         let (s, h) = (self.turn as usize, self.active as usize);
         let from = self.pos[s][h];
-        let free = over.is_some() && self.free_jump(to);
-        if over.is_some() && !free {
-            self.ropes[s] -= 1; // RN-R1
+        if over.is_some() {
+            // RN-R1: a rope per jump. RN-R3: the jump back out of a gallery is free only to
+            // a player without a rope (the only jump legal without one).
+            self.ropes[s] = self.ropes[s].saturating_sub(1);
         }
-        self.steps += 1;
         self.exit = None;
         let me = self.turn * 3 + self.active;
         let mover = (self.turn, self.active);
@@ -353,6 +388,8 @@ impl RocNoir {
             }
         }
         self.pos[s][h] = to;
+        // Counts arrivals only (a fall above returned first): RN-G6 needs a knight that moved.
+        self.steps = self.steps.saturating_add(1);
         // RN-P2: leaving a counterweight square drops the knight on the diagonal trapdoor
         // onto the square just left.
         if let Some((t, p)) = board::tile_of(from) {
@@ -408,45 +445,75 @@ impl RocNoir {
             self.visited[s] |= 1 << g; // RN-G1
         }
         self.exit = Some(Exit { to: from, jumped });
-        if self.home(self.turn, g) {
-            return; // that knight's pair is in the treasure room
-        }
-        let slot = self.rail[s][g as usize];
-        if slot == [NO, NO] {
-            // RN-G2: draw the two top portraits beside this gallery's colour.
-            let mut drawn = [NO; 2];
-            for d in drawn.iter_mut() {
-                if let Some(p) = self.draw(g) {
-                    *d = p;
-                }
+        if self.holds_from_gallery(g) {
+            // RN-G3: « Il ne tire alors pas des portraits supplémentaires mais les échange »,
+            // with the entering knight's own portraits from this gallery, if it has any.
+            if self.exchangeable(g).is_empty() {
+                self.log_nothing_to_exchange(g, log);
+            } else {
+                self.gallery = g;
+                self.phase = Phase::Exchange;
             }
-            self.rail[s][g as usize] = drawn;
-            log.record(|| {
-                let list: Vec<String> = drawn
-                    .iter()
-                    .filter(|&&p| p != NO)
-                    .map(|&p| number(p).to_string())
-                    .collect();
-                Event::reveal(text(
-                    format!(
-                        "{} tire les portraits {} dans la galerie {}",
-                        SEAT_FR[s],
-                        list.join(", "),
-                        gallery_fr(g)
-                    ),
-                    format!(
-                        "{} draws portraits {} in the {} gallery",
-                        SEAT_EN[s],
-                        list.join(", "),
-                        HELMETS[g as usize]
-                    ),
-                ))
-            });
-        } else if slot.iter().any(|&p| p != NO && back(p) == g) {
-            // RN-G3: exchange instead of drawing.
-            self.gallery = g;
-            self.phase = Phase::Exchange;
+        } else if self.rail[s][g as usize] == [NO, NO] {
+            self.draw_two(g, log); // RN-G2
         }
+        // Otherwise that colour's place is taken (by portraits from other galleries, or by
+        // a pair in the treasure room): nothing happens.
+    }
+
+    /// RN-G2: draws the two top portraits of gallery `g` beside that gallery's colour.
+    fn draw_two(&mut self, g: u8, log: &mut Log) {
+        let s = self.turn as usize;
+        let mut drawn = [NO; 2];
+        for d in drawn.iter_mut() {
+            if let Some(p) = self.draw(g) {
+                *d = p;
+            }
+        }
+        self.rail[s][g as usize] = drawn;
+        log.record(|| {
+            let list: Vec<String> = drawn
+                .iter()
+                .filter(|&&p| p != NO)
+                .map(|&p| number(p).to_string())
+                .collect();
+            Event::reveal(text(
+                format!(
+                    "{} tire les portraits {} dans la galerie {}",
+                    SEAT_FR[s],
+                    list.join(", "),
+                    gallery_fr(g)
+                ),
+                format!(
+                    "{} draws portraits {} in the {} gallery",
+                    SEAT_EN[s],
+                    list.join(", "),
+                    HELMETS[g as usize]
+                ),
+            ))
+        });
+    }
+
+    /// RN-G3: the player holds portraits from gallery `g`, so does not draw, but the
+    /// entering knight has none of them to exchange: says so, since nothing else shows it.
+    fn log_nothing_to_exchange(&self, g: u8, log: &mut Log) {
+        let (s, h) = (self.turn as usize, self.active as usize);
+        log.record(|| {
+            Event::new(text(
+                format!(
+                    "{} a déjà des portraits de la galerie {} : pas de tirage, et le chevalier {} \
+                     n'en porte aucun à échanger",
+                    SEAT_FR[s],
+                    gallery_fr(g),
+                    HELMETS_FR[h]
+                ),
+                format!(
+                    "{} already holds portraits from the {} gallery: no draw, and the {} knight \
+                     has none of them to exchange",
+                    SEAT_EN[s], HELMETS[g as usize], HELMETS[h]
+                ),
+            ))
+        });
     }
 
     /// Takes the top portrait of gallery `g`'s pile.
@@ -461,9 +528,10 @@ impl RocNoir {
     }
 
     /// RN-G3: slides `a` (and `b`) under the pile, then takes as many from the top.
+    /// The portraits are the entering knight's, and the new ones go beside it.
     fn swap(&mut self, a: Portrait, b: Portrait, log: &mut Log) {
-        let (s, g) = (self.turn as usize, self.gallery);
-        let slot = &mut self.rail[s][g as usize];
+        let (s, g, h) = (self.turn as usize, self.gallery, self.active as usize);
+        let slot = &mut self.rail[s][h];
         let mut gone = 0;
         for p in [a, b] {
             if p == NO {
@@ -478,7 +546,7 @@ impl RocNoir {
         let mut taken = Vec::new();
         for _ in 0..gone {
             if let Some(p) = self.draw(g) {
-                let slot = &mut self.rail[s][g as usize];
+                let slot = &mut self.rail[s][h];
                 if let Some(i) = slot.iter().position(|&q| q == NO) {
                     slot[i] = p;
                 }
@@ -599,9 +667,41 @@ impl RocNoir {
         self.steps = 0;
         self.entered = 0;
         self.exit = None;
-        if self.rolls >= ROLL_LIMIT {
-            self.ending = Some(Ending::RollLimit);
+        if self.rolls >= self.draw_offer_at {
+            // The safety net: before the next roll, every player is asked.
+            self.phase = Phase::DrawOffer;
+            self.draw_accepted = 0;
         }
+    }
+
+    /// The player asked accepts the draw on offer; when all have, the game is drawn.
+    fn accept_draw(&mut self, log: &mut Log) {
+        let s = self.to_act() as usize;
+        log.record(|| {
+            Event::new(text(
+                format!("{} accepte la partie nulle", SEAT_FR[s]),
+                format!("{} accepts the draw", SEAT_EN[s]),
+            ))
+        });
+        self.draw_accepted += 1;
+        if self.draw_accepted >= self.players {
+            self.ending = Some(Ending::DrawAgreed);
+        }
+    }
+
+    /// The player asked refuses the draw: the player to roll rolls, and the draw is offered
+    /// again [`DRAW_REOFFER_ROLLS`] rolls later.
+    fn play_on(&mut self, log: &mut Log) {
+        let s = self.to_act() as usize;
+        log.record(|| {
+            Event::new(text(
+                format!("{} veut continuer la partie", SEAT_FR[s]),
+                format!("{} wants to play on", SEAT_EN[s]),
+            ))
+        });
+        self.phase = Phase::Roll;
+        self.draw_accepted = 0;
+        self.draw_offer_at = self.rolls.saturating_add(DRAW_REOFFER_ROLLS);
     }
 }
 

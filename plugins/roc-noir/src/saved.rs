@@ -46,8 +46,19 @@ pub(crate) struct Saved {
     gallery: String,
     fell: Option<(String, String)>,
     rolls: u32,
+    /// The roll count at which the safety net next offers a draw (absent in saves of
+    /// version 1.0.0: the first offer).
+    #[serde(default = "first_draw_offer")]
+    draw_offer_at: u32,
+    /// How many players have accepted the draw on offer.
+    #[serde(default)]
+    draw_accepted: u8,
     rng: GameRng,
     ending: Option<Ending>,
+}
+
+fn first_draw_offer() -> u32 {
+    crate::DRAW_OFFER_ROLLS
 }
 
 #[derive(Serialize, Deserialize)]
@@ -186,6 +197,8 @@ impl From<RocNoir> for Saved {
                 )
             }),
             rolls: g.rolls,
+            draw_offer_at: g.draw_offer_at,
+            draw_accepted: g.draw_accepted,
             rng: g.rng.clone(),
             ending: g.ending,
         }
@@ -366,6 +379,15 @@ impl TryFrom<Saved> for RocNoir {
             None => None,
         };
         g.rolls = v.rolls;
+        let all_accepted = v.ending == Some(Ending::DrawAgreed);
+        if v.draw_accepted > v.players
+            || (v.draw_accepted == v.players) != all_accepted
+            || (v.draw_accepted > 0 && v.phase != Phase::DrawOffer)
+        {
+            return Err("bad count of draw acceptances".into());
+        }
+        g.draw_offer_at = v.draw_offer_at;
+        g.draw_accepted = v.draw_accepted;
         g.rng = v.rng;
         g.ending = v.ending;
         Ok(g)

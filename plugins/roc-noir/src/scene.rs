@@ -11,8 +11,8 @@ use veillee_sdk::{
 
 use crate::board::{self, Node, NO, ROOM, TILES, TREASURE};
 use crate::{
-    helmet_colour, number, portrait_name, seat_colour, Ending, Phase, Portrait, RocNoir, BOARD_ID,
-    ENTRANCE, HELMETS, HELMETS_FR, RING_FACE, SEAT_EN, SEAT_FR, SEAT_IDS,
+    back, helmet_colour, number, portrait_name, seat_colour, Ending, Phase, Portrait, RocNoir,
+    BOARD_ID, ENTRANCE, HELMETS, HELMETS_FR, RING_FACE, SEAT_EN, SEAT_FR, SEAT_IDS,
 };
 
 /// A knight's piece id: `red-black`.
@@ -148,9 +148,18 @@ impl RocNoir {
                         id: rail_card_id(s, h, p),
                         face_up: true,
                         title: text(number(p).to_string(), number(p).to_string()),
+                        // The back names the gallery the portrait comes from (RN-G3 needs it).
                         text: text(
-                            format!("chevalier {}", HELMETS_FR[h as usize]),
-                            format!("{} knight", HELMETS[h as usize]),
+                            format!(
+                                "chevalier {}, dos : galerie {}",
+                                HELMETS_FR[h as usize],
+                                crate::gallery_fr(back(p))
+                            ),
+                            format!(
+                                "{} knight, back: {} gallery",
+                                HELMETS[h as usize],
+                                HELMETS[back(p) as usize]
+                            ),
                         ),
                         colour: helmet_colour(h),
                     });
@@ -211,7 +220,8 @@ impl RocNoir {
         }
         scores.push(ScoreLine {
             label: text("Lancers", "Rolls"),
-            value: format!("{}/{}", self.rolls, crate::ROLL_LIMIT),
+            // The roll count at which the safety net next offers a draw.
+            value: format!("{}/{}", self.rolls, self.draw_offer_at),
             seat: None,
         });
 
@@ -279,6 +289,12 @@ impl RocNoir {
                     format!("{} won!", SEAT_EN[w as usize]),
                 )
             }
+            Some(Ending::DrawAgreed) => {
+                return text(
+                    "Partie nulle, acceptée par tous (limite de sécurité)",
+                    "Draw, accepted by everyone (safety limit)",
+                )
+            }
             Some(Ending::RollLimit) => {
                 return text("Partie nulle (limite de lancers)", "Draw (roll limit)")
             }
@@ -305,6 +321,19 @@ impl RocNoir {
                 "peut jouer au brigand".to_string(),
                 "may play the brigand".to_string(),
             ),
+            Phase::DrawOffer => {
+                let asked = self.to_act() as usize;
+                return text(
+                    format!(
+                        "{} lancers (limite de sécurité) : {}, acceptez-vous la partie nulle ?",
+                        self.rolls, SEAT_FR[asked]
+                    ),
+                    format!(
+                        "{} rolls (safety limit): {}, do you accept a draw?",
+                        self.rolls, SEAT_EN[asked]
+                    ),
+                );
+            }
         };
         let _ = TILES;
         text(

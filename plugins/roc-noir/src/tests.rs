@@ -3,11 +3,14 @@
 
 use veillee_sdk::testing::{random_games, RandomGames};
 use veillee_sdk::{
-    random_playout, Event, Game, GameRng, HighlightKind, Log, Seat, Setup, Status, Target,
+    random_playout, Event, Game, GameRng, GameTable, HighlightKind, Log, Seat, Setup, Status,
+    Target,
 };
 
 use crate::board::{self, Node, NO, TILES, TREASURE};
-use crate::{back, number, Ending, Move, Phase, RocNoir, ENTRANCE, ROLL_LIMIT};
+use crate::{
+    back, number, Ending, Move, Phase, RocNoir, DRAW_OFFER_ROLLS, DRAW_REOFFER_ROLLS, ENTRANCE,
+};
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -46,7 +49,7 @@ fn moving(g: &mut RocNoir, helmet: u8) {
 }
 
 fn ids(g: &RocNoir) -> Vec<String> {
-    let seat = g.turn;
+    let seat = g.to_act();
     g.moves(seat).iter().map(|m| g.move_id(seat, m)).collect()
 }
 
@@ -55,7 +58,7 @@ fn has(g: &RocNoir, id: &str) -> bool {
 }
 
 fn play(g: &mut RocNoir, id: &str) -> Vec<Event> {
-    let seat = g.turn;
+    let seat = g.to_act();
     let mv = g
         .moves(seat)
         .into_iter()
@@ -251,6 +254,28 @@ fn rn_t2_step_by_step_as_far_as_wanted_then_stop() {
     assert_eq!(g.turn, 0);
 }
 
+/// RN-T2, « Vous pouvez déplacer votre chevalier aussi loin que vous voulez » and « Vous
+/// pouvez vous déplacer en avant, en arrière et latéralement, mais pas en diagonale. »: no
+/// cap on the steps of a move, and stepping back onto the square just left is allowed.
+#[test]
+fn rn_t2_as_far_as_one_likes_back_and_forth_with_no_step_limit() {
+    let mut g = game(2);
+    put(&mut g, 0, 0, "c1");
+    moving(&mut g, 0);
+    for i in 0..300 {
+        let (back, forth) = if i % 2 == 0 {
+            ("step-c2", "step-c1")
+        } else {
+            ("step-c1", "step-c2")
+        };
+        assert!(has(&g, back), "step {i}: {:?}", ids(&g));
+        play(&mut g, back);
+        assert!(has(&g, forth), "back where it came from, step {i}");
+    }
+    assert!(has(&g, "step-d1") && has(&g, "jump-c3") && has(&g, "stop"));
+    assert_eq!((g.turn, g.phase), (0, Phase::Move));
+}
+
 trait TapSort {
     fn tap_sort(self) -> Self;
 }
@@ -423,19 +448,67 @@ fn rn_r2_landing_on_a_trapdoor_sends_back_to_the_jump_start() {
     assert_eq!(g.turn, 1);
 }
 
+/// The ropes a seat has left, as the scene's score table shows them.
+fn ropes_shown(scene: &veillee_sdk::Scene, seat: u8) -> String {
+    scene
+        .scores
+        .iter()
+        .find(|l| l.seat == Some(seat) && l.label.en.ends_with("ropes"))
+        .map(|l| l.value.clone())
+        .unwrap_or_else(|| panic!("no rope count for seat {seat}"))
+}
+
+/// RN-R3, « Plusieurs sauts dans un même coup de jeu sont possibles ; vous devez toutefois
+/// rendre une corde pour chaque saut. » and question 2: « … il doit alors également quitter
+/// cette galerie par la dernière case qu'il a abordée, même s'il ne possède plus de corde
+/// qu'il pourrait rendre pour ce nouveau saut. » Only a player with no rope left jumps back
+/// out for free; one who still has a rope hands it back.
 #[test]
-fn rn_r3_jumping_into_a_gallery_leaves_by_a_free_jump_back() {
+fn rn_r3_the_jump_back_out_of_a_gallery_costs_a_rope_while_one_is_left() {
+    // The issue's reproduction: seed 1, two players (the black gallery is bottom-left).
+    let mut table = GameTable::<RocNoir>::default();
+    let h = table.create(&Setup::new(2, 1)).unwrap();
+    for id in [
+        "roll",
+        "step-h9",
+        "jump-f9",
+        "step-e9",
+        "step-d9",
+        "jump-black",
+    ] {
+        table
+            .apply(h, 0, id)
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
+    }
+    assert_eq!(ropes_shown(&table.view(h, None).unwrap(), 0), "1");
+    let out = table.legal_actions(h, 0).unwrap();
+    assert_eq!(out.len(), 1, "out by the square it jumped from");
+    assert_eq!(out[0].id, "jump-d9");
+    assert!(
+        out[0].label.en.contains("Hand back a rope"),
+        "{:?}",
+        out[0].label
+    );
+    table.apply(h, 0, "jump-d9").unwrap();
+    assert_eq!(ropes_shown(&table.view(h, None).unwrap(), 0), "0");
+}
+
+#[test]
+fn rn_r3_with_the_last_rope_spent_the_jump_back_out_is_free() {
     let mut g = game(2);
     trap(&mut g, "h1"); // the square jumped over is a trapdoor
     put(&mut g, 0, 0, "g1");
     g.ropes[0] = 1;
     moving(&mut g, 0);
     play(&mut g, "jump-black");
-    assert_eq!((at(&g, 0, 0).as_str(), g.ropes[0]), ("black", 0));
+    assert_eq!(ropes_shown(&g.view(None), 0), "0");
     assert_eq!(ids(&g), ["jump-g1"], "out by the square it jumped from");
+    let seat = g.turn;
+    let label = g.describe(seat, &g.moves(seat)[0]).label;
+    assert!(label.en.contains("without a rope"), "{label:?}");
     play(&mut g, "jump-g1");
     assert_eq!(at(&g, 0, 0), "g1");
-    assert_eq!(g.ropes[0], 0, "free");
+    assert_eq!(ropes_shown(&g.view(None), 0), "0", "free");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -497,6 +570,99 @@ fn rn_g3_exchange_one_or_two_instead_of_drawing() {
     assert_eq!(ids(&g), ["step-h2"]);
 }
 
+/// RN-G3, « Un chevalier peut échanger des portraits d'ancêtres lorsqu'il pénètre dans une
+/// galerie d'ancêtres, de laquelle le joueur possède déjà des portraits au-dessus de sa
+/// barrette à portraits. Il ne tire alors pas des portraits supplémentaires mais les
+/// échange. Pour ce faire, le joueur déplace dans un premier temps 1 ou 2 portraits
+/// d'ancêtres du chevalier qui a pénétré dans la galerie en-dessous de la pile »: decided as
+/// the original says it — the player's whole rail decides between drawing and exchanging,
+/// but only the entering knight's own portraits from that gallery are exchanged.
+#[test]
+fn rn_g3_the_entering_knight_exchanges_its_own_portraits_from_that_gallery() {
+    // The issue's position (seed 7, after 3,376 actions of a random game): Red's white
+    // knight enters the black gallery; the black-backed portraits are the 6 beside the grey
+    // knight and the 2 beside the white knight itself.
+    let mut g = game(2);
+    give(&mut g, 0, 0, &[portrait(3, 1), portrait(1, 2)]);
+    give(&mut g, 0, 1, &[portrait(6, 1), portrait(6, 0)]);
+    give(&mut g, 0, 2, &[portrait(2, 0), portrait(2, 2)]);
+    g.visited[0] = 0b111;
+    put(&mut g, 0, 2, "h2");
+    moving(&mut g, 2);
+    let top = g.piles[0][0];
+    play(&mut g, "step-black");
+    assert_eq!(ids(&g), ["swap-2", "keep"], "the 6 is the grey knight's");
+    let seat = g.to_act();
+    let swap = g.moves(seat)[0];
+    assert_eq!(
+        g.describe(seat, &swap).path,
+        [Target::Card {
+            id: "rail-red-white-2b".into()
+        }]
+    );
+    play(&mut g, "swap-2");
+    let rail = |g: &RocNoir, h: usize| -> Vec<String> {
+        g.view(None)
+            .zones
+            .iter()
+            .find(|z| z.id == "rail-red")
+            .unwrap()
+            .cards
+            .iter()
+            .filter(|c| {
+                c.id.starts_with(&format!("rail-red-{}-", crate::HELMETS[h]))
+            })
+            .map(|c| c.id.clone())
+            .collect()
+    };
+    let new = format!("rail-red-white-{}", crate::portrait_name(top));
+    assert!(rail(&g, 2).contains(&new), "drawn beside the white knight");
+    assert!(!rail(&g, 2).contains(&"rail-red-white-2b".to_string()));
+    assert_eq!(rail(&g, 1), ["rail-red-grey-6b", "rail-red-grey-6a"]);
+    assert_eq!(ids(&g), ["step-h2"]);
+}
+
+#[test]
+fn rn_g3_holding_that_gallerys_portraits_elsewhere_means_no_draw_and_no_exchange() {
+    // Red holds a black-backed 3 beside the grey knight; the white knight enters the black
+    // gallery with none: « Il ne tire alors pas », and it has nothing to exchange.
+    let mut g = game(2);
+    give(&mut g, 0, 1, &[portrait(3, 0), portrait(4, 1)]);
+    give(&mut g, 0, 2, &[portrait(5, 2), portrait(8, 2)]);
+    g.visited[0] = 0b111;
+    put(&mut g, 0, 2, "h2");
+    moving(&mut g, 2);
+    let pile = g
+        .view(None)
+        .zones
+        .iter()
+        .find(|z| z.id == "pile-black")
+        .map(|z| z.cards.len());
+    let events = play(&mut g, "step-black");
+    assert!(
+        events.iter().any(|e| e.text.en.contains("no draw")),
+        "{events:?}"
+    );
+    assert_eq!(ids(&g), ["step-h2"], "no exchange offered");
+    let after = g
+        .view(None)
+        .zones
+        .iter()
+        .find(|z| z.id == "pile-black")
+        .map(|z| z.cards.len());
+    assert_eq!(after, pile, "nothing drawn");
+    // A pair in the treasure room is out of play: the grey knight's 3 there (one of them
+    // black-backed) does not stop a draw beside the black knight.
+    let mut g = game(2);
+    give(&mut g, 0, 1, &[portrait(3, 0), portrait(3, 1)]);
+    g.pos[0][1] = TREASURE;
+    g.visited[0] = 0b111;
+    put(&mut g, 0, 2, "h2");
+    moving(&mut g, 2);
+    let events = play(&mut g, "step-black");
+    assert!(events.iter().any(|e| e.text.en.contains("draws portraits")));
+}
+
 #[test]
 fn rn_g4_leave_by_the_entry_square_and_each_gallery_once_per_move() {
     let mut g = game(2);
@@ -512,6 +678,35 @@ fn rn_g4_leave_by_the_entry_square_and_each_gallery_once_per_move() {
     play(&mut g, "step-h2");
     assert!(!has(&g, "step-black"), "once per move");
     assert!(has(&g, "stop"));
+}
+
+/// RN-G4, « On ne peut pénétrer qu'une seule fois par coup de jeu dans les galeries des
+/// ancêtres. » against question I, « On peut donc durant un seul coup pénétrer par exemple
+/// dans une galerie des ancêtres, tirer des portraits, se déplacer vers une autre galerie pour
+/// effectuer un échange et se déplacer ensuite jusqu'à la chambre du trésor. »: decided as
+/// question I shows it — one move may enter several different galleries, each only once.
+#[test]
+fn rn_g4_one_move_may_enter_two_different_galleries_but_each_only_once() {
+    let mut g = game(2);
+    give(&mut g, 0, 1, &[portrait(1, 1), portrait(4, 1)]); // grey-backed, the grey knight's
+    g.visited[0] = 0b010;
+    put(&mut g, 0, 1, "h9");
+    moving(&mut g, 1);
+    // The white gallery: Red holds nothing from it, so it draws two.
+    let events = play(&mut g, "step-white");
+    assert!(events.iter().any(|e| e.text.en.contains("draws portraits")));
+    play(&mut g, "step-h9");
+    assert!(!has(&g, "step-white"), "once per move");
+    for sq in ["g9", "f9", "e9", "d9", "c9"] {
+        play(&mut g, &format!("step-{sq}"));
+    }
+    // Another gallery in the same move, for an exchange.
+    play(&mut g, "step-grey");
+    assert_eq!(ids(&g), ["swap-1", "swap-4", "swap-1-4", "keep"]);
+    play(&mut g, "keep");
+    play(&mut g, "step-c9");
+    assert!(!has(&g, "step-grey"), "once per move");
+    assert_eq!((g.turn, g.phase), (0, Phase::Move), "the move goes on");
 }
 
 #[test]
@@ -548,6 +743,39 @@ fn rn_g6_the_brigand_takes_the_common_portrait() {
     victim.sort();
     assert_eq!(victim, [2, 4]);
     assert_eq!((g.turn, g.phase), (1, Phase::Roll));
+}
+
+/// RN-G6, « Pour ce faire, le propre chevalier doit être déplacé avec le portrait concerné sur
+/// une case à côté du chevalier adverse » and « Le chevalier qui arrive reçoit de la part de
+/// l'adversaire le portrait convoité »: only a knight that arrived beside the victim in this
+/// move robs; one that stopped at once, or fell on its first step, did not move.
+#[test]
+fn rn_g6_only_a_knight_that_moved_beside_the_victim_robs() {
+    let brigand_next_to_victim = || {
+        let mut g = game(2);
+        give(&mut g, 0, 1, &[portrait(4, 1), portrait(8, 2)]);
+        give(&mut g, 1, 2, &[portrait(2, 2), portrait(8, 0)]);
+        put(&mut g, 1, 2, "d4");
+        put(&mut g, 0, 1, "c4"); // already beside Blue's white knight
+        moving(&mut g, 1);
+        g
+    };
+    // Stopping at once: no robbery, the turn passes.
+    let mut g = brigand_next_to_victim();
+    play(&mut g, "stop");
+    assert_eq!((g.turn, ids(&g)), (1, vec!["roll".to_string()]));
+    // Falling on the first step (b4 is a trapdoor): back on c4, but it never moved.
+    let mut g = brigand_next_to_victim();
+    play(&mut g, "step-b4");
+    assert_eq!(at(&g, 0, 1), "c4");
+    assert_eq!((g.turn, ids(&g)), (1, vec!["roll".to_string()]));
+    // Moving there first, then falling: it arrived beside the victim, it may rob.
+    let mut g = brigand_next_to_victim();
+    put(&mut g, 0, 1, "c3");
+    play(&mut g, "step-c4");
+    play(&mut g, "step-b4");
+    assert_eq!(at(&g, 0, 1), "c4");
+    assert_eq!(ids(&g), ["rob-blue-white-give-4", "no-rob"]);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -589,6 +817,61 @@ fn rn_e2_three_knights_in_the_treasure_room_win() {
         s => panic!("{s:?}"),
     }
     assert!(g.moves(0).is_empty() && g.moves(1).is_empty());
+}
+
+/// The rules end the game only with a winner (« Lorsqu'un joueur a atteint la chambre du
+/// trésor avec les trois chevaliers, le jeu est terminé et ce joueur a gagné ! »). The safety
+/// net is no silent rule: after [`DRAW_OFFER_ROLLS`] rolls every player in turn is asked,
+/// and the game is drawn only if all accept; one `play-on` and the game goes on, asked again
+/// [`DRAW_REOFFER_ROLLS`] rolls later.
+#[test]
+fn rn_e2_the_safety_limit_offers_a_draw_that_every_player_must_accept() {
+    let mut g = game(3);
+    g.rolls = DRAW_OFFER_ROLLS - 1;
+    play(&mut g, "roll");
+    play(&mut g, "stop");
+    // Blue is to roll: first Blue, then Yellow, then Red are asked.
+    assert_eq!(g.status(), Status::to_act(1));
+    assert_eq!(ids(&g), ["accept-draw", "play-on"]);
+    assert!(g.moves(0).is_empty() && g.moves(2).is_empty());
+    assert!(g.view(None).message.en.contains("do you accept a draw"));
+    play(&mut g, "accept-draw");
+    assert_eq!(g.status(), Status::to_act(2));
+    play(&mut g, "accept-draw");
+    assert_eq!(g.status(), Status::to_act(0));
+    play(&mut g, "play-on");
+    // Red refused: Blue rolls, and the next offer comes 20 rolls later.
+    assert_eq!(g.status(), Status::to_act(1));
+    assert_eq!(ids(&g), ["roll"]);
+    let rolls = |g: &RocNoir| {
+        g.view(None)
+            .scores
+            .iter()
+            .find(|l| l.label.en == "Rolls")
+            .map(|l| l.value.clone())
+    };
+    assert_eq!(DRAW_REOFFER_ROLLS, 20);
+    assert_eq!(rolls(&g).as_deref(), Some("1500/1520"));
+    for _ in 0..20 {
+        play(&mut g, "roll");
+        play(&mut g, "stop");
+    }
+    for seat in [0, 1, 2] {
+        assert_eq!(g.status(), Status::to_act(seat), "asked again, Red first");
+        play(&mut g, "accept-draw");
+    }
+    let Status::Finished { outcome } = g.status() else {
+        panic!("{:?}", g.status());
+    };
+    assert!(outcome.is_draw());
+    assert!(outcome
+        .reason
+        .en
+        .contains("accepted by everyone after 1520 rolls"));
+    assert!(outcome.reason.fr.contains("limite de sécurité"));
+    // The finished game saves and loads.
+    let json = serde_json::to_string(&g).unwrap();
+    assert_eq!(serde_json::from_str::<RocNoir>(&json).unwrap(), g);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -717,6 +1000,13 @@ fn saved_games_load_identically_and_bad_saves_are_refused() {
         assert_ne!(bad, json);
         assert!(serde_json::from_str::<RocNoir>(&bad).is_err(), "{to}");
     }
+    // Saves of version 1.0.0 have no safety-net fields: the first offer is still to come.
+    let old = json.replace(",\"draw_offer_at\":1500,\"draw_accepted\":0", "");
+    assert_ne!(old, json);
+    assert_eq!(serde_json::from_str::<RocNoir>(&old).unwrap(), g);
+    // Acceptances only while a draw is on offer.
+    let bad = json.replace("\"draw_accepted\":0", "\"draw_accepted\":1");
+    assert!(serde_json::from_str::<RocNoir>(&bad).is_err());
 }
 
 // ---------------------------------------------------------------------------------------
@@ -750,7 +1040,10 @@ fn random_games_follow_the_protocol_and_replay_by_id() {
                 .filter(|&&p| p != NO)
                 .count();
         assert_eq!(portraits, players as usize * 6);
-        assert!(game.rolls <= ROLL_LIMIT);
+        assert!(
+            game.rolls <= game.draw_offer_at,
+            "no roll past the safety net"
+        );
         let Status::ToAct { seats } = game.status() else {
             return;
         };
@@ -776,6 +1069,7 @@ fn random_games_follow_the_protocol_and_replay_by_id() {
 fn random_playouts_always_terminate_with_an_outcome() {
     for players in 2..=4u8 {
         let (mut wins, mut draws, mut moves, mut rolls, mut longest) = (0, 0, 0u64, 0u64, 0);
+        let mut most_rolls = 0;
         for seed in 0..500u64 {
             let mut g = RocNoir::new(&Setup::new(players, seed)).unwrap();
             let result = random_playout(&mut g, seed, 200_000);
@@ -791,14 +1085,55 @@ fn random_playouts_always_terminate_with_an_outcome() {
             }
             moves += u64::from(result.moves);
             rolls += u64::from(g.rolls);
+            most_rolls = most_rolls.max(g.rolls);
             longest = longest.max(result.moves);
         }
         println!(
-            "{players} players: {wins} wins, {draws} draws, {} actions and {} rolls per game, longest {longest}",
+"{players} players: {wins} wins, {draws} draws (accepted at the safety net), {} actions and {} rolls per game, longest {longest} actions, most rolls {most_rolls}",
             moves / 500,
             rolls / 500
         );
     }
+}
+
+/// The players' rules keep to the launcher's Markdown subset (no nested lists, no stray
+/// markup) with the same outline in French and English, as the host's `rules_texts` test
+/// checks; here so that this crate's own tests catch it.
+#[test]
+fn the_players_rules_have_one_outline_in_both_languages_and_no_stray_markup() {
+    use veillee_sdk::rules::{parse, Block};
+    let rules = RocNoir::manifest().rules.unwrap();
+    let outline = |text: &str| -> Vec<String> {
+        parse(text)
+            .iter()
+            .map(|b| match b {
+                Block::Heading { level, .. } => format!("h{level}"),
+                Block::Paragraph(_) => "p".into(),
+                Block::Item { number, .. } => format!("item {number:?}"),
+                Block::Table { rows, .. } => format!("table {}", rows.len()),
+            })
+            .collect()
+    };
+    assert_eq!(outline(&rules.fr), outline(&rules.en));
+    for text in [&rules.fr, &rules.en] {
+        for line in text.lines() {
+            assert!(
+                !(line.starts_with(' ') && line.trim_start().starts_with("- ")),
+                "nested list: {line:?}"
+            );
+        }
+        for block in parse(text) {
+            if let Block::Paragraph(spans) | Block::Item { spans, .. } = block {
+                for span in spans {
+                    assert!(
+                        !span.text.contains("**") && !span.text.contains('`'),
+                        "{span:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(!rules.fr.contains('"'), "« » in French");
 }
 
 #[test]
