@@ -20,6 +20,9 @@ impl Game for Castel {
     fn status(&self) -> Status {
         match self.outcome() {
             Some(outcome) => Status::Finished { outcome },
+            None if self.draw_offer.is_some() => Status::ToAct {
+                seats: self.draw_offered_to(),
+            },
             None => Status::to_act(self.turn),
         }
     }
@@ -30,7 +33,7 @@ impl Game for Castel {
 
     fn describe(&self, seat: Seat, mv: &Move) -> Action {
         let path = match *mv {
-            Move::Draw | Move::Pass => Vec::new(),
+            Move::Draw | Move::Pass | Move::AcceptDraw | Move::PlayOn => Vec::new(),
             Move::Exchange { hand, exchange } => vec![
                 Target::Card {
                     id: cards::card_id(hand),

@@ -54,6 +54,8 @@ impl Castel {
                 "Passer (aucune action possible)",
                 "Pass (no action possible)",
             ),
+            Move::AcceptDraw => text("Accepter la partie nulle", "Accept the draw"),
+            Move::PlayOn => text("Continuer la partie", "Play on"),
             Move::Exchange { hand, exchange } => {
                 let (hf, he) = cards::card_name(hand);
                 let (xf, xe) = cards::card_name(exchange);
@@ -78,6 +80,8 @@ impl Castel {
         match *mv {
             Move::Draw => "draw".into(),
             Move::Pass => "pass".into(),
+            Move::AcceptDraw => "accept-draw".into(),
+            Move::PlayOn => "play-on".into(),
             Move::Exchange { hand, exchange } => format!(
                 "exchange-{}-{}",
                 cards::card_id(hand),

@@ -48,9 +48,12 @@ pub const BOARD_ID: &str = "castle";
 pub const PAWNS_FR: [&str; 5] = ["noir", "beige", "rouge", "vert", "violet"];
 /// The same in English.
 pub const PAWNS_EN: [&str; 5] = ["black", "beige", "red", "green", "purple"];
-/// Turns after which a game is ended as a block (CA-E2's counting), so that every game
-/// ends even if returns cycle for ever. Not in the original rules.
-pub const TURN_LIMIT: u32 = 600;
+/// Safety net, not in the rules: after this many turns every player is offered a draw
+/// (`accept-draw` / `play-on`), so that a game whose returns cycle for ever can stop. It is
+/// never a silent end: the game goes on unless every player accepts.
+pub const DRAW_OFFER_AFTER: u32 = 600;
+/// While the players play on, the draw is offered again every this many turns.
+pub const DRAW_OFFER_EVERY: u32 = 100;
 
 /// Where a stack of cards stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,14 +115,19 @@ pub enum Move {
     },
     /// No action is possible: the turn ends.
     Pass,
+    /// Accept the draw offered at the safety limit ([`DRAW_OFFER_AFTER`]).
+    AcceptDraw,
+    /// Decline the draw offered at the safety limit: the game goes on.
+    PlayOn,
 }
 
 /// How the game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ending {
-    /// The winners.
+    /// The winners (none for a draw).
     pub winners: Vec<Seat>,
-    /// `"empty"` (CA-E1), `"blocked"` (CA-E2) or `"limit"` ([`TURN_LIMIT`]).
+    /// `"empty"` (CA-E1), `"blocked"` (CA-E2) or `"draw"` (every player accepted the draw
+    /// offered at the safety limit, [`DRAW_OFFER_AFTER`]).
     pub reason: String,
 }
 
@@ -154,7 +162,12 @@ pub struct Castel {
     turn: Seat,
     actions_left: u8,
     placed_this_turn: bool,
-    quiet_turns: u16,
+    /// CA-E2: consecutive turns at whose end no card had been placed and none could be.
+    #[serde(default)]
+    stuck_turns: u16,
+    /// While a draw is offered at the safety limit: the seats that accepted (a bit each).
+    #[serde(default)]
+    draw_offer: Option<u8>,
     turns: u32,
     last_placed: Option<u8>,
     /// The card placed before `last_placed` (the Enchanteur's target).

@@ -1,5 +1,5 @@
 //! The turn (CA-T1): the legal moves of the seat to act, playing one, and passing the turn
-//! on after two actions.
+//! on after two actions; the answers to a draw offered at the safety limit.
 
 use veillee_sdk::{text, Event, Log, Seat, Text};
 
@@ -8,8 +8,16 @@ use crate::labels::seat_name;
 use crate::{Castel, Move, Pending};
 
 impl Castel {
-    /// The legal moves of a seat (CA-T1; the Héraut's obligation first).
+    /// The legal moves of a seat (CA-T1; the Héraut's obligation first). While a draw is
+    /// offered, only its answers, to the seats that have not accepted yet.
     pub(crate) fn legal_moves(&self, seat: Seat) -> Vec<Move> {
+        if self.draw_offer.is_some() {
+            return if self.draw_offered_to().contains(&seat) {
+                vec![Move::AcceptDraw, Move::PlayOn]
+            } else {
+                Vec::new()
+            };
+        }
         if self.ending.is_some() || seat != self.turn {
             return Vec::new();
         }
@@ -73,6 +81,12 @@ impl Castel {
             label.en = format!("{}: {}", who.en, label.en);
             Event::new(label)
         });
+        if let Move::AcceptDraw | Move::PlayOn = *mv {
+            // Not an action of the turn: the turn resumes where it was if play goes on.
+            self.answer_draw(seat, *mv == Move::AcceptDraw);
+            self.log_ending(log);
+            return;
+        }
         self.acted = true;
         let mut end_turn = false;
         match *mv {
@@ -99,34 +113,40 @@ impl Castel {
                 }
             }
             Move::Pass => end_turn = true,
+            Move::AcceptDraw | Move::PlayOn => {}
         }
         self.actions_left = self.actions_left.saturating_sub(1);
         if (end_turn || self.actions_left == 0) && self.ending.is_none() {
             self.end_turn();
         }
+        self.log_ending(log);
+    }
+
+    /// Records the end of the game, if it came.
+    fn log_ending(&self, log: &mut Log) {
         if let Some(e) = &self.ending {
             let winners = e.winners.clone();
             log.record(|| game_over(&winners));
         }
     }
 
-    /// Passes the turn to the next seat, then checks the blocking rule (CA-E2).
+    /// Passes the turn to the next seat, then checks the blocking rule (CA-E2) and the
+    /// safety limit.
     fn end_turn(&mut self) {
         self.turns += 1;
-        if self.placed_this_turn {
-            self.quiet_turns = 0;
-        } else {
-            self.quiet_turns += 1;
-        }
-        self.placed_this_turn = false;
+        let placed = std::mem::take(&mut self.placed_this_turn);
         self.turn = (self.turn + 1) % self.players;
         self.actions_left = 2;
-        self.check_blocked();
+        self.check_blocked(placed);
+        self.offer_draw_when_due();
     }
 }
 
 /// The event that closes the log.
 fn game_over(winners: &[Seat]) -> Event {
+    if winners.is_empty() {
+        return Event::new(text("Fin de la partie : partie nulle", "Game over: a draw"));
+    }
     let names: Vec<Text> = winners.iter().map(|&s| seat_name(s)).collect();
     let fr: Vec<String> = names.iter().map(|t| t.fr.clone()).collect();
     let en: Vec<String> = names.iter().map(|t| t.en.clone()).collect();

@@ -11,7 +11,7 @@ use veillee_sdk::testing::{random_games, RandomGames};
 use veillee_sdk::{random_playout, Game, GameRng, GameTable, Log, Seat, Setup, Status};
 
 use crate::cards::{self, kind, parse_card, Zone};
-use crate::{board, Castel, Loc, Move, Spot, Stack};
+use crate::{board, Castel, Loc, Move, Spot, Stack, DRAW_OFFER_AFTER, DRAW_OFFER_EVERY};
 
 fn c(id: &str) -> u8 {
     parse_card(id).unwrap_or_else(|| panic!("no card {id}"))
@@ -32,6 +32,13 @@ fn put(g: &mut Castel, id: &str, spot: Spot, pawn: Option<Seat>) {
     let card = c(id);
     g.take(card);
     g.put(card, spot, pawn);
+}
+
+/// Takes a card out of the game (test set-up).
+fn bin(g: &mut Castel, id: &str) {
+    let card = c(id);
+    g.take(card);
+    g.removed.push(card);
 }
 
 fn hand_of(g: &mut Castel, seat: Seat, list: &[&str]) {

@@ -196,6 +196,33 @@ fn op_grant_action_reopens_the_turn_of_a_pending_placement() {
 }
 
 #[test]
+fn op_grant_action_withdraws_a_draw_offered_as_the_turn_ended() {
+    let mut g = game(3);
+    cmd(&mut g, "enable_scripted_effects", json!(null));
+    g.turns = DRAW_OFFER_AFTER - 1;
+    let seat = g.turn;
+    hand_of(&mut g, seat, &["marchand"]);
+    play(&mut g, seat, "draw");
+    play(&mut g, seat, "place-marchand-c3");
+    assert_eq!(
+        q(&g, "turn", json!(null))["draw_offered_to"],
+        json!([0, 1, 2])
+    );
+    cmd(&mut g, "grant_action", json!({"seat": seat}));
+    assert_eq!(g.status(), Status::to_act(seat));
+    assert_eq!(q(&g, "turn", json!(null))["draw_offered_to"], json!([]));
+    cmd(&mut g, "end_effect", json!(null));
+    play(&mut g, seat, "draw");
+    // The turn really ends now: the offer comes.
+    assert_eq!(
+        g.status(),
+        Status::ToAct {
+            seats: vec![0, 1, 2]
+        }
+    );
+}
+
+#[test]
 fn op_define_card_overrides_a_kind() {
     let mut g = game(3);
     cmd(
