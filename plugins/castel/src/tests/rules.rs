@@ -288,6 +288,38 @@ fn ca_t4_moving_stays_in_zone_and_protected_cards_do_not_move() {
     );
 }
 
+/// CA-T4, the Fée's exception, decided: « La fée attire hors des murs l'un des personnages
+/// se trouvant dans le château. » A Chevalier on a card of the castle is one of the
+/// characters there: the core moves it outside the walls, where it stands alone and
+/// protects nothing any more (the card it stood on is exposed). Outside, a zone without
+/// squares, it cannot be moved again (CA-T4) but can be returned.
+#[test]
+fn ca_t4_fee_may_lure_a_chevalier_outside_where_it_protects_nothing() {
+    let mut g = game(3);
+    put(&mut g, "roi", Spot::Square(sq("c3")), Some(0));
+    put(&mut g, "chevalier-1", Spot::On(c("roi")), Some(1));
+    assert_eq!(q(&g, "can_return", json!({"card": "roi"})), json!(false));
+    cmd(
+        &mut g,
+        "move_card",
+        json!({"card": "chevalier-1", "to": "outside", "any_zone": true}),
+    );
+    assert_eq!(
+        q(&g, "card", json!({"card": "chevalier-1"}))["at"],
+        json!({"in": "outside"})
+    );
+    assert_eq!(g.pawn(c("chevalier-1")), Some(1));
+    assert_eq!(q(&g, "can_return", json!({"card": "roi"})), json!(true));
+    assert_eq!(
+        q(&g, "can_move", json!({"card": "chevalier-1"})),
+        json!(false)
+    );
+    assert_eq!(
+        q(&g, "can_return", json!({"card": "chevalier-1"})),
+        json!(true)
+    );
+}
+
 #[test]
 fn ca_t4_guetteur_soldier_onto_last_rampart_square_returns_the_engine() {
     let mut g = game(3);
