@@ -617,13 +617,19 @@ function effects.roi(ctx, a)
     end)
   end
   return_one(ctx, "roi", a.seat, castle_cards(), "quelle carte du château renvoyer ?", "which card of the castle to return?")
-  -- The Favorite in the courtyard: the owner of her pawn returns a card too.
+  -- The Favorite in the courtyard: the owner of her pawn returns « une carte de son
+  -- choix » too: any card in play, outside the walls included (the Roi excepted).
+  local function any_card()
+    return filter(all_in_play(ctx), function(e)
+      return free(e) and e.id ~= a.card
+    end)
+  end
   for _, id in ipairs(query(ctx, "find", { kind = "favorite" })) do
     local fav = card_info(ctx, id)
     if fav.at["in"] == "courtyard" and fav.pawn ~= nil then
-      return_one(ctx, "roi", fav.pawn, castle_cards(),
-        "la Favorite vous fait renvoyer une carte du château : laquelle ?",
-        "the Favourite has you return a card of the castle: which one?")
+      return_one(ctx, "roi", fav.pawn, any_card(),
+        "la Favorite vous fait renvoyer une carte de votre choix : laquelle ?",
+        "the Favourite has you return a card of your choice: which one?")
     end
   end
 end
@@ -675,9 +681,10 @@ function effects.enchanteur(ctx, a)
 end
 
 function effects.fee(ctx, a)
+  -- « l'un des personnages se trouvant dans le château »: a Chevalier on a card of the
+  -- castle is one of them; outside the walls it then stands alone and protects nothing.
   local cards = filter(all_in_play(ctx), function(e)
     return free(e) and e.region ~= nil and e.region ~= "outside" and e.info.character
-      and e.info.at["in"] ~= "on_card"
   end)
   local target = pick(ctx, a.seat, cards, function(e)
     return verb("Attirer hors les murs", "Lure outside the walls", named(e))

@@ -8,9 +8,12 @@
 //!
 //! Action ids: `e9-e8` (a unit piece), `b9-b7` (a wall, named by its middle square),
 //! `b9-b7+d8+e8` (a part of several pieces: its first piece's move, then the other pieces by
-//! square), `jump-e5-e3` (BT-M7), `pass` (only when a player has no legal move).
+//! square), `jump-e5-e3` (BT-M7), `pass` (only when a player has no legal move),
+//! `accept-draw` / `play-on` (only while the safety limit's draw is offered).
 
 mod board;
+mod diagram;
+mod draw;
 mod ops;
 mod rules;
 mod saved;
@@ -30,8 +33,12 @@ use board::{PieceIx, Sq, PIECES};
 pub const WHITE: Seat = 0;
 /// Black's seat.
 pub const BLACK: Seat = 1;
-/// BT-E3: the game is drawn after this many rounds (a round is White's move then Black's).
-pub const ROUND_LIMIT: u16 = 150;
+/// BT-E3's 150 rounds, a safety net only: after this many rounds without a castle (a round
+/// is White's move then Black's) both players are offered a draw (`accept-draw` /
+/// `play-on`); the game is drawn only if both accept. Never a silent end.
+pub const DRAW_OFFER_AFTER: u16 = 150;
+/// While the players play on, the draw is offered again every this many rounds.
+pub const DRAW_OFFER_EVERY: u16 = 25;
 /// BT-E3: a position seen this many times with the same player to move is a draw.
 pub const REPETITIONS: usize = 3;
 
@@ -65,6 +72,8 @@ pub struct Batisseurs {
     last: Option<LastMove>,
     /// How the game ended, if it has.
     end: Option<End>,
+    /// While the safety limit's draw is offered: the seats that accepted (a bit each).
+    draw_offer: Option<u8>,
     /// House rule « Tour maîtresse » (set by the `require_central_tower` command, see
     /// `ops.rs`): a castle counts for BT-E1 only with its tower in the centre. Off under
     /// the plain rules.
@@ -97,8 +106,8 @@ pub enum End {
     BothCastles,
     /// BT-E3: threefold repetition.
     Repetition,
-    /// BT-E3: 150 rounds.
-    RoundLimit,
+    /// Both players accepted the draw offered after [`DRAW_OFFER_AFTER`] rounds.
+    DrawAgreed,
 }
 
 /// A legal move: four bytes, `Copy`, and never a string.
@@ -125,6 +134,10 @@ pub enum Move {
     },
     /// The player has no legal move (BT-E3).
     Pass,
+    /// Accept the draw offered at the safety limit ([`DRAW_OFFER_AFTER`]).
+    AcceptDraw,
+    /// Decline it: the game goes on.
+    PlayOn,
 }
 
 /// The set-up (reconstruction): each player's walls, tower and gates by reference square.
@@ -155,6 +168,7 @@ impl Batisseurs {
             history: Vec::new(),
             last: None,
             end: None,
+            draw_offer: None,
             central_tower: false,
         };
         game.history.push(game.key());
@@ -234,9 +248,17 @@ impl Batisseurs {
                 "Même position pour la troisième fois : partie nulle",
                 "The same position for the third time: the game is drawn",
             )),
-            End::RoundLimit => Outcome::draw(text(
-                format!("{ROUND_LIMIT} tours joués sans château : partie nulle"),
-                format!("{ROUND_LIMIT} rounds without a castle: the game is drawn"),
+            End::DrawAgreed => Outcome::draw(text(
+                format!(
+                    "Partie nulle acceptée par les deux joueurs après {} tours sans château \
+                     (limite de sécurité)",
+                    self.rounds
+                ),
+                format!(
+                    "Draw accepted by both players after {} rounds without a castle (safety \
+                     limit)",
+                    self.rounds
+                ),
             )),
         })
     }
@@ -246,7 +268,7 @@ impl Batisseurs {
         match *mv {
             Move::Shift { part, dc, dr } => Some((part, dc, dr)),
             Move::Jump { piece, dc, dr } => Some((1 << piece, dc, dr)),
-            Move::Pass => None,
+            Move::Pass | Move::AcceptDraw | Move::PlayOn => None,
         }
     }
 
@@ -260,8 +282,12 @@ impl Batisseurs {
 
     /// The action's label: what moves where ("muraille + porte d8 : b9→b7").
     fn label(&self, seat: Seat, mv: &Move) -> Text {
-        let Some((part, _, _)) = Self::motion(mv) else {
-            return text("Passer (aucun coup possible)", "Pass (no legal move)");
+        let part = match *mv {
+            Move::Shift { part, .. } => part,
+            Move::Jump { piece, .. } => 1 << piece,
+            Move::Pass => return text("Passer (aucun coup possible)", "Pass (no legal move)"),
+            Move::AcceptDraw => return text("Accepter la partie nulle", "Accept the draw"),
+            Move::PlayOn => return text("Continuer la partie", "Play on"),
         };
         let (from, to) = self.primary_squares(seat, mv).expect("a legal move");
         let first = rules::primary(part);
@@ -322,8 +348,8 @@ impl Batisseurs {
         if self.end.is_none() && self.history.iter().filter(|&&k| k == key).count() >= REPETITIONS {
             self.end = Some(End::Repetition);
         }
-        if self.end.is_none() && self.rounds >= ROUND_LIMIT {
-            self.end = Some(End::RoundLimit);
+        if mover == BLACK {
+            self.offer_draw_when_due();
         }
         if self.end.is_some() {
             log.record(|| Event::new(self.outcome().expect("the game has ended").reason));
@@ -346,11 +372,17 @@ impl Game for Batisseurs {
     fn status(&self) -> Status {
         match self.outcome() {
             Some(outcome) => Status::Finished { outcome },
+            None if self.draw_offer.is_some() => Status::ToAct {
+                seats: self.draw_offered_to(),
+            },
             None => Status::to_act(self.to_move),
         }
     }
 
     fn moves(&self, seat: Seat) -> Vec<Move> {
+        if self.draw_offer.is_some() {
+            return self.draw_answers(seat);
+        }
         if seat != self.to_move || self.end.is_some() {
             return Vec::new();
         }
@@ -409,7 +441,11 @@ impl Game for Batisseurs {
     fn move_id(&self, seat: Seat, mv: &Move) -> String {
         let mut id = String::with_capacity(12);
         let Some((from, to)) = self.primary_squares(seat, mv) else {
-            id.push_str("pass");
+            id.push_str(match mv {
+                Move::AcceptDraw => "accept-draw",
+                Move::PlayOn => "play-on",
+                _ => "pass",
+            });
             return id;
         };
         if matches!(mv, Move::Jump { .. }) {
@@ -430,6 +466,10 @@ impl Game for Batisseurs {
     }
 
     fn play(&mut self, seat: Seat, mv: &Move, log: &mut Log) {
+        if let Move::AcceptDraw | Move::PlayOn = *mv {
+            self.answer_draw(seat, *mv == Move::AcceptDraw, log);
+            return;
+        }
         debug_assert_eq!(seat, self.to_move);
         log.record(|| Event::new(self.label(seat, mv)));
         match Self::motion(mv) {
@@ -474,92 +514,3 @@ impl Game for Batisseurs {
 }
 
 veillee_sdk::export_game!(Batisseurs);
-
-impl Batisseurs {
-    /// A position from a diagram, for tests and tools: nine lines for rows 1 (top) to 9,
-    /// nine characters each for columns `a`–`i` (spaces ignored, an optional row number
-    /// first). White's pieces in capitals, Black's in small letters: `T` the tower, `G` a
-    /// gate, `W` a wall square (a run of three, or six for two walls side by side); `.` (or
-    /// any other character) an empty square. Each player has exactly one tower, two gates
-    /// and two walls.
-    ///
-    /// Nothing has been played yet; `to_move` is to move. Walls and gates take their
-    /// numbers (`wall1`, `gate1` …) in square order.
-    pub fn from_diagram(diagram: &str, to_move: Seat) -> Result<Batisseurs, String> {
-        let mut lines: Vec<Vec<char>> = diagram
-            .lines()
-            .map(|line| {
-                line.chars()
-                    .filter(|c| !c.is_whitespace())
-                    .collect::<Vec<_>>()
-            })
-            .filter(|line| !line.is_empty())
-            .collect();
-        for (row, line) in lines.iter_mut().enumerate() {
-            if line.len() == 10 && line[0] == (b'1' + row as u8) as char {
-                line.remove(0);
-            }
-        }
-        if lines.len() != 9 || lines.iter().any(|l| l.len() != 9) {
-            return Err("a diagram is 9 lines (rows 1 to 9) of 9 squares (a to i)".into());
-        }
-        if to_move > 1 {
-            return Err(format!("seat {to_move} does not play Bâtisseurs"));
-        }
-        let mut at = [[Sq::MAX; PIECES as usize]; 2];
-        for seat in 0..2u8 {
-            let letter = |c: char| {
-                if seat == WHITE {
-                    c
-                } else {
-                    c.to_ascii_lowercase()
-                }
-            };
-            let (mut towers, mut gates, mut walls) = (Vec::new(), Vec::new(), Vec::new());
-            for (row, line) in lines.iter().enumerate() {
-                let mut run = 0;
-                for col in 0..=9usize {
-                    let s = board::sq(col.min(8) as u8, row as u8);
-                    let c = line.get(col).copied().unwrap_or('.');
-                    if col < 9 && c == letter('W') {
-                        run += 1;
-                        continue;
-                    }
-                    if run % 3 != 0 {
-                        return Err(format!(
-                            "a run of {run} `{}` on row {}",
-                            letter('W'),
-                            row + 1
-                        ));
-                    }
-                    let end = if col < 9 { s } else { s + 1 };
-                    for k in 0..run / 3 {
-                        walls.push(end - (run - 3 * k) as u8 + 1);
-                    }
-                    run = 0;
-                    if col < 9 && c == letter('T') {
-                        towers.push(s);
-                    } else if col < 9 && c == letter('G') {
-                        gates.push(s);
-                    }
-                }
-            }
-            if towers.len() != 1 || gates.len() != 2 || walls.len() != 2 {
-                return Err(format!(
-                    "seat {seat} needs one tower, two gates and two walls, not {}, {} and {}",
-                    towers.len(),
-                    gates.len(),
-                    walls.len()
-                ));
-            }
-            at[seat as usize] = [walls[0], walls[1], towers[0], gates[0], gates[1]];
-        }
-        Ok(Batisseurs::position(at, to_move))
-    }
-
-    /// The same position after `rounds` rounds (for the BT-E3 round limit).
-    pub fn with_rounds(mut self, rounds: u16) -> Batisseurs {
-        self.rounds = rounds;
-        self
-    }
-}

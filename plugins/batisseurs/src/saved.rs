@@ -8,7 +8,8 @@
 //! Pieces come in a fixed order (White's then Black's, each `wall1 wall2 tower gate1
 //! gate2`), a wall at its middle square. `history` lists every position so far (the
 //! repetition rule, BT-E3): each player's tower, gates and walls by square, White first, then
-//! `w` or `b` for the player to move. Loading checks that the position makes sense, so a bad
+//! `w` or `b` for the player to move. `draw_offer` (the seats that accepted) appears only
+//! while the safety limit's draw is offered. Loading checks that the position makes sense, so a bad
 //! save is refused instead of misbehaving later.
 
 use serde::{Deserialize, Serialize};
@@ -28,6 +29,10 @@ pub(crate) struct Saved {
     last: Option<SavedLast>,
     #[serde(default)]
     end: Option<String>,
+    /// While the safety limit's draw is offered: the seats that accepted so far (absent
+    /// without an offer, so other games save as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    draw_offer: Option<Vec<Seat>>,
     /// House rule « Tour maîtresse » (absent when off, so plain games save as before).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     central_tower: bool,
@@ -84,7 +89,7 @@ fn end_name(end: End) -> &'static str {
         End::TowerInCentre(_) => "tower-black",
         End::BothCastles => "both-castles",
         End::Repetition => "repetition",
-        End::RoundLimit => "round-limit",
+        End::DrawAgreed => "draw-agreed",
     }
 }
 
@@ -96,7 +101,8 @@ fn parse_end(s: &str) -> Result<End, String> {
         "tower-black" => End::TowerInCentre(BLACK),
         "both-castles" => End::BothCastles,
         "repetition" => End::Repetition,
-        "round-limit" => End::RoundLimit,
+        // Saves of earlier versions, where 150 rounds drew the game without asking.
+        "draw-agreed" | "round-limit" => End::DrawAgreed,
         _ => return Err(format!("`{s}` is not an ending")),
     })
 }
@@ -128,9 +134,28 @@ impl From<Batisseurs> for Saved {
                 jump: last.jump,
             }),
             end: game.end.map(|end| end_name(end).to_string()),
+            draw_offer: game
+                .draw_offer
+                .map(|accepted| (0..2).filter(|&s| accepted & (1 << s) != 0).collect()),
             central_tower: game.central_tower,
         }
     }
+}
+
+/// The seats that accepted the draw offered, as bits; both cannot have (the game would be
+/// over).
+fn accepted_bits(seats: Vec<Seat>) -> Result<u8, String> {
+    let mut bits = 0u8;
+    for seat in seats {
+        if seat > 1 || bits & (1 << seat) != 0 {
+            return Err(format!("seat {seat} cannot accept the draw offered"));
+        }
+        bits |= 1 << seat;
+    }
+    if bits == 0b11 {
+        return Err("both players accepted the draw but the game goes on".into());
+    }
+    Ok(bits)
 }
 
 fn square(name: &str) -> Result<Sq, String> {
@@ -186,8 +211,12 @@ impl TryFrom<Saved> for Batisseurs {
             history,
             last: None,
             end: saved.end.as_deref().map(parse_end).transpose()?,
+            draw_offer: saved.draw_offer.map(accepted_bits).transpose()?,
             central_tower: saved.central_tower,
         };
+        if game.draw_offer.is_some() && game.end.is_some() {
+            return Err("a draw is offered in a finished game".into());
+        }
         if game.history.last() != Some(&game.key()) {
             return Err("the history must end with the current position".into());
         }

@@ -10,7 +10,7 @@ use veillee_sdk::{
 };
 
 use crate::board::{self, Sq, PIECES, SIZE};
-use crate::{Batisseurs, BLACK, BOARD_ID, ROUND_LIMIT, WHITE};
+use crate::{Batisseurs, BLACK, BOARD_ID, DRAW_OFFER_AFTER, DRAW_OFFER_EVERY, WHITE};
 
 /// White's colour (maple).
 pub const WHITE_COLOUR: Colour = Colour::rgb(0xf4, 0xee, 0xdc);
@@ -214,7 +214,14 @@ pub fn view(game: &Batisseurs) -> Scene {
             .max()
             .unwrap_or(0)
     };
-    let round = (game.rounds + u16::from(game.end.is_none())).min(ROUND_LIMIT);
+    // The round being played (the last one once the game is over), out of the safety
+    // limit's 150 until it is passed.
+    let round = game.rounds + u16::from(game.end.is_none() && game.draw_offer.is_none());
+    let round = if round <= DRAW_OFFER_AFTER {
+        format!("{round}/{DRAW_OFFER_AFTER}")
+    } else {
+        round.to_string()
+    };
     Scene {
         boards: vec![board],
         zones: Vec::new(),
@@ -231,7 +238,7 @@ pub fn view(game: &Batisseurs) -> Scene {
             },
             ScoreLine {
                 label: text("Tour de jeu", "Round"),
-                value: format!("{round}/{ROUND_LIMIT}"),
+                value: round,
                 seat: None,
             },
         ],
@@ -247,6 +254,26 @@ fn message(game: &Batisseurs) -> Text {
         return text(
             format!("Partie terminée. {}", outcome.reason.fr),
             format!("Game over. {}", outcome.reason.en),
+        );
+    }
+    let asked = game.draw_offered_to();
+    if !asked.is_empty() {
+        let names: Vec<(&str, &str)> = asked.iter().map(|&s| side_name(s)).collect();
+        let fr: Vec<&str> = names.iter().map(|n| n.0).collect();
+        let en: Vec<&str> = names.iter().map(|n| n.1).collect();
+        return text(
+            format!(
+                "{} tours sans château : partie nulle proposée (limite de sécurité, de nouveau \
+                 tous les {DRAW_OFFER_EVERY} tours). À répondre : {}",
+                game.rounds,
+                fr.join(", ")
+            ),
+            format!(
+                "{} rounds without a castle: a draw is offered (safety limit, again every \
+                 {DRAW_OFFER_EVERY} rounds). To answer: {}",
+                game.rounds,
+                en.join(", ")
+            ),
         );
     }
     let seat = game.to_move;

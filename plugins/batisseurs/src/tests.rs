@@ -9,7 +9,7 @@ use veillee_sdk::{
     random_playout, Event, Game, GameTable, HighlightKind, Log, Seat, Setup, Status, Target, Text,
 };
 
-use crate::{Batisseurs, End, Move, BLACK, REPETITIONS, ROUND_LIMIT, WHITE};
+use crate::{Batisseurs, End, Move, BLACK, DRAW_OFFER_AFTER, DRAW_OFFER_EVERY, REPETITIONS, WHITE};
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -690,20 +690,67 @@ fn bt_e3_threefold_repetition_is_a_draw() {
     assert_ne!(black.key(), Batisseurs::initial().key());
 }
 
+/// BT-E3's 150 rounds, now a safety net: « Rassembler le premier tous ses éléments de
+/// château » has no time limit in the original, so after 150 rounds without a castle both
+/// players are offered a draw, never given one silently. One `play-on` withdraws the offer
+/// and play resumes where it was; it comes back every `DRAW_OFFER_EVERY` rounds.
 #[test]
-fn bt_e3_one_hundred_and_fifty_rounds_are_a_draw_unless_a_castle_is_built() {
-    let mut game = Batisseurs::initial().with_rounds(ROUND_LIMIT - 1);
+fn bt_e3_after_150_rounds_a_draw_is_offered_and_play_on_resumes_the_game() {
+    let mut game = Batisseurs::initial().with_rounds(DRAW_OFFER_AFTER - 1);
     assert_eq!(game.view(None).scores[2].value, "150/150");
     play(&mut game, WHITE, "e9-e8");
     assert_eq!(game.status(), Status::to_act(BLACK));
     play(&mut game, BLACK, "e1-e2");
-    assert_eq!(game.end(), Some(End::RoundLimit));
+    assert_eq!(game.end(), None, "150 rounds alone end nothing");
     assert_eq!(
-        game.status().outcome().unwrap().reason.en,
-        "150 rounds without a castle: the game is drawn"
+        game.status(),
+        Status::ToAct {
+            seats: vec![WHITE, BLACK]
+        }
     );
-    // A castle completed in the last round still wins.
-    let mut game = pos(WHITE_ALMOST, WHITE).with_rounds(ROUND_LIMIT - 1);
+    for seat in [WHITE, BLACK] {
+        assert_eq!(ids(&game, seat), strings(&["accept-draw", "play-on"]));
+    }
+    assert!(game.view(None).message.en.contains("a draw is offered"));
+    play(&mut game, BLACK, "accept-draw");
+    assert_eq!(game.status(), Status::to_act(WHITE));
+    assert!(ids(&game, BLACK).is_empty());
+    let saved = serde_json::to_string(&game).unwrap();
+    assert!(saved.contains(r#""draw_offer":[1]"#), "{saved}");
+    assert_eq!(serde_json::from_str::<Batisseurs>(&saved).unwrap(), game);
+    let history = game.repetitions();
+    play(&mut game, WHITE, "play-on");
+    assert_eq!(game.status(), Status::to_act(WHITE));
+    assert_eq!((game.rounds(), game.repetitions()), (150, history));
+    assert!(ids(&game, WHITE).contains(&"e8-e7".to_string()));
+    assert_eq!(game.view(None).scores[2].value, "151");
+    // Offered again DRAW_OFFER_EVERY rounds later.
+    let mut game = game.with_rounds(DRAW_OFFER_AFTER + DRAW_OFFER_EVERY - 1);
+    play(&mut game, WHITE, "e8-e7");
+    play(&mut game, BLACK, "e2-e3");
+    assert_eq!(ids(&game, WHITE), strings(&["accept-draw", "play-on"]));
+}
+
+/// BT-E3 (same safety net): both players accepting is a draw; a castle completed in the
+/// round that reaches the limit still wins, and no draw is offered then.
+#[test]
+fn bt_e3_both_players_accepting_the_offered_draw_end_the_game_drawn() {
+    let mut game = Batisseurs::initial().with_rounds(DRAW_OFFER_AFTER - 1);
+    play(&mut game, WHITE, "e9-e8");
+    play(&mut game, BLACK, "e1-e2");
+    play(&mut game, WHITE, "accept-draw");
+    let events = play(&mut game, BLACK, "accept-draw");
+    assert_eq!(game.end(), Some(End::DrawAgreed));
+    let outcome = game.status().outcome().cloned().unwrap();
+    assert!(outcome.is_draw());
+    assert_eq!(
+        outcome.reason.en,
+        "Draw accepted by both players after 150 rounds without a castle (safety limit)"
+    );
+    assert_eq!(events.last().unwrap().text, outcome.reason);
+    assert!(ids(&game, WHITE).is_empty() && ids(&game, BLACK).is_empty());
+    // A castle completed in the last round before the offer still wins.
+    let mut game = pos(WHITE_ALMOST, WHITE).with_rounds(DRAW_OFFER_AFTER - 1);
     play(&mut game, WHITE, "g9-f9");
     play(&mut game, BLACK, "e1-e2");
     assert_eq!(winners(&game), Some(vec![WHITE]));
@@ -839,10 +886,20 @@ fn saved_games_load_identically_and_bad_saves_are_refused() {
         json.replace(r#""to_move":0"#, r#""to_move":2"#),
         json.replace(r#""end":null"#, r#""end":"victory""#),
         json.replace(r#""history":["#, r#""history":["zz","#),
+        json.replace(r#""end":null"#, r#""end":null,"draw_offer":[0,1]"#),
+        json.replace(r#""end":null"#, r#""end":null,"draw_offer":[2]"#),
+        json.replace(r#""end":null"#, r#""end":"repetition","draw_offer":[]"#),
     ] {
         assert_ne!(bad, json);
         assert!(table.load(bad.as_bytes()).is_err(), "{bad}");
     }
+    // An open offer loads; so does a game that earlier versions drew silently at 150 rounds.
+    let offered = json.replace(r#""end":null"#, r#""end":null,"draw_offer":[]"#);
+    let h = table.load(offered.as_bytes()).unwrap();
+    assert_eq!(table.status(h).unwrap().seats(), &[WHITE, BLACK]);
+    let legacy = json.replace(r#""end":null"#, r#""end":"round-limit""#);
+    let h = table.load(legacy.as_bytes()).unwrap();
+    assert!(table.status(h).unwrap().outcome().unwrap().is_draw());
 }
 
 #[test]
@@ -863,8 +920,9 @@ fn diagrams_are_checked() {
 // ---------------------------------------------------------------------------------------
 // Random games
 
-/// Most plies a game can last: 150 rounds of two plies (BT-E3).
-const MAX_PLIES: u32 = 2 * ROUND_LIMIT as u32;
+/// Far more plies than a random game lasts: after 150 rounds, each offered draw is accepted
+/// by two random players one time in four.
+const MAX_PLIES: u32 = 40 * DRAW_OFFER_AFTER as u32;
 
 #[test]
 fn random_games_follow_the_protocol_and_replay_by_id() {
@@ -875,6 +933,11 @@ fn random_games_follow_the_protocol_and_replay_by_id() {
         let Status::ToAct { seats } = game.status() else {
             return;
         };
+        if game.draw_offer.is_some() {
+            // The safety limit's offer: both players asked at once, then the other.
+            assert!(!seats.is_empty() && seats.iter().all(|&s| game.draw_answers(s).len() == 2));
+            return;
+        }
         assert_eq!(seats, vec![game.to_move]);
         let seat = game.to_move;
         let actions: Vec<_> = game

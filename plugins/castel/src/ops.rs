@@ -18,7 +18,7 @@ const SPECS: &[(&str, Q, &[&str], &str)] = &[
     ("hand", Q::Query, &["seat"], "Ids of the cards in a seat's hand"),
     ("exchange", Q::Query, &[], "Ids of the cards in the exchange, in order"),
     ("counts", Q::Query, &[], "Per seat: cards in hand and in the pile"),
-    ("turn", Q::Query, &[], "The seat to act, its actions left, the dealer, the players, the last card placed, the pending effect"),
+    ("turn", Q::Query, &[], "The seat to act, its actions left, the dealer, the players, the last card placed, the pending effect, the seats asked about the safety limit's draw"),
     ("free_squares", Q::Query, &["zone"], "Free squares of a castle zone (courtyard, rampart, tower)"),
     ("spots", Q::Query, &["card"], "Where a card could be placed now (CA-T2), as spot names"),
     ("can_return", Q::Query, &["card"], "Whether a card is in play and not protected (CA-T6)"),
@@ -310,6 +310,7 @@ pub(crate) fn query(game: &Castel, name: &str, args: &Value) -> Result<Value, Ga
             "last_placed": game.last_placed.map(cards::card_id),
             "placed_before": game.placed_before.map(cards::card_id),
             "pending": game.pending.map(|p| json!({"card": cards::card_id(p.card), "seat": p.seat})),
+            "draw_offered_to": game.draw_offered_to(),
         })),
         "free_squares" => {
             let z = args.get("zone").and_then(Value::as_str).unwrap_or("");
@@ -534,7 +535,9 @@ pub(crate) fn command(game: &mut Castel, name: &str, args: &Value) -> Result<Val
                 game.actions_left = 1;
                 game.turns = game.turns.saturating_sub(1);
                 game.placed_this_turn = true;
-                game.quiet_turns = 0;
+                game.stuck_turns = 0;
+                // A draw offered as the turn ended waits for the turn's real end.
+                game.draw_offer = None;
             } else {
                 return Err(r(
                     "only during that seat's turn or its last placement's effect",

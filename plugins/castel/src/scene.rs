@@ -285,6 +285,30 @@ pub fn view(game: &Castel, viewer: Option<Seat>) -> Scene {
             t.en.push_str(&last_text.en);
             t
         }
+        None if !game.draw_offered_to().is_empty() => {
+            let fr: Vec<&str> = game
+                .draw_offered_to()
+                .iter()
+                .map(|&s| PAWNS_FR[s as usize])
+                .collect();
+            let en: Vec<String> = game
+                .draw_offered_to()
+                .iter()
+                .map(|&s| crate::capitalised(PAWNS_EN[s as usize]))
+                .collect();
+            text(
+                format!(
+                    "Limite de sécurité ({} tours) : partie nulle proposée. À répondre : pions {}.",
+                    game.turns,
+                    fr.join(", ")
+                ),
+                format!(
+                    "Safety limit ({} turns): a draw is offered. To answer: {} pawns.",
+                    game.turns,
+                    en.join(", ")
+                ),
+            )
+        }
         None => {
             let (seat, left) = game.turn();
             text(

@@ -112,9 +112,10 @@ impl Siege {
             let Some(to) = step(from, dc, dr) else {
                 continue;
             };
-            // SG-D1: never on a blue square; the start squares belong to the knights
-            // (interpretation: they lie outside the board proper).
-            if has(MOAT, to) || has(START, to) {
+            // SG-D1: « sur toutes les cases du château et sur toutes les cases de la planche
+            // de jeu, sauf sur celles qui sont marquées de points bleus »: the knights'
+            // start squares (white dots) are squares of the board too.
+            if has(MOAT, to) {
                 continue;
             }
             // SG-R: off the dotted square onto a square without a dot.

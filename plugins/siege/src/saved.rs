@@ -13,7 +13,7 @@
 use serde::{Deserialize, Serialize};
 use veillee_sdk::Seat;
 
-use crate::board::{self, Code, CASTLE, CELLS, EMPTY, LORD, MOAT, START};
+use crate::board::{self, Code, CASTLE, CELLS, EMPTY, LORD, MOAT};
 use crate::{LastMove, Siege, SPECIAL_RULE_MOVES};
 
 #[derive(Serialize, Deserialize)]
@@ -123,7 +123,7 @@ impl TryFrom<Saved> for Siege {
             if board::is_knight(code) {
                 game.knights += 1;
             } else if board::is_soldier(code) {
-                if board::has(MOAT, at) || board::has(START, at) {
+                if board::has(MOAT, at) {
                     return Err(format!("a soldier cannot stand on {}", piece.at));
                 }
                 game.soldiers += 1;

@@ -364,8 +364,12 @@ fn sg_k5_knight_captures_soldier_or_lord_by_landing_never_own_knight() {
 // ---------------------------------------------------------------------------------------
 // SG-D: soldiers
 
+/// SG-D1, 2b: « Les soldats ont le droit de se déplacer sur toutes les cases du château et
+/// sur toutes les cases de la planche de jeu, sauf sur celles qui sont marquées de points
+/// bleus, qui indiquent un fossé avec de l'eau. » The knights' start squares (white dots)
+/// are squares of the board: soldiers may step onto them (fixed; they were kept out).
 #[test]
-fn sg_d1_soldier_steps_one_square_any_direction_never_on_blue_or_start_squares() {
+fn sg_d1_soldier_steps_one_square_any_direction_never_on_blue_squares() {
     let game = pos(
         "
         6 ....L...
@@ -382,20 +386,58 @@ fn sg_d1_soldier_steps_one_square_any_direction_never_on_blue_or_start_squares()
         ids_from(&game, DEFENDER, "c3"),
         strings(&["c3-b2", "c3-b3", "c3-b4", "c3-c2", "c3-c4", "c3-d2", "c3-d3", "c3-d4"])
     );
-    // b1: a1 and a2 are blue, c0 is a start square.
+    // b1: a1 and a2 are blue; c0, a start square, is open.
     assert_eq!(
         ids_from(&game, DEFENDER, "b1"),
-        strings(&["b1-b2", "b1-c1", "b1-c2"])
+        strings(&["b1-b2", "b1-c0", "b1-c1", "b1-c2"])
     );
-    // d1: c0, d0, e0 are the knights' start squares.
+    // d1: the knights' start squares c0, d0, e0 too.
     assert_eq!(
         ids_from(&game, DEFENDER, "d1"),
-        strings(&["d1-c1", "d1-c2", "d1-d2", "d1-e1", "d1-e2"])
+        strings(&["d1-c0", "d1-c1", "d1-c2", "d1-d0", "d1-d2", "d1-e0", "d1-e1", "d1-e2"])
     );
     assert_eq!(
         action(&game, DEFENDER, "d1-d2").label,
         Text::new("Soldat d1 → d2", "Soldier d1 → d2")
     );
+}
+
+/// SG-D1 and SG-D2 (same sentence, 2b): a knight that never left its start square can be
+/// taken there, diagonally like anywhere else (a start square is not blue); straight ahead
+/// it only blocks the soldier. A soldier on a start square is out of the knights' reach,
+/// since they never go back there (1b), and it can leave it again.
+#[test]
+fn sg_d1_a_knight_still_on_its_start_square_can_be_taken() {
+    let mut game = pos(
+        "
+        6 ....L...
+        5 ........
+        4 ........
+        3 ........
+        2 ........
+        1 ...S....
+        0 ..KK....",
+        DEFENDER,
+    );
+    assert_eq!(
+        ids_from(&game, DEFENDER, "d1"),
+        strings(&["d1-c0", "d1-c1", "d1-c2", "d1-d2", "d1-e0", "d1-e1", "d1-e2"])
+    );
+    assert_eq!(
+        action(&game, DEFENDER, "d1-c0").label.en,
+        "Soldier d1 → c0 takes the knight"
+    );
+    play(&mut game, DEFENDER, "d1-c0");
+    let pieces = &game.view(None).boards[0].pieces;
+    assert!(!pieces.iter().any(|p| p.id == "k1"), "k1 was taken on c0");
+    assert_eq!(game.knights, 1);
+    let saved = serde_json::to_string(&game).unwrap();
+    assert!(saved.contains(r#"{"id":"s1","at":"c0"}"#), "{saved}");
+    assert_eq!(serde_json::from_str::<Siege>(&saved).unwrap(), game);
+    // The soldier on c0: no knight may land there; it may step back onto the board.
+    assert!(!ids(&game, ATTACKER).iter().any(|id| id.ends_with("-c0")));
+    play(&mut game, ATTACKER, "d0-b1");
+    assert!(ids_from(&game, DEFENDER, "c0").contains(&"c0-c1".to_string()));
 }
 
 #[test]

@@ -1,0 +1,86 @@
+//! The SDK's [`Game`] interface, each part delegated to the module that owns it.
+
+use veillee_sdk::{
+    Action, Game, GameError, GameRng, Log, Manifest, Scene, Seat, Setup, Status, Target,
+};
+
+use crate::{cards, ops, scene, Castel, Move};
+
+impl Game for Castel {
+    type Move = Move;
+
+    fn manifest() -> Manifest {
+        scene::manifest()
+    }
+
+    fn new(setup: &Setup) -> Result<Self, GameError> {
+        Ok(Castel::deal(setup.players, setup.seed))
+    }
+
+    fn status(&self) -> Status {
+        match self.outcome() {
+            Some(outcome) => Status::Finished { outcome },
+            None if self.draw_offer.is_some() => Status::ToAct {
+                seats: self.draw_offered_to(),
+            },
+            None => Status::to_act(self.turn),
+        }
+    }
+
+    fn moves(&self, seat: Seat) -> Vec<Move> {
+        self.legal_moves(seat)
+    }
+
+    fn describe(&self, seat: Seat, mv: &Move) -> Action {
+        let path = match *mv {
+            Move::Draw | Move::Pass | Move::AcceptDraw | Move::PlayOn => Vec::new(),
+            Move::Exchange { hand, exchange } => vec![
+                Target::Card {
+                    id: cards::card_id(hand),
+                },
+                Target::Card {
+                    id: cards::card_id(exchange),
+                },
+            ],
+            Move::Place { card, spot } => vec![
+                Target::Card {
+                    id: cards::card_id(card),
+                },
+                scene::spot_target(self, spot),
+            ],
+        };
+        Action {
+            id: self.move_id(seat, mv),
+            path,
+            label: self.label(mv),
+        }
+    }
+
+    fn move_id(&self, _seat: Seat, mv: &Move) -> String {
+        Self::move_id_of(mv)
+    }
+
+    fn play(&mut self, seat: Seat, mv: &Move, log: &mut Log) {
+        self.play_move(seat, mv, log);
+    }
+
+    fn view(&self, viewer: Option<Seat>) -> Scene {
+        scene::view(self, viewer)
+    }
+
+    fn redraw_hidden(&mut self, viewer: Option<Seat>, rng: &mut GameRng) {
+        self.redraw_unseen(viewer, rng);
+    }
+
+    fn query(&self, name: &str, args: &serde_json::Value) -> Result<serde_json::Value, GameError> {
+        ops::query(self, name, args)
+    }
+
+    fn command(
+        &mut self,
+        name: &str,
+        args: &serde_json::Value,
+    ) -> Result<serde_json::Value, GameError> {
+        ops::command(self, name, args)
+    }
+}

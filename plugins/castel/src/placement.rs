@@ -1,0 +1,110 @@
+//! Placing a card (CA-T2): where each card may go now, the Héraut's obligation, and the
+//! core's arrival rules (the Fantôme's occupant, CA-T7).
+
+use veillee_sdk::Seat;
+
+use crate::board;
+use crate::cards::{self, kind, Condition, Zone};
+use crate::{Castel, Spot};
+
+impl Castel {
+    /// Whether a placement condition holds at a spot (CA-T2).
+    pub(crate) fn condition_holds(&self, condition: Condition, spot: Spot, zone: Zone) -> bool {
+        let sq = match spot {
+            Spot::Square(q) => Some(q),
+            _ => None,
+        };
+        match condition {
+            Condition::None | Condition::OccupiedTower => true,
+            Condition::LastFree => self.free_squares(zone).len() == 1,
+            Condition::NextTo { kinds } => {
+                let Some(sq) = sq else { return false };
+                kinds.iter().any(|&k| {
+                    k != cards::NO_KIND
+                        && (self.next_to(sq, k)
+                            || (k == cards::ROI
+                                && self.kind_in_courtyard(cards::ROI).is_none()
+                                && self.next_to(sq, cards::PRINCE)))
+                })
+            }
+            Condition::NextToIfInCourtyard { kind: k } => match self.kind_in_courtyard(k) {
+                None => true,
+                Some(at) => sq.is_some_and(|q| board::neighbours(q, at)),
+            },
+            Condition::NotWhileInCourtyard { kind: k } => self.kind_in_courtyard(k).is_none(),
+            Condition::MinPlayers { players } => self.players >= players,
+        }
+    }
+
+    /// Where a card could be placed now (CA-T2), ignoring whose hand it is in.
+    pub fn spots(&self, card: u8) -> Vec<Spot> {
+        let def = self.def(card);
+        let mut out = Vec::new();
+        match def.zone {
+            Zone::Courtyard | Zone::Rampart | Zone::Tower => {
+                if def.condition == Condition::OccupiedTower {
+                    for q in 0..board::SQUARES as u8 {
+                        let v = &self.squares[q as usize];
+                        if board::zone(q) == def.zone && v.len() == 1 && !self.protected(v[0]) {
+                            out.push(Spot::Square(q));
+                        }
+                    }
+                } else {
+                    for q in self.free_squares(def.zone) {
+                        out.push(Spot::Square(q));
+                    }
+                }
+            }
+            Zone::Outside => out.push(Spot::Outside),
+            Zone::Engine => {
+                for r in 0..4u8 {
+                    if self.engines[r as usize].is_empty() {
+                        out.push(Spot::Engine(r));
+                    }
+                }
+            }
+            Zone::OnCard => {
+                for (_, v) in self.stacks() {
+                    out.push(Spot::On(*v.last().expect("stacks are not empty")));
+                }
+            }
+        }
+        out.retain(|&s| self.condition_holds(def.condition, s, def.zone));
+        out
+    }
+
+    /// Puts a card into play at a spot with the core's arrival rules: the Fantôme's
+    /// occupant returned, CA-T7. Sets the last card placed.
+    pub(crate) fn arrive(&mut self, card: u8, spot: Spot, pawn: Option<Seat>) {
+        self.take(card);
+        if let Spot::Square(q) = spot {
+            if let Some(&occupant) = self.squares[q as usize].first() {
+                // Fantôme: returns the card whose place it takes.
+                let _ = self.return_card(occupant);
+            }
+        }
+        self.put(card, spot, pawn);
+        self.placed_before = self.last_placed;
+        self.last_placed = Some(card);
+        self.placed_this_turn = true;
+        let def = self.def(card);
+        if def.soldier {
+            self.fourth_soldier(card);
+        }
+        if def.zone == Zone::Engine {
+            self.fourth_engine();
+        }
+    }
+
+    /// The Héraut (continuous): while in play, a player holding the Roi who can place it
+    /// must place it.
+    pub(crate) fn forced_roi(&self, seat: Seat) -> Option<u8> {
+        if !self.kind_in_play(cards::HERAUT) {
+            return None;
+        }
+        let roi = *self.hands[seat as usize]
+            .iter()
+            .find(|&&c| kind(c) == cards::ROI)?;
+        (!self.spots(roi).is_empty()).then_some(roi)
+    }
+}
