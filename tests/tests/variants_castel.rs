@@ -943,6 +943,29 @@ fn ca_t3_roi_returns_a_castle_card_and_the_favorites_owner_one_too() {
 }
 
 #[test]
+fn ca_t3_roi_favorites_owner_returns_a_card_of_their_choice_even_outside() {
+    // « une carte de son choix »: the Favourite's owner is not held to the castle.
+    let mut t = T::new(3);
+    let owner = t.other(1);
+    t.put("courtisan", "c5", Some(2));
+    t.put("barbare", "outside", Some(2));
+    t.put("favorite", "b3", Some(owner));
+    t.place("roi", "e2");
+    t.choose("Courtier");
+    let (seat, options) = t.options();
+    assert_eq!(seat, owner, "the Favourite's owner chooses");
+    assert!(
+        options.iter().any(|o| o.contains("Barbarian")),
+        "{options:?}"
+    );
+    assert!(options.iter().all(|o| !o.contains("King")), "{options:?}");
+    t.choose("Barbarian");
+    t.settled();
+    assert_eq!(t.in_hand_of("barbare"), Some(2));
+    assert_eq!(square(&t.at("roi")), "e2");
+}
+
+#[test]
 fn ca_t3_roi_ignored_with_an_empty_castle() {
     let mut t = T::new(3);
     t.put("barbare", "outside", Some(2));
@@ -1054,6 +1077,20 @@ fn ca_t3_fee_lures_a_character_outside() {
     t.settled();
     assert_eq!(t.at("courtisan")["in"], "outside");
     assert_eq!(t.pawn("courtisan"), json!(1));
+    assert_eq!(square(&t.at("fantome")), "a1");
+}
+
+#[test]
+fn ca_t4_fee_lures_a_chevalier_of_the_castle_outside() {
+    // « l'un des personnages se trouvant dans le château »: a Chevalier standing on a
+    // card of the castle is one of them, and outside it then protects nothing.
+    let mut t = T::new(3);
+    t.put("fantome", "a1", Some(1)); // not a character itself
+    t.put("chevalier-1", "on-fantome", Some(2));
+    t.place("fee", "outside");
+    t.settled();
+    assert_eq!(t.at("chevalier-1")["in"], "outside");
+    assert_eq!(t.pawn("chevalier-1"), json!(2));
     assert_eq!(square(&t.at("fantome")), "a1");
 }
 

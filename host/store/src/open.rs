@@ -5,7 +5,7 @@ use std::fs::{self, File, OpenOptions, TryLockError};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::{schema, Store, StoreError, TreeName};
 
@@ -88,17 +88,10 @@ fn open_checked(db_path: &Path, lock: Arc<File>) -> Result<Store, StoreError> {
         path: db_path.to_path_buf(),
         detail,
     };
-    // sled may panic on some damaged files instead of returning an error.
-    let opened = catch_unwind(AssertUnwindSafe(|| {
-        sled::Config::new().path(db_path).open()
-    }))
-    .map_err(|_| broken("the database engine crashed while opening it".into()))?;
-    let db = opened.map_err(|e| {
-        if e.to_string().contains("could not acquire lock") {
-            StoreError::AlreadyRunning(db_path.to_path_buf())
-        } else {
-            broken(e.to_string())
-        }
+    let db = open_sled(db_path).map_err(|e| match e {
+        SledOpen::Crashed => broken("the database engine crashed while opening it".into()),
+        SledOpen::Locked => StoreError::AlreadyRunning(db_path.to_path_buf()),
+        SledOpen::Failed(e) => broken(e.to_string()),
     })?;
     let store = Store {
         db,
@@ -109,6 +102,40 @@ fn open_checked(db_path: &Path, lock: Arc<File>) -> Result<Store, StoreError> {
     catch_unwind(AssertUnwindSafe(|| verify(&store)))
         .map_err(|_| broken("the database engine crashed while reading it".into()))??;
     Ok(store)
+}
+
+/// Why sled did not open.
+enum SledOpen {
+    Crashed,
+    Locked,
+    Failed(sled::Error),
+}
+
+/// How long a database closed by this process may keep its file lock: sled releases it from
+/// its flusher thread a moment after the last handle is dropped.
+const CLOSING_GRACE: Duration = Duration::from_secs(3);
+
+/// Opens sled, waiting out a handle of this same process that is still closing: the caller
+/// holds the data directory's lock, so no other launcher can be holding sled's.
+fn open_sled(db_path: &Path) -> Result<sled::Db, SledOpen> {
+    let started = Instant::now();
+    loop {
+        // sled may panic on some damaged files instead of returning an error.
+        let opened = catch_unwind(AssertUnwindSafe(|| {
+            sled::Config::new().path(db_path).open()
+        }))
+        .map_err(|_| SledOpen::Crashed)?;
+        match opened {
+            Ok(db) => return Ok(db),
+            Err(e) if e.to_string().contains("could not acquire lock") => {
+                if started.elapsed() > CLOSING_GRACE {
+                    return Err(SledOpen::Locked);
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => return Err(SledOpen::Failed(e)),
+        }
+    }
 }
 
 /// Reads every record of every tree.
