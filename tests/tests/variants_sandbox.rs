@@ -23,6 +23,7 @@ fn limits() -> VariantLimits {
     VariantLimits {
         budget: 200_000,
         memory_bytes: 4 << 20,
+        ..VariantLimits::default()
     }
 }
 
@@ -228,4 +229,104 @@ fn load_errors_name_the_line() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("budget"), "{err}");
+}
+
+#[test]
+fn string_library_work_is_charged_to_the_budget() {
+    // Each call is one interpreter step, but reads 1 MB: 1,000 of them would take seconds
+    // if only the steps were counted.
+    assert_contained(
+        "local big = string.rep('a', 1000000) .. 'b'\n\
+         for i = 1, 1000 do local at = string.find(big, 'ab', 1, true) end",
+        "instruction budget",
+    );
+    assert_contained(
+        "local big = string.rep('x', 300000)\n\
+         for i = 1, 1000 do local s = big:sub(2) end",
+        "instruction budget",
+    );
+}
+
+#[test]
+fn a_hook_that_runs_past_the_time_limit_is_stopped() {
+    let limits = VariantLimits {
+        budget: u64::MAX,
+        deadline: std::time::Duration::from_millis(50),
+        ..VariantLimits::default()
+    };
+    let script = Script::load(
+        "slow.lua",
+        &escape_script("local n = 0 while true do n = n + 1 end"),
+        limits,
+    )
+    .unwrap();
+    let runtime = runtime();
+    let mut engine =
+        VariantEngine::new(Box::new(builtin_plugin(&runtime, "siege")), vec![script]).unwrap();
+    let game = engine.create(&Setup::new(2, 1)).unwrap();
+    let disabled = engine.disabled(game);
+    assert_eq!(disabled.len(), 1);
+    assert!(
+        disabled[0].1.contains("time limit of 50 ms"),
+        "{}",
+        disabled[0].1
+    );
+}
+
+#[test]
+fn tostring_of_a_table_or_function_shows_no_memory_address() {
+    // An address differs from one run to the next: kept in ctx.state it would make a
+    // replayed game differ from the one played.
+    let text = "return { id = 'addr', name = 'A', description = 'x', game = 'siege', version = '1',\n\
+                setup = function(ctx)\n\
+                  ctx.state.t = tostring({})\n\
+                  ctx.state.f = tostring(print)\n\
+                  ctx.state.s = string.format('%s|%s', {}, 42)\n\
+                  ctx.state.own = tostring(setmetatable({}, { __tostring = function() return 'mine' end }))\n\
+                end }";
+    let script = Script::load("addr.lua", text, limits()).unwrap();
+    let runtime = runtime();
+    let mut engine =
+        VariantEngine::new(Box::new(builtin_plugin(&runtime, "siege")), vec![script]).unwrap();
+    let game = engine.create(&Setup::new(2, 1)).unwrap();
+    assert!(
+        engine.disabled(game).is_empty(),
+        "{:?}",
+        engine.disabled(game)
+    );
+    let state = engine.script_state(game, "addr").unwrap();
+    assert_eq!(state["t"], "table");
+    assert_eq!(state["f"], "function");
+    assert_eq!(state["s"], "table|42");
+    assert_eq!(state["own"], "mine");
+}
+
+#[test]
+fn escape_sequences_in_script_texts_are_shown_not_obeyed() {
+    // Clear the screen, retitle the window, write the clipboard (OSC 52): in a log line and
+    // in an action's label.
+    let text = "return { id = 'esc', name = 'E', description = 'x', game = 'siege', version = '1',\n\
+                filter_actions = function(ctx, seat, actions)\n\
+                  local out = {}\n\
+                  for i, a in ipairs(actions) do out[i] = { id = a.id, label = '\\27]0;pwned\\7' .. a.id } end\n\
+                  return out\n\
+                end,\n\
+                after_action = function(ctx, seat, action, events)\n\
+                  ctx.event('\\27[2J\\27]52;c;ZXZpbA==\\7moved')\n\
+                end }";
+    let script = Script::load("esc.lua", text, limits()).unwrap();
+    let runtime = runtime();
+    let mut engine =
+        VariantEngine::new(Box::new(builtin_plugin(&runtime, "siege")), vec![script]).unwrap();
+    let game = engine.create(&Setup::new(2, 1)).unwrap();
+    let actions = engine.legal_actions(game, 1).unwrap();
+    let label = &actions[0].label.en;
+    assert!(
+        !label.contains('\u{1b}') && !label.contains('\u{7}'),
+        "{label:?}"
+    );
+    assert!(label.starts_with("␛]0;pwned␇"), "{label:?}");
+    let events = engine.apply(game, 1, &actions[0].id).unwrap();
+    let logged = &events.last().unwrap().text.fr;
+    assert_eq!(logged, "␛[2J␛]52;c;ZXZpbA==␇moved");
 }

@@ -36,6 +36,10 @@ pub struct VariantLimits {
     pub budget: u64,
     /// Bytes of memory one script's Lua state may hold.
     pub memory_bytes: usize,
+    /// Wall-clock time one hook call may take, a backstop behind the budget (which also
+    /// charges the string library's work by the byte). Unlike the budget it depends on the
+    /// machine, so it is generous: a script that reaches it is broken on any machine.
+    pub deadline: std::time::Duration,
 }
 
 impl Default for VariantLimits {
@@ -43,6 +47,7 @@ impl Default for VariantLimits {
         VariantLimits {
             budget: 1_000_000,
             memory_bytes: 16 << 20,
+            deadline: std::time::Duration::from_secs(2),
         }
     }
 }

@@ -1,0 +1,589 @@
+//! [`VariantEngine`]: a game with house rules is itself a [`GameEngine`].
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde_json::{json, Value};
+use veillee_sdk::{
+    Action, Event, GameError, GameRng, Handle, Manifest, PlayoutResult, Scene, Seat, Setup, Status,
+};
+
+use crate::script::{ChoiceRequest, GameAccess, HookResult, Powers, Rng, Script};
+use crate::VariantError;
+use veillee_engine::{EngineError, GameEngine};
+
+mod hook_results;
+mod sequence;
+mod state;
+
+use hook_results::apply_view;
+use sequence::{Advance, Step};
+use state::{Listed, Rollback, ScriptSlot, Slot, VState, SAVE_MAGIC};
+
+/// Prefix of the action ids that answer a script's `ctx.choose` (`choose:0`, `choose:1`…).
+pub const CHOOSE_PREFIX: &str = "choose:";
+
+/// A base game engine plus house-rule scripts, applied in set-up order.
+///
+/// * `legal_actions` are the base game's, passed through every script's `filter_actions`;
+/// * `apply` runs `before_action` (which may refuse: [`GameError::Refused`], nothing
+///   changes), the base move, `after_action`, then `on_turn_start` for seats whose turn
+///   begins;
+/// * `view` passes the scene through `view` (presentation only);
+/// * while a script waits for `ctx.choose`, [`GameEngine::status`] names the deciding seat
+///   and its legal actions are `choose:0`, `choose:1`… labelled with the options. Answering
+///   re-runs the hook from the start with the answers so far, so the pending state is plain
+///   data, saved with the game.
+///
+/// Everything the scripts keep (`ctx.state`, the generator of `ctx.random`, a pending choice,
+/// disabled scripts) is saved by [`GameEngine::save`] next to the base game's bytes.
+/// Scripts run with no more power than the base engine's declared operations give them.
+pub struct VariantEngine {
+    base: Box<dyn GameEngine>,
+    scripts: Vec<Script>,
+    games: BTreeMap<Handle, Slot>,
+    next: Handle,
+}
+
+impl VariantEngine {
+    /// Wraps `base` with `scripts`, in the order given. Refuses a script written for another
+    /// game, two scripts with the same id, and two `exclusive` scripts together.
+    pub fn new(base: Box<dyn GameEngine>, scripts: Vec<Script>) -> Result<Self, VariantError> {
+        let game = base.manifest().id.clone();
+        let mut exclusive: Option<&Script> = None;
+        for (i, script) in scripts.iter().enumerate() {
+            let info = script.info();
+            if info.game != game {
+                return Err(VariantError::WrongGame {
+                    file: script.file().to_string(),
+                    script_game: info.game.clone(),
+                    game: game.clone(),
+                });
+            }
+            if let Some(other) = scripts[..i].iter().find(|s| s.info().id == info.id) {
+                return Err(VariantError::Duplicate {
+                    id: info.id.clone(),
+                    first: other.file().to_string(),
+                    second: script.file().to_string(),
+                });
+            }
+            if info.exclusive {
+                if let Some(other) = exclusive {
+                    return Err(VariantError::Exclusive {
+                        first: format!("{} ({})", other.info().name.en, other.file()),
+                        second: format!("{} ({})", info.name.en, script.file()),
+                    });
+                }
+                exclusive = Some(script);
+            }
+        }
+        Ok(VariantEngine {
+            base,
+            scripts,
+            games: BTreeMap::new(),
+            next: 0,
+        })
+    }
+
+    /// The scripts, in the order they apply.
+    pub fn scripts(&self) -> &[Script] {
+        &self.scripts
+    }
+
+    /// The base engine.
+    pub fn base(&mut self) -> &mut dyn GameEngine {
+        &mut *self.base
+    }
+
+    /// The choice a script waits for in this game, if any: the first question still
+    /// unanswered (see [`Self::pending_choices`] for questions asked together).
+    pub fn pending_choice(&self, game: Handle) -> Option<&ChoiceRequest> {
+        let pending = self.games.get(&game)?.v.pending.as_ref()?;
+        let seat = *pending.seats_to_answer().first()?;
+        pending.open_question(seat).map(|(_, q)| q)
+    }
+
+    /// Every question of the choice a script waits for, with whether it has been answered
+    /// (not what the answer was).
+    pub fn pending_choices(&self, game: Handle) -> Vec<(&ChoiceRequest, bool)> {
+        let Some(pending) = self.games.get(&game).and_then(|s| s.v.pending.as_ref()) else {
+            return Vec::new();
+        };
+        pending
+            .questions
+            .iter()
+            .enumerate()
+            .map(|(i, q)| (q, pending.given.get(i).copied().flatten().is_some()))
+            .collect()
+    }
+
+    /// The scripts switched off in this game after a failure: (script id, message naming the
+    /// file, line and reason).
+    pub fn disabled(&self, game: Handle) -> Vec<(String, String)> {
+        self.games
+            .get(&game)
+            .map(|slot| {
+                slot.v
+                    .scripts
+                    .iter()
+                    .filter_map(|s| Some((s.id.clone(), s.disabled.clone()?)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// A script's `ctx.state` in this game (for tools and tests).
+    pub fn script_state(&self, game: Handle, script_id: &str) -> Option<&Value> {
+        let slot = self.games.get(&game)?;
+        slot.v
+            .scripts
+            .iter()
+            .find(|s| s.id == script_id)
+            .map(|s| &s.data)
+    }
+
+    /// Reports that `seat`'s turn ended after `elapsed_ms` milliseconds (the host's turn
+    /// timer), running the scripts' `on_turn_end(ctx, seat, elapsed_seconds)`.
+    ///
+    /// Call it right after the `apply` that ended the turn. The value is part of the game's
+    /// history: a session must log it (e.g. in the applied action's `LogEntry.extra`) and a
+    /// replay must call `end_turn` again with the same number at the same point. Refused
+    /// while a choice is pending.
+    pub fn end_turn(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        elapsed_ms: u64,
+    ) -> Result<Vec<Event>, EngineError> {
+        let slot = self.slot(game)?;
+        if slot.v.pending.is_some() {
+            return Err(GameError::Protocol(
+                "a house rule is waiting for a player's choice: answer it first".into(),
+            )
+            .into());
+        }
+        let queue = (0..self.scripts.len())
+            .map(|script| Step::TurnEnd {
+                script,
+                seat,
+                elapsed_ms,
+            })
+            .collect();
+        match self.advance(game, queue, None, None)? {
+            Advance::Events(events) => Ok(events),
+            Advance::Refused { events, .. } => Ok(events),
+        }
+    }
+
+    fn slot(&self, game: Handle) -> Result<&Slot, EngineError> {
+        self.games
+            .get(&game)
+            .ok_or_else(|| no_live_game(game).into())
+    }
+
+    fn slot_mut(&mut self, game: Handle) -> Result<&mut Slot, EngineError> {
+        self.games
+            .get_mut(&game)
+            .ok_or_else(|| no_live_game(game).into())
+    }
+
+    fn insert(&mut self, slot: Slot) -> Handle {
+        let handle = self.next;
+        self.next = self.next.wrapping_add(1);
+        self.games.insert(handle, slot);
+        handle
+    }
+
+    fn fresh_state(&self, players: u8, seed: u64) -> VState {
+        VState {
+            players,
+            rng: Rng::seeded(seed),
+            scripts: self
+                .scripts
+                .iter()
+                .map(|s| ScriptSlot {
+                    id: s.info().id.clone(),
+                    hash: s.hash().to_string(),
+                    data: json!({}),
+                    disabled: None,
+                })
+                .collect(),
+            pending: None,
+        }
+    }
+}
+
+/// The refusal for a handle that names no live game.
+fn no_live_game(game: Handle) -> GameError {
+    GameError::Protocol(format!("no live game has handle {game}"))
+}
+
+impl GameEngine for VariantEngine {
+    fn end_turn(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        elapsed_ms: u64,
+    ) -> Result<Vec<Event>, EngineError> {
+        // The inherent method of the same name runs the scripts' `on_turn_end`.
+        VariantEngine::end_turn(self, game, seat, elapsed_ms)
+    }
+
+    fn manifest(&self) -> &Manifest {
+        self.base.manifest()
+    }
+
+    fn failed_scripts(&self, game: Handle) -> Vec<String> {
+        self.disabled(game)
+            .into_iter()
+            .map(|(_, why)| why)
+            .collect()
+    }
+
+    fn content_hash(&self) -> String {
+        let hashes: Vec<String> = self
+            .scripts
+            .iter()
+            .map(|s| format!("{}:{}", s.info().id, s.hash()))
+            .collect();
+        format!(
+            "{}+variants[{}]",
+            self.base.content_hash(),
+            hashes.join(",")
+        )
+    }
+
+    fn create(&mut self, setup: &Setup) -> Result<Handle, EngineError> {
+        let base = self.base.create(setup)?;
+        let v = self.fresh_state(setup.players, setup.seed);
+        let handle = self.insert(Slot::new(base, v));
+        let mut queue: VecDeque<Step> = (0..self.scripts.len())
+            .map(|script| Step::Setup { script })
+            .collect();
+        queue.push_back(Step::TurnStarts { before: Vec::new() });
+        if let Err(e) = self.advance(handle, queue, None, None) {
+            self.drop_game(handle);
+            return Err(e);
+        }
+        Ok(handle)
+    }
+
+    fn load(&mut self, state: &[u8]) -> Result<Handle, EngineError> {
+        let invalid = |why: String| EngineError::Game(GameError::InvalidState(why));
+        let rest = state
+            .strip_prefix(SAVE_MAGIC.as_bytes())
+            .and_then(|r| r.strip_prefix(b"\n"))
+            .ok_or_else(|| {
+                invalid("this is not a game saved with house rules (variants)".into())
+            })?;
+        let end = rest
+            .iter()
+            .position(|&b| b == b'\n')
+            .ok_or_else(|| invalid("the house rules' part is cut short".into()))?;
+        let v: VState = serde_json::from_slice(&rest[..end])
+            .map_err(|e| invalid(format!("the house rules' part is unreadable: {e}")))?;
+        let saved: Vec<(&str, &str)> = v
+            .scripts
+            .iter()
+            .map(|s| (s.id.as_str(), s.hash.as_str()))
+            .collect();
+        let ours: Vec<(&str, &str)> = self
+            .scripts
+            .iter()
+            .map(|s| (s.info().id.as_str(), s.hash()))
+            .collect();
+        if saved != ours {
+            let ids = |list: &[(&str, &str)]| {
+                list.iter()
+                    .map(|(id, hash)| format!("{id}@{}", &hash[..hash.len().min(12)]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(invalid(format!(
+                "the game was saved with the house rules [{}] but these are [{}]: load it with \
+                 the exact scripts it started with",
+                ids(&saved),
+                ids(&ours)
+            )));
+        }
+        let base = self.base.load(&rest[end + 1..])?;
+        Ok(self.insert(Slot::new(base, v)))
+    }
+
+    fn save(&mut self, game: Handle) -> Result<Vec<u8>, EngineError> {
+        let slot = self.slot(game)?;
+        let base = slot.base;
+        let json =
+            serde_json::to_vec(&slot.v).map_err(|e| GameError::InvalidState(e.to_string()))?;
+        let bytes = self.base.save(base)?;
+        let mut out = Vec::with_capacity(SAVE_MAGIC.len() + json.len() + bytes.len() + 2);
+        out.extend_from_slice(SAVE_MAGIC.as_bytes());
+        out.push(b'\n');
+        out.extend_from_slice(&json);
+        out.push(b'\n');
+        out.extend_from_slice(&bytes);
+        Ok(out)
+    }
+
+    fn clone_game(&mut self, game: Handle) -> Result<Handle, EngineError> {
+        let slot = self.slot(game)?;
+        let (base, v) = (slot.base, slot.v.clone());
+        let copy = self.base.clone_game(base)?;
+        Ok(self.insert(Slot::new(copy, v)))
+    }
+
+    fn drop_game(&mut self, game: Handle) {
+        if let Some(slot) = self.games.remove(&game) {
+            self.base.drop_game(slot.base);
+        }
+    }
+
+    fn status(&mut self, game: Handle) -> Result<Status, EngineError> {
+        let slot = self.slot(game)?;
+        if let Some(pending) = &slot.v.pending {
+            return Ok(Status::ToAct {
+                seats: pending.seats_to_answer(),
+            });
+        }
+        let base = slot.base;
+        self.base.status(base)
+    }
+
+    fn legal_actions(&mut self, game: Handle, seat: Seat) -> Result<Vec<Action>, EngineError> {
+        let slot = self.slot(game)?;
+        if let Some(pending) = &slot.v.pending {
+            return Ok(pending
+                .open_question(seat)
+                .map(|(_, request)| Self::choice_actions(request))
+                .unwrap_or_default());
+        }
+        if let Some(listed) = slot.listed.as_ref().filter(|l| l.seat == seat) {
+            return Ok(listed.actions.clone());
+        }
+        let listed = self.list(game, seat)?;
+        let actions = listed.actions.clone();
+        self.slot_mut(game)?.listed = Some(listed);
+        Ok(actions)
+    }
+
+    fn apply(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        action_id: &str,
+    ) -> Result<Vec<Event>, EngineError> {
+        let slot = self.slot(game)?;
+        if slot.v.pending.is_some() {
+            return self.answer(game, seat, action_id);
+        }
+        let base = slot.base;
+        let before = match self.base.status(base)? {
+            Status::Finished { .. } => return Err(GameError::GameOver.into()),
+            Status::ToAct { seats } if !seats.contains(&seat) => {
+                return Err(GameError::NotYourTurn { seat }.into())
+            }
+            Status::ToAct { seats } => seats,
+        };
+        let Listed {
+            actions, failures, ..
+        } = match self.slot_mut(game)?.listed.take() {
+            Some(listed) if listed.seat == seat => listed,
+            _ => self.list(game, seat)?,
+        };
+        let Some(action) = actions.into_iter().find(|a| a.id == action_id) else {
+            return Err(GameError::IllegalAction {
+                seat,
+                action: action_id.to_string(),
+            }
+            .into());
+        };
+        let snapshot = {
+            let v = &self.slot(game)?.v;
+            Rollback {
+                rng: v.rng,
+                scripts: v.scripts.clone(),
+            }
+        };
+        let mut events = Vec::new();
+        for (index, message) in failures {
+            events.push(Self::disabled_event(&self.scripts[index], &message));
+            self.slot_mut(game)?.v.scripts[index].disabled = Some(message);
+        }
+        let mut queue: VecDeque<Step> = (0..self.scripts.len())
+            .map(|script| Step::Before {
+                script,
+                seat,
+                action: action.clone(),
+            })
+            .collect();
+        queue.push_back(Step::Base { seat, action });
+        queue.push_back(Step::TurnStarts { before });
+        match self.advance(game, queue, Some(snapshot.clone()), None)? {
+            Advance::Events(more) => {
+                events.extend(more);
+                Ok(events)
+            }
+            Advance::Refused {
+                seat,
+                action,
+                reason,
+                ..
+            } => {
+                let slot = self.slot_mut(game)?;
+                slot.v.rng = snapshot.rng;
+                slot.v.scripts = snapshot.scripts;
+                Err(GameError::Refused {
+                    seat,
+                    action,
+                    reason,
+                }
+                .into())
+            }
+        }
+    }
+
+    fn action_count(&mut self, game: Handle, seat: Seat) -> Result<u32, EngineError> {
+        Ok(self.legal_actions(game, seat)?.len() as u32)
+    }
+
+    fn apply_index(&mut self, game: Handle, seat: Seat, index: u32) -> Result<(), EngineError> {
+        if !matches!(self.status(game)?, Status::ToAct { ref seats } if seats.contains(&seat)) {
+            // Same refusals as `apply`, without building the list.
+            return self.apply(game, seat, "").map(drop);
+        }
+        let actions = self.legal_actions(game, seat)?;
+        let action = actions
+            .get(index as usize)
+            .ok_or_else(|| GameError::IllegalAction {
+                seat,
+                action: format!("#{index}"),
+            })?;
+        let id = action.id.clone();
+        self.apply(game, seat, &id).map(drop)
+    }
+
+    fn view(&mut self, game: Handle, viewer: Option<Seat>) -> Result<Scene, EngineError> {
+        let slot = self.slot(game)?;
+        let base = slot.base;
+        // A seat asked a question reads its own prompt; everybody else the first one (the
+        // prompts of questions asked together must not give away what others hold).
+        let prompt = slot.v.pending.as_ref().map(|p| {
+            p.questions
+                .iter()
+                .find(|q| Some(q.seat) == viewer)
+                .unwrap_or(&p.questions[0])
+                .prompt
+                .clone()
+        });
+        let mut scene = self.base.view(base, viewer)?;
+        if let Some(prompt) = prompt {
+            scene.message = prompt;
+        }
+        let VariantEngine {
+            base: engine,
+            scripts,
+            games,
+            ..
+        } = self;
+        let slot = &games[&game];
+        for (index, script) in scripts.iter().enumerate() {
+            if slot.v.scripts[index].disabled.is_some() || !script.has_hook("view") {
+                continue;
+            }
+            let manifest = engine.manifest().clone();
+            let mut access = GameAccess {
+                engine: &mut **engine,
+                base,
+                players: slot.v.players,
+            };
+            // A failing view hook changes nothing: the view is not part of the game's
+            // history, so it must not switch the script off.
+            if let HookResult::Done { returned, .. } = script.run(
+                "view",
+                &[
+                    json!(viewer),
+                    serde_json::to_value(&scene).unwrap_or(Value::Null),
+                ],
+                &slot.v.scripts[index].data,
+                slot.v.rng,
+                &[],
+                &mut access,
+                &manifest,
+                Powers::Read,
+            )? {
+                apply_view(&mut scene, returned.first());
+            }
+        }
+        Ok(scene)
+    }
+
+    fn playout(
+        &mut self,
+        game: Handle,
+        seed: u64,
+        max_moves: u32,
+    ) -> Result<PlayoutResult, EngineError> {
+        // Step by step in the host: the base game's in-guest playout would skip the hooks.
+        let mut rng = GameRng::new(seed);
+        let mut moves = 0;
+        loop {
+            let seat = match self.status(game)? {
+                Status::Finished { outcome } => {
+                    return Ok(PlayoutResult {
+                        moves,
+                        outcome: Some(outcome),
+                        stuck: false,
+                    })
+                }
+                Status::ToAct { seats } => match rng.pick(&seats) {
+                    Some(&seat) => seat,
+                    None => {
+                        return Ok(PlayoutResult {
+                            moves,
+                            outcome: None,
+                            stuck: true,
+                        })
+                    }
+                },
+            };
+            if moves >= max_moves {
+                return Ok(PlayoutResult {
+                    moves,
+                    outcome: None,
+                    stuck: false,
+                });
+            }
+            let count = self.action_count(game, seat)?;
+            if count == 0 {
+                return Ok(PlayoutResult {
+                    moves,
+                    outcome: None,
+                    stuck: true,
+                });
+            }
+            let index = rng.below(count as usize) as u32;
+            self.apply_index(game, seat, index)?;
+            moves += 1;
+        }
+    }
+
+    fn redraw_hidden(
+        &mut self,
+        game: Handle,
+        viewer: Option<Seat>,
+        seed: u64,
+    ) -> Result<Handle, EngineError> {
+        let slot = self.slot(game)?;
+        let (base, v) = (slot.base, slot.v.clone());
+        let copy = self.base.redraw_hidden(base, viewer, seed)?;
+        let copy = self.insert(Slot::new(copy, v));
+        self.redraw_pending(copy, viewer)?;
+        Ok(copy)
+    }
+
+    fn operation(&mut self, game: Handle, name: &str, args: &Value) -> Result<Value, EngineError> {
+        // A command may change the game: forget the listed actions.
+        self.slot_mut(game)?.listed = None;
+        let base = self.slot(game)?.base;
+        self.base.operation(base, name, args)
+    }
+}

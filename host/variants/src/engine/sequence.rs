@@ -1,0 +1,449 @@
+//! The sequence of one action: `before_action`, the base move, `after_action`,
+//! `on_turn_start`, each a step that may stop for a player's choice or a refusal.
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use veillee_sdk::{text, Action, Event, GameError, Handle, Seat, Status, Text};
+
+use crate::script::{ChoiceRequest, GameAccess, HookResult, Powers, Script};
+use veillee_engine::EngineError;
+
+use super::state::{Listed, Pending, Rollback};
+use super::CHOOSE_PREFIX;
+use super::{
+    hook_results::{apply_filter, refusal},
+    no_live_game, VariantEngine,
+};
+
+/// One thing to do in the sequence of an action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub(super) enum Step {
+    Setup {
+        script: usize,
+    },
+    Before {
+        script: usize,
+        seat: Seat,
+        action: Action,
+    },
+    Base {
+        seat: Seat,
+        action: Action,
+    },
+    After {
+        script: usize,
+        seat: Seat,
+        action: Action,
+        events: Vec<Event>,
+    },
+    /// Expands into `TurnStart`s for the seats to act now that were not to act `before`.
+    TurnStarts {
+        before: Vec<Seat>,
+    },
+    TurnStart {
+        script: usize,
+        seat: Seat,
+    },
+    TurnEnd {
+        script: usize,
+        seat: Seat,
+        elapsed_ms: u64,
+    },
+}
+
+impl Step {
+    /// The hook a step calls: (script, hook name, arguments after `ctx`, powers).
+    pub(super) fn hook(&self) -> Option<(usize, &'static str, Vec<Value>, Powers)> {
+        Some(match self {
+            Step::Setup { script } => (*script, "setup", Vec::new(), Powers::Full),
+            Step::Before {
+                script,
+                seat,
+                action,
+            } => (
+                *script,
+                "before_action",
+                vec![json!(seat), json!(action)],
+                Powers::NoCommands,
+            ),
+            Step::After {
+                script,
+                seat,
+                action,
+                events,
+            } => (
+                *script,
+                "after_action",
+                vec![json!(seat), json!(action), json!(events)],
+                Powers::Full,
+            ),
+            Step::TurnStart { script, seat } => {
+                (*script, "on_turn_start", vec![json!(seat)], Powers::Full)
+            }
+            Step::TurnEnd {
+                script,
+                seat,
+                elapsed_ms,
+            } => (
+                *script,
+                "on_turn_end",
+                vec![json!(seat), json!(*elapsed_ms as f64 / 1000.0)],
+                Powers::Full,
+            ),
+            Step::Base { .. } | Step::TurnStarts { .. } => return None,
+        })
+    }
+}
+
+/// How a sequence of steps ended.
+pub(super) enum Advance {
+    /// Done, or waiting for a choice: the events so far.
+    Events(Vec<Event>),
+    /// A `before_action` refused the action.
+    Refused {
+        seat: Seat,
+        action: String,
+        reason: Text,
+        events: Vec<Event>,
+    },
+}
+
+impl VariantEngine {
+    /// The event that announces a script switched off.
+    pub(super) fn disabled_event(script: &Script, message: &str) -> Event {
+        Event::new(text(
+            format!(
+                "Règle maison « {} » désactivée, la partie continue avec les règles normales : {message}",
+                script.info().name.fr
+            ),
+            format!(
+                "House rule “{}” switched off, the game goes on under the plain rules: {message}",
+                script.info().name.en
+            ),
+        ))
+    }
+
+    /// Runs steps in order until done, a pending choice or a refusal. `resume` is a hook
+    /// step to re-run first with the answers recorded so far.
+    pub(super) fn advance(
+        &mut self,
+        game: Handle,
+        mut queue: VecDeque<Step>,
+        mut rollback: Option<Rollback>,
+        mut resume: Option<(Step, Vec<u32>)>,
+    ) -> Result<Advance, EngineError> {
+        let mut events = Vec::new();
+        let VariantEngine {
+            base,
+            scripts,
+            games,
+            ..
+        } = self;
+        let slot = games.get_mut(&game).ok_or_else(|| no_live_game(game))?;
+        slot.v.pending = None;
+        slot.listed = None;
+        loop {
+            let (step, answers) = match resume.take() {
+                Some(resumed) => resumed,
+                None => match queue.pop_front() {
+                    Some(step) => (step, Vec::new()),
+                    None => break,
+                },
+            };
+            match &step {
+                Step::Base { seat, action } => {
+                    let done = base.apply(slot.base, *seat, &action.id)?;
+                    rollback = None;
+                    events.extend(done.iter().cloned());
+                    for script in (0..scripts.len()).rev() {
+                        queue.push_front(Step::After {
+                            script,
+                            seat: *seat,
+                            action: action.clone(),
+                            events: done.clone(),
+                        });
+                    }
+                    continue;
+                }
+                Step::TurnStarts { before } => {
+                    if let Status::ToAct { seats } = base.status(slot.base)? {
+                        for &seat in seats.iter().rev() {
+                            if before.contains(&seat) {
+                                continue;
+                            }
+                            for script in (0..scripts.len()).rev() {
+                                queue.push_front(Step::TurnStart { script, seat });
+                            }
+                        }
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            let (index, hook, args, powers) = step.hook().expect("a hook step");
+            let script = &scripts[index];
+            if slot.v.scripts[index].disabled.is_some() || !script.has_hook(hook) {
+                continue;
+            }
+            let manifest = base.manifest().clone();
+            let mut access = GameAccess {
+                engine: &mut **base,
+                base: slot.base,
+                players: slot.v.players,
+            };
+            let result = script.run(
+                hook,
+                &args,
+                &slot.v.scripts[index].data,
+                slot.v.rng,
+                &answers,
+                &mut access,
+                &manifest,
+                powers,
+            )?;
+            match result {
+                HookResult::Done {
+                    returned,
+                    data,
+                    rng,
+                    events: added,
+                    scratch,
+                } => {
+                    slot.v.scripts[index].data = data;
+                    slot.v.rng = rng;
+                    if let Some(scratch) = scratch {
+                        base.drop_game(slot.base);
+                        slot.base = scratch;
+                    }
+                    events.extend(added);
+                    if let Step::Before { seat, action, .. } = &step {
+                        if let Some(reason) = refusal(script, &returned) {
+                            if let Some(rollback) = rollback.take() {
+                                slot.v.rng = rollback.rng;
+                                slot.v.scripts = rollback.scripts;
+                            }
+                            slot.v.pending = None;
+                            return Ok(Advance::Refused {
+                                seat: *seat,
+                                action: action.id.clone(),
+                                reason,
+                                events,
+                            });
+                        }
+                    }
+                }
+                HookResult::Pending(questions) => {
+                    slot.v.pending = Some(Box::new(Pending {
+                        step,
+                        answers,
+                        given: vec![None; questions.len()],
+                        questions,
+                        queue: queue.into_iter().collect(),
+                        rollback,
+                    }));
+                    return Ok(Advance::Events(events));
+                }
+                HookResult::Failed(message) => {
+                    events.push(Self::disabled_event(script, &message));
+                    slot.v.scripts[index].disabled = Some(message);
+                }
+            }
+        }
+        Ok(Advance::Events(events))
+    }
+
+    /// The base actions passed through every `filter_actions`. `failures` collects the
+    /// scripts whose filter failed (their filter is then ignored for this call).
+    pub(super) fn filtered(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        mut actions: Vec<Action>,
+        failures: &mut Vec<(usize, String)>,
+    ) -> Result<Vec<Action>, EngineError> {
+        let VariantEngine {
+            base,
+            scripts,
+            games,
+            ..
+        } = self;
+        let slot = games.get(&game).ok_or_else(|| no_live_game(game))?;
+        for (index, script) in scripts.iter().enumerate() {
+            if slot.v.scripts[index].disabled.is_some()
+                || !script.has_hook("filter_actions")
+                || actions.is_empty()
+            {
+                continue;
+            }
+            let manifest = base.manifest().clone();
+            let mut access = GameAccess {
+                engine: &mut **base,
+                base: slot.base,
+                players: slot.v.players,
+            };
+            let result = script.run(
+                "filter_actions",
+                &[json!(seat), json!(actions)],
+                &slot.v.scripts[index].data,
+                slot.v.rng,
+                &[],
+                &mut access,
+                &manifest,
+                Powers::Read,
+            )?;
+            match result {
+                HookResult::Done { returned, .. } => {
+                    match apply_filter(&actions, returned.first()) {
+                        Ok(kept) => actions = kept,
+                        Err(why) => failures.push((
+                            index,
+                            format!("{}: {why} (in filter_actions)", script.file()),
+                        )),
+                    }
+                }
+                HookResult::Pending(_) => failures.push((
+                    index,
+                    format!("{}: filter_actions cannot ask a choice", script.file()),
+                )),
+                HookResult::Failed(message) => failures.push((index, message)),
+            }
+        }
+        Ok(actions)
+    }
+
+    /// The base game's legal actions for `seat` passed through every `filter_actions`.
+    pub(super) fn list(&mut self, game: Handle, seat: Seat) -> Result<Listed, EngineError> {
+        let base = self.slot(game)?.base;
+        let actions = self.base.legal_actions(base, seat)?;
+        let mut failures = Vec::new();
+        let actions = self.filtered(game, seat, actions, &mut failures)?;
+        Ok(Listed {
+            seat,
+            actions,
+            failures,
+        })
+    }
+
+    /// The legal actions of one question.
+    pub(super) fn choice_actions(request: &ChoiceRequest) -> Vec<Action> {
+        request
+            .options
+            .iter()
+            .enumerate()
+            .map(|(i, label)| Action {
+                id: format!("{CHOOSE_PREFIX}{i}"),
+                path: Vec::new(),
+                label: label.clone(),
+            })
+            .collect()
+    }
+
+    /// Applies one seat's answer to a pending choice; once every question asked together
+    /// has its answer, the hook re-runs with them.
+    pub(super) fn answer(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        action_id: &str,
+    ) -> Result<Vec<Event>, EngineError> {
+        let slot = self.slot_mut(game)?;
+        let pending = slot.v.pending.as_mut().expect("a pending choice");
+        let Some((question, request)) = pending.open_question(seat) else {
+            return Err(GameError::NotYourTurn { seat }.into());
+        };
+        let index = action_id
+            .strip_prefix(CHOOSE_PREFIX)
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|&n| (n as usize) < request.options.len())
+            .filter(|n| action_id == format!("{CHOOSE_PREFIX}{n}"))
+            .ok_or_else(|| GameError::IllegalAction {
+                seat,
+                action: action_id.to_string(),
+            })?;
+        pending.given.resize(pending.questions.len(), None);
+        pending.given[question] = Some(index);
+        if !pending.seats_to_answer().is_empty() {
+            // Others still decide: nothing happens yet, and nothing is told.
+            return Ok(Vec::new());
+        }
+        let pending = *slot.v.pending.take().expect("a pending choice");
+        let mut answers = pending.answers;
+        answers.extend(pending.given.iter().flatten());
+        let rollback = pending.rollback.clone();
+        match self.advance(
+            game,
+            pending.queue.into(),
+            pending.rollback,
+            Some((pending.step, answers)),
+        )? {
+            Advance::Events(events) => Ok(events),
+            Advance::Refused {
+                reason, mut events, ..
+            } => {
+                // The action the choice was about is refused after all: back to before it.
+                if let Some(rollback) = rollback {
+                    let slot = self.slot_mut(game)?;
+                    slot.v.rng = rollback.rng;
+                    slot.v.scripts = rollback.scripts;
+                }
+                events.push(Event::new(reason));
+                Ok(events)
+            }
+        }
+    }
+
+    /// In a copy made for `viewer` by `redraw_hidden`: forgets the answers other seats gave
+    /// to a pending `ctx.choose_all` (the viewer cannot know them) and asks the questions
+    /// again of the re-drawn game, so that no question shows cards the viewer may not see.
+    pub(super) fn redraw_pending(
+        &mut self,
+        copy: Handle,
+        viewer: Option<Seat>,
+    ) -> Result<(), EngineError> {
+        let slot = self.slot_mut(copy)?;
+        let Some(pending) = slot.v.pending.take() else {
+            return Ok(());
+        };
+        let kept: Vec<(Seat, u32)> = pending
+            .questions
+            .iter()
+            .zip(&pending.given)
+            .filter_map(|(q, given)| Some((q.seat, (*given)?)))
+            .filter(|(seat, _)| Some(*seat) == viewer)
+            .collect();
+        let fallback = {
+            let mut p = pending.clone();
+            p.given = p
+                .questions
+                .iter()
+                .map(|q| kept.iter().find(|(s, _)| *s == q.seat).map(|(_, a)| *a))
+                .collect();
+            p
+        };
+        let asked_again = self.advance(
+            copy,
+            pending.queue.into(),
+            pending.rollback,
+            Some((pending.step, pending.answers)),
+        );
+        let slot = self.slot_mut(copy)?;
+        match (asked_again, slot.v.pending.as_mut()) {
+            (Ok(Advance::Events(_)), Some(again)) => {
+                for (i, q) in again.questions.iter().enumerate() {
+                    if let Some((_, answer)) = kept.iter().find(|(s, _)| *s == q.seat) {
+                        if (*answer as usize) < q.options.len() {
+                            again.given[i] = Some(*answer);
+                        }
+                    }
+                }
+            }
+            // The re-drawn game took the hook elsewhere: keep the questions as they were,
+            // without the others' answers.
+            _ => slot.v.pending = Some(fallback),
+        }
+        Ok(())
+    }
+}

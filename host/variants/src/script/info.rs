@@ -1,0 +1,198 @@
+//! Reading a script's metadata table, and turning Lua errors into messages a script author
+//! can act on.
+
+use std::collections::BTreeSet;
+
+use mlua::{Table, Value};
+use veillee_sdk::Text;
+
+use super::{ScriptInfo, HOOKS};
+use crate::VariantLimits;
+
+/// Reads and checks the script table's metadata fields.
+pub(super) fn read_info(module: &Table) -> Result<ScriptInfo, String> {
+    let string = |key: &str| -> Result<String, String> {
+        match module.raw_get::<Value>(key) {
+            Ok(Value::String(s)) => Ok(s.to_str().map_err(|e| e.to_string())?.to_string()),
+            Ok(Value::Nil) => Err(format!("the script table has no `{key}` field")),
+            Ok(other) => Err(format!(
+                "`{key}` must be a string, not a {}",
+                other.type_name()
+            )),
+            Err(e) => Err(e.to_string()),
+        }
+    };
+    let text = |key: &str| -> Result<Text, String> {
+        match module.raw_get::<Value>(key) {
+            Ok(Value::String(s)) => Ok(Text::same(
+                s.to_str().map_err(|e| e.to_string())?.to_string(),
+            )),
+            Ok(Value::Table(t)) => table_text(&t).ok_or_else(|| {
+                format!("`{key}` must be {{fr = \"…\", en = \"…\"}} with both languages")
+            }),
+            Ok(Value::Nil) => Err(format!("the script table has no `{key}` field")),
+            Ok(other) => Err(format!(
+                "`{key}` must be a text, not a {}",
+                other.type_name()
+            )),
+            Err(e) => Err(e.to_string()),
+        }
+    };
+    let id = string("id")?;
+    let id_ok = !id.is_empty()
+        && id.len() <= 60
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if !id_ok {
+        return Err(format!(
+            "id `{id}` must be 1–60 characters of a–z, 0–9 and `-`"
+        ));
+    }
+    let flag = |key: &str| -> Result<bool, String> {
+        match module.raw_get::<Value>(key) {
+            Ok(Value::Nil) => Ok(false),
+            Ok(Value::Boolean(b)) => Ok(b),
+            Ok(other) => Err(format!(
+                "`{key}` must be true or false, not a {}",
+                other.type_name()
+            )),
+            Err(e) => Err(e.to_string()),
+        }
+    };
+    let exclusive = flag("exclusive")?;
+    let part_of_game = flag("part_of_game")?;
+    let mut changes = Vec::new();
+    match module.raw_get::<Value>("changes") {
+        Ok(Value::Nil) => {}
+        Ok(Value::Table(list)) => {
+            for item in list.sequence_values::<Value>() {
+                match item {
+                    Ok(Value::Table(t)) => changes.push(
+                        table_text(&t)
+                            .ok_or("each entry of `changes` must be {fr = \"…\", en = \"…\"}")?,
+                    ),
+                    Ok(Value::String(s)) => changes.push(Text::same(
+                        s.to_str().map_err(|e| e.to_string())?.to_string(),
+                    )),
+                    _ => {
+                        return Err(
+                            "each entry of `changes` must be {fr = \"…\", en = \"…\"}".into()
+                        )
+                    }
+                }
+            }
+        }
+        Ok(other) => {
+            return Err(format!(
+                "`changes` must be a list, not a {}",
+                other.type_name()
+            ))
+        }
+        Err(e) => return Err(e.to_string()),
+    }
+    let mut hooks = Vec::new();
+    for hook in HOOKS {
+        match module.raw_get::<Value>(*hook) {
+            Ok(Value::Nil) => {}
+            Ok(Value::Function(_)) => hooks.push(hook.to_string()),
+            Ok(other) => {
+                return Err(format!(
+                    "`{hook}` must be a function, not a {}",
+                    other.type_name()
+                ))
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    // A misspelt hook would silently never run: refuse unknown function fields.
+    let mut unknown = BTreeSet::new();
+    for pair in module.pairs::<Value, Value>() {
+        let (key, value) = pair.map_err(|e| e.to_string())?;
+        if let (Value::String(key), Value::Function(_)) = (&key, &value) {
+            let key = key.to_string_lossy();
+            if !HOOKS.contains(&key.as_str()) {
+                unknown.insert(key);
+            }
+        }
+    }
+    if let Some(name) = unknown.into_iter().next() {
+        return Err(format!(
+            "`{name}` is not a hook (hooks are: {}); keep helper functions in local variables",
+            HOOKS.join(", ")
+        ));
+    }
+    Ok(ScriptInfo {
+        id,
+        name: text("name")?,
+        description: text("description")?,
+        game: string("game")?,
+        version: string("version")?,
+        exclusive,
+        part_of_game,
+        changes,
+        hooks,
+    })
+}
+
+pub(super) fn table_text(t: &Table) -> Option<Text> {
+    let fr: String = t.raw_get::<Option<String>>("fr").ok()??;
+    let en: String = t.raw_get::<Option<String>>("en").ok()??;
+    Some(Text { fr, en })
+}
+
+pub(super) fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or_default().to_string()
+}
+
+/// A script failure in one line: `file:line: reason`.
+pub(super) fn describe_error(
+    file: &str,
+    hook: &str,
+    line_defined: Option<usize>,
+    error: &mlua::Error,
+    limits: &VariantLimits,
+) -> String {
+    let mut traceback = String::new();
+    let mut cause = error;
+    loop {
+        match cause {
+            mlua::Error::CallbackError {
+                traceback: t,
+                cause: c,
+            } => {
+                if traceback.is_empty() {
+                    traceback = t.clone();
+                }
+                cause = c;
+            }
+            mlua::Error::WithContext { cause: c, .. } => cause = c,
+            _ => break,
+        }
+    }
+    let reason = match cause {
+        mlua::Error::MemoryError(_) => {
+            format!("memory cap of {} KiB exhausted", limits.memory_bytes / 1024)
+        }
+        mlua::Error::RuntimeError(message) => first_line(message),
+        other => first_line(&other.to_string()),
+    };
+    let prefix = format!("{file}:");
+    if reason.starts_with(&prefix) {
+        return format!("{reason} (in {hook})");
+    }
+    // The first place in the traceback that is in the script.
+    let position = traceback
+        .lines()
+        .map(str::trim)
+        .find_map(|line| {
+            let rest = line.strip_prefix(&prefix)?;
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            (!digits.is_empty()).then_some(digits)
+        })
+        .or_else(|| line_defined.map(|l| l.to_string()));
+    match position {
+        Some(line) => format!("{file}:{line}: {reason} (in {hook})"),
+        None => format!("{file}: {reason} (in {hook})"),
+    }
+}

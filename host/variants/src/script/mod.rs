@@ -1,0 +1,440 @@
+//! One variant script: its text, its metadata, and the sandboxed Luau state that runs it.
+//!
+//! A script's Lua state holds only its code: everything a game needs between two hook calls
+//! (`ctx.state`, the random generator, pending choices) lives in the variant engine's
+//! per-game data and is passed in and out at every call, so games stay plain data.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use mlua::chunk::ChunkMode;
+use mlua::{Function, Lua, LuaSerdeExt, MultiValue, Table, Value};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use veillee_sdk::{Event, Handle, Manifest, OperationKind, Seat, Text};
+
+use crate::{VariantError, VariantLimits};
+use veillee_engine::{EngineError, GameEngine};
+
+mod ctx;
+mod info;
+mod meter;
+mod sandbox;
+mod state;
+
+pub use ctx::printable;
+use ctx::{choose, choose_all, operation, to_text};
+use info::{describe_error, first_line, read_info};
+use meter::Meter;
+use sandbox::{random_in, sandbox, CallRng};
+
+pub use sandbox::Rng;
+
+/// The hooks a script may define, in the order the guide lists them.
+pub const HOOKS: &[&str] = &[
+    "setup",
+    "filter_actions",
+    "before_action",
+    "after_action",
+    "on_turn_start",
+    "on_turn_end",
+    "view",
+];
+
+/// What a script says about itself (its table's fields), for lists and set-up screens.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScriptInfo {
+    /// Stable id: `a`–`z`, `0`–`9` and `-`.
+    pub id: String,
+    /// Its name.
+    pub name: Text,
+    /// What it does, in a sentence or two.
+    pub description: Text,
+    /// The game it is for (a game id).
+    pub game: String,
+    /// The script's own version.
+    pub version: String,
+    /// Whether it refuses to be combined with another exclusive script.
+    pub exclusive: bool,
+    /// Whether it is part of the game itself (Castel's cards): loaded with every game of
+    /// `game`, before any house rule, and not offered as a choice.
+    pub part_of_game: bool,
+    /// The "rules diff": a short list of what changes, for set-up screens.
+    pub changes: Vec<Text>,
+    /// The hooks it defines, in [`HOOKS`] order.
+    pub hooks: Vec<String>,
+}
+
+/// A script loaded into its own sandbox.
+pub struct Script {
+    info: ScriptInfo,
+    /// The name used in messages (`renforts.lua`).
+    file: String,
+    text: String,
+    hash: String,
+    lua: Lua,
+    module: Table,
+    meter: Rc<Meter>,
+    limits: VariantLimits,
+}
+
+impl std::fmt::Debug for Script {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Script")
+            .field("id", &self.info.id)
+            .field("file", &self.file)
+            .field("hash", &self.hash)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The SHA-256 of a script's text, in lowercase hex.
+pub fn text_hash(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// What a hook may do besides reading its arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Powers {
+    /// Queries only; `ctx.state` is a copy; no random, no choice, no command, no event
+    /// (`filter_actions`, `view`).
+    Read,
+    /// Everything but commands (`before_action`: it may still refuse the action).
+    NoCommands,
+    /// Everything.
+    Full,
+}
+
+/// A player's decision asked by `ctx.choose`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChoiceRequest {
+    /// Who decides.
+    pub seat: Seat,
+    /// The options, in order (answers are 0-based indexes into it).
+    pub options: Vec<Text>,
+    /// The question.
+    pub prompt: Text,
+}
+
+/// The game a hook call reaches through `ctx.game`.
+pub struct GameAccess<'a> {
+    /// The base engine.
+    pub engine: &'a mut dyn GameEngine,
+    /// The base game.
+    pub base: Handle,
+    /// Player count (`ctx.players`).
+    pub players: u8,
+}
+
+/// How a hook call ended.
+pub enum HookResult {
+    /// It returned: its return values (as JSON), its new `ctx.state`, generator and events,
+    /// and the copy of the game its commands were applied to, if any (the caller swaps it
+    /// in).
+    Done {
+        /// The hook's return values.
+        returned: Vec<serde_json::Value>,
+        /// `ctx.state` after the call.
+        data: serde_json::Value,
+        /// The generator after the call.
+        rng: Rng,
+        /// Events added with `ctx.event`.
+        events: Vec<Event>,
+        /// The game with the hook's commands applied (`None`: no command was issued).
+        scratch: Option<Handle>,
+    },
+    /// It asked for a choice not answered yet: nothing it did counts. One request for
+    /// `ctx.choose`, one per seat asked for `ctx.choose_all` (all to be answered at once).
+    Pending(Vec<ChoiceRequest>),
+    /// It failed (error, budget, memory): the message names the file and line.
+    Failed(String),
+}
+
+/// Mutable state of one hook call, shared by the `ctx` functions.
+struct Call<'a, 'g> {
+    game: &'a mut GameAccess<'g>,
+    manifest: &'a Manifest,
+    powers: Powers,
+    hook: &'static str,
+    answers: &'a [u32],
+    next_answer: usize,
+    scratch: Option<Handle>,
+    events: Vec<Event>,
+    pending: Option<Vec<ChoiceRequest>>,
+    fatal: Option<EngineError>,
+}
+
+impl Script {
+    /// Loads a script's text in a fresh sandbox and reads its metadata. `file` names it in
+    /// messages.
+    pub fn load(file: &str, text: &str, limits: VariantLimits) -> Result<Script, VariantError> {
+        let meter = Rc::new(Meter::new(limits.budget, limits.deadline));
+        let bad = |detail: String| VariantError::Load {
+            file: file.to_string(),
+            detail,
+        };
+        let lua = sandbox(&limits, Rc::clone(&meter))
+            .map_err(|e| bad(format!("the sandbox could not start: {e}")))?;
+        lua.set_app_data(CallRng(None));
+        let chunk = lua
+            .load(text)
+            .set_name(format!("={file}"))
+            .set_mode(ChunkMode::Text)
+            .into_function()
+            .map_err(|e| bad(first_line(&e.to_string())))?;
+        meter.reset();
+        let module: Value = chunk
+            .call(())
+            .map_err(|e| bad(describe_error(file, "the script's body", None, &e, &limits)))?;
+        let Value::Table(module) = module else {
+            return Err(bad(format!(
+                "the script must `return` a table (it returned {})",
+                module.type_name()
+            )));
+        };
+        let info = read_info(&module).map_err(bad)?;
+        Ok(Script {
+            info,
+            file: file.to_string(),
+            text: text.to_string(),
+            hash: text_hash(text),
+            lua,
+            module,
+            meter,
+            limits,
+        })
+    }
+
+    /// The script's metadata.
+    pub fn info(&self) -> &ScriptInfo {
+        &self.info
+    }
+
+    /// The name it is known by in messages.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// Its exact text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// SHA-256 of its text.
+    pub fn hash(&self) -> &str {
+        &self.hash
+    }
+
+    /// Whether it defines this hook.
+    pub fn has_hook(&self, hook: &str) -> bool {
+        self.info.hooks.iter().any(|h| h == hook)
+    }
+
+    /// Memory its Lua state uses now, in bytes.
+    pub fn used_memory(&self) -> usize {
+        self.lua.used_memory()
+    }
+
+    /// Runs one hook. `args` follow `ctx`; `data` is the script's `ctx.state` for this game;
+    /// `answers` are the choices already made in this run of the hook. An
+    /// [`EngineError::Plugin`] (the base game's plugin failed) is returned as such.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run(
+        &self,
+        hook: &'static str,
+        args: &[serde_json::Value],
+        data: &serde_json::Value,
+        rng: Rng,
+        answers: &[u32],
+        game: &mut GameAccess<'_>,
+        manifest: &Manifest,
+        powers: Powers,
+    ) -> Result<HookResult, EngineError> {
+        let Ok(Value::Function(function)) = self.module.raw_get::<Value>(hook) else {
+            return Ok(HookResult::Done {
+                returned: Vec::new(),
+                data: data.clone(),
+                rng,
+                events: Vec::new(),
+                scratch: None,
+            });
+        };
+        let call = RefCell::new(Call {
+            game,
+            manifest,
+            powers,
+            hook,
+            answers,
+            next_answer: 0,
+            scratch: None,
+            events: Vec::new(),
+            pending: None,
+            fatal: None,
+        });
+        self.meter.reset();
+        *self.lua.app_data_mut::<CallRng>().expect("set at load") =
+            CallRng((powers != Powers::Read).then_some(rng));
+        let outcome = self.call_hook(&function, &call, args, data);
+        let rng_after = self
+            .lua
+            .app_data_mut::<CallRng>()
+            .and_then(|mut c| c.0.take())
+            .unwrap_or(rng);
+        // Keep the Lua heap small and its size independent of earlier games.
+        if self.lua.used_memory() > self.limits.memory_bytes / 2 {
+            let _ = self.lua.gc_collect();
+        }
+        let mut call = call.into_inner();
+        let drop_scratch = |call: &mut Call| {
+            if let Some(scratch) = call.scratch.take() {
+                call.game.engine.drop_game(scratch);
+            }
+        };
+        if let Some(fatal) = call.fatal.take() {
+            drop_scratch(&mut call);
+            return Err(fatal);
+        }
+        if let Some(request) = call.pending.take() {
+            drop_scratch(&mut call);
+            return Ok(HookResult::Pending(request));
+        }
+        match outcome {
+            Ok((returned, data)) => Ok(HookResult::Done {
+                returned,
+                data,
+                rng: rng_after,
+                events: call.events,
+                scratch: call.scratch,
+            }),
+            Err(error) => {
+                drop_scratch(&mut call);
+                let line = function.info().line_defined;
+                Ok(HookResult::Failed(describe_error(
+                    &self.file,
+                    hook,
+                    line,
+                    &error,
+                    &self.limits,
+                )))
+            }
+        }
+    }
+
+    /// Builds `ctx`, calls the hook and reads back its results and `ctx.state`.
+    fn call_hook(
+        &self,
+        function: &Function,
+        call: &RefCell<Call<'_, '_>>,
+        args: &[serde_json::Value],
+        data: &serde_json::Value,
+    ) -> mlua::Result<(Vec<serde_json::Value>, serde_json::Value)> {
+        let lua = &self.lua;
+        let ser = mlua::serde::SerializeOptions::new()
+            .serialize_none_to_null(false)
+            .serialize_unit_to_null(false)
+            .set_array_metatable(false);
+        let de = mlua::serde::DeserializeOptions::new()
+            .sort_keys(true)
+            .deny_recursive_tables(true)
+            .encode_empty_tables_as_array(false);
+        lua.scope(|scope| {
+            let ctx = lua.create_table()?;
+            let game = lua.create_table()?;
+            let players = call.borrow().game.players;
+            game.raw_set("id", call.borrow().manifest.id.as_str())?;
+            game.raw_set("players", players)?;
+            game.raw_set(
+                "query",
+                scope.create_function(|lua, (name, args): (String, Value)| {
+                    operation(lua, call, OperationKind::Query, &name, args, de, ser)
+                })?,
+            )?;
+            game.raw_set(
+                "command",
+                scope.create_function(|lua, (name, args): (String, Value)| {
+                    operation(lua, call, OperationKind::Command, &name, args, de, ser)
+                })?,
+            )?;
+            game.raw_set(
+                "status",
+                scope.create_function(|lua, ()| {
+                    let mut c = call.borrow_mut();
+                    let handle = c.scratch.unwrap_or(c.game.base);
+                    match c.game.engine.status(handle) {
+                        Ok(status) => lua.to_value_with(&status, ser),
+                        Err(e) => {
+                            let message = e.to_string();
+                            c.fatal.get_or_insert(e);
+                            Err(mlua::Error::runtime(message))
+                        }
+                    }
+                })?,
+            )?;
+            ctx.raw_set("game", game)?;
+            ctx.raw_set("players", players)?;
+            ctx.raw_set(
+                "random",
+                scope.create_function(|lua, n: i64| {
+                    if n < 1 {
+                        return Err(mlua::Error::runtime(format!(
+                            "ctx.random(n) needs n >= 1 (got {n})"
+                        )));
+                    }
+                    random_in(lua, 1, n)
+                })?,
+            )?;
+            ctx.raw_set(
+                "choose",
+                scope.create_function(|lua, (seat, options, prompt): (i64, Value, Value)| {
+                    choose(lua, call, seat, options, prompt, de)
+                })?,
+            )?;
+            ctx.raw_set(
+                "choose_all",
+                scope.create_function(|lua, questions: Value| {
+                    choose_all(lua, call, questions, de)
+                })?,
+            )?;
+            ctx.raw_set(
+                "event",
+                scope.create_function(|lua, message: Value| {
+                    let mut c = call.borrow_mut();
+                    if c.powers == Powers::Read {
+                        return Err(mlua::Error::runtime(format!(
+                            "ctx.event is not available in {}",
+                            c.hook
+                        )));
+                    }
+                    let text = to_text(lua, message, de, "ctx.event's text")?;
+                    c.events.push(Event::new(text));
+                    Ok(())
+                })?,
+            )?;
+            let state = match state::from_json(lua, data)? {
+                Value::Nil => Value::Table(lua.create_table()?),
+                other => other,
+            };
+            ctx.raw_set("state", state)?;
+            let mut values = vec![Value::Table(ctx.clone())];
+            for arg in args {
+                values.push(lua.to_value_with(arg, ser)?);
+            }
+            let returned: MultiValue = function.call(MultiValue::from_vec(values))?;
+            let mut out = Vec::new();
+            for value in returned {
+                out.push(lua.from_value_with(value, de).map_err(|e| {
+                    mlua::Error::runtime(format!(
+                        "{} returned a value that is not data: {e}",
+                        call.borrow().hook
+                    ))
+                })?);
+            }
+            let state: Value = ctx.raw_get("state")?;
+            let data = state::to_json(&state, "ctx.state").map_err(mlua::Error::runtime)?;
+            Ok((out, data))
+        })
+    }
+}

@@ -1,0 +1,241 @@
+//! The sandboxed Luau state: safe libraries only, read-only globals, an instruction budget,
+//! a memory cap, and the seeded generator behind `math.random` and `ctx.random`.
+
+use std::rc::Rc;
+
+use mlua::chunk::ChunkMode;
+use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value};
+use serde::{Deserialize, Serialize};
+
+use super::meter::{charge_string_work, Meter};
+use crate::VariantLimits;
+
+/// The error a script raises inside `ctx.choose` when the answer is not known yet. Scripts
+/// that catch it with `pcall` gain nothing: the host notices the pending choice anyway.
+pub(super) const CHOICE_PENDING: &str = "veillee: waiting for a player's choice";
+
+/// Builds the sandboxed Luau state: safe libraries only, seeded `math.random`, read-only
+/// globals and libraries, an instruction budget and a memory cap.
+pub(super) fn sandbox(limits: &VariantLimits, meter: Rc<Meter>) -> mlua::Result<Lua> {
+    let libs = StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
+    let lua = Lua::new_with(libs, LuaOptions::default())?;
+    let globals = lua.globals();
+    // Base without file access, code loading, the garbage collector's view or printing: each
+    // is replaced by a stub whose error says so (a plain `nil` would only say "attempt to
+    // call a nil value").
+    for name in [
+        "require",
+        "dofile",
+        "loadfile",
+        "loadstring",
+        "collectgarbage",
+        "gcinfo",
+        "print",
+        "getfenv",
+        "setfenv",
+        "newproxy",
+    ] {
+        let message = format!("`{name}` is not available to house rules");
+        globals.raw_set(
+            name,
+            lua.create_function(move |_, _: MultiValue| -> mlua::Result<()> {
+                Err(mlua::Error::runtime(message.clone()))
+            })?,
+        )?;
+    }
+    for name in ["io", "os", "package", "debug", "buffer", "bit32", "vector"] {
+        let stub = lua.create_table()?;
+        let meta = lua.create_table()?;
+        meta.raw_set(
+            "__index",
+            lua.create_function(move |_, (_, key): (Value, Value)| -> mlua::Result<()> {
+                let key = match key {
+                    Value::String(s) => s.to_string_lossy(),
+                    _ => "?".into(),
+                };
+                Err(mlua::Error::runtime(format!(
+                    "`{name}.{key}` is not available to house rules: no files, processes, \
+                     clock or host access"
+                )))
+            })?,
+        )?;
+        stub.set_metatable(Some(meta))?;
+        globals.raw_set(name, stub)?;
+    }
+    let string: Table = globals.get("string")?;
+    string.raw_set(
+        "dump",
+        lua.create_function(|_, _: MultiValue| -> mlua::Result<()> {
+            Err(mlua::Error::runtime(
+                "`string.dump` is not available to house rules",
+            ))
+        })?,
+    )?;
+    // `load(text [, name])`: source text only, never a binary chunk.
+    let load = lua.create_function(|lua, (chunk, name): (mlua::LuaString, Option<String>)| {
+        let bytes = chunk.as_bytes();
+        if bytes.first().is_some_and(|b| *b < b'\t' || *b == 0x1b) {
+            return Ok((
+                Value::Nil,
+                Value::String(lua.create_string("load: binary chunks are not allowed")?),
+            ));
+        }
+        let name = name.unwrap_or_else(|| "=(load)".into());
+        match lua
+            .load(&bytes[..])
+            .set_name(name)
+            .set_mode(ChunkMode::Text)
+            .into_function()
+        {
+            Ok(f) => Ok((Value::Function(f), Value::Nil)),
+            Err(e) => Ok((Value::Nil, Value::String(lua.create_string(e.to_string())?))),
+        }
+    })?;
+    globals.raw_set("load", load)?;
+    // math.random draws from the game's seeded generator (see `ctx.random`).
+    let math: Table = globals.get("math")?;
+    math.raw_set(
+        "random",
+        lua.create_function(|lua, (m, n): (Option<i64>, Option<i64>)| {
+            let draw = |lua: &Lua| -> mlua::Result<u64> { with_rng(lua, |rng| rng.next()) };
+            match (m, n) {
+                (None, _) => Ok(Value::Number(
+                    (draw(lua)? >> 11) as f64 / (1u64 << 53) as f64,
+                )),
+                (Some(m), None) => Ok(Value::Integer(random_in(lua, 1, m)?)),
+                (Some(m), Some(n)) => Ok(Value::Integer(random_in(lua, m, n)?)),
+            }
+        })?,
+    )?;
+    math.raw_set(
+        "randomseed",
+        lua.create_function(|_, ()| -> mlua::Result<()> {
+            Err(mlua::Error::runtime(
+                "math.randomseed is not available: the generator is seeded by the game",
+            ))
+        })?,
+    )?;
+    charge_string_work(&lua, &meter, &string)?;
+    hide_addresses(&lua)?;
+    lua.sandbox(true)?;
+    lua.set_interrupt(move |lua| {
+        if let Err(reason) = meter.charge(1) {
+            let at = lua
+                .inspect_stack(0, |d| {
+                    let src = d.source().short_src.map(|s| s.into_owned());
+                    (src, d.current_line())
+                })
+                .and_then(|(src, line)| Some(format!("{}:{}: ", src?, line?)))
+                .unwrap_or_default();
+            return Err(mlua::Error::runtime(format!("{at}{reason}")));
+        }
+        Ok(mlua::VmState::Continue)
+    });
+    lua.set_memory_limit(limits.memory_bytes)?;
+    Ok(lua)
+}
+
+/// `tostring` and `string.format("%s")` of a table or a function show its memory address,
+/// which differs from one run to the next: a script that kept or compared such a text would
+/// make a replayed game differ. They show the type alone (`table`, `function`), unless the
+/// value has its own `__tostring`.
+fn hide_addresses(lua: &Lua) -> mlua::Result<()> {
+    let globals = lua.globals();
+    let tostring: Function = globals.get("tostring")?;
+    let plain = tostring.clone();
+    globals.raw_set(
+        "tostring",
+        lua.create_function(
+            move |lua, value: Value| match without_address(lua, &value)? {
+                Some(name) => Ok(Value::String(name)),
+                None => plain.call::<Value>(value),
+            },
+        )?,
+    )?;
+    let string: Table = globals.get("string")?;
+    let format: Function = string.get("format")?;
+    string.raw_set(
+        "format",
+        lua.create_function(move |lua, args: MultiValue| {
+            let mut shown = MultiValue::new();
+            for value in args {
+                match without_address(lua, &value)? {
+                    Some(name) => shown.push_back(Value::String(name)),
+                    None => shown.push_back(value),
+                }
+            }
+            format.call::<MultiValue>(shown)
+        })?,
+    )?;
+    Ok(())
+}
+
+/// The type name to show for a value whose plain text would hold an address.
+fn without_address(lua: &Lua, value: &Value) -> mlua::Result<Option<mlua::LuaString>> {
+    let has_own_text = |meta: Option<Table>| {
+        meta.is_some_and(|m| !matches!(m.raw_get::<Value>("__tostring"), Ok(Value::Nil) | Err(_)))
+    };
+    let addressed = match value {
+        Value::Table(t) => !has_own_text(t.metatable()),
+        // Scripts cannot make userdata (`newproxy` is absent): any is the host's.
+        Value::Function(_) | Value::Thread(_) | Value::LightUserData(_) | Value::UserData(_) => {
+            true
+        }
+        _ => false,
+    };
+    if addressed {
+        Ok(Some(lua.create_string(value.type_name())?))
+    } else {
+        Ok(None)
+    }
+}
+
+/// The random generator of the current hook call (see [`Rng`]), or an error outside one.
+pub(super) fn with_rng<R>(lua: &Lua, f: impl FnOnce(&mut Rng) -> R) -> mlua::Result<R> {
+    let mut call = lua
+        .app_data_mut::<CallRng>()
+        .ok_or_else(|| mlua::Error::runtime("random numbers are only available in hooks"))?;
+    match call.0.as_mut() {
+        Some(rng) => Ok(f(rng)),
+        None => Err(mlua::Error::runtime(
+            "random numbers are not available in this hook (filter_actions and view must not \
+             draw)",
+        )),
+    }
+}
+
+pub(super) fn random_in(lua: &Lua, m: i64, n: i64) -> mlua::Result<i64> {
+    if m > n {
+        return Err(mlua::Error::runtime(format!(
+            "random: interval is empty ({m}..{n})"
+        )));
+    }
+    let span = (n as i128 - m as i128 + 1) as u128;
+    let draw = with_rng(lua, |rng| rng.next())? as u128;
+    Ok((m as i128 + ((draw * span) >> 64) as i128) as i64)
+}
+
+/// The hook call's generator, in the Lua state's app data (`None` when drawing is not allowed).
+pub(super) struct CallRng(pub(super) Option<Rng>);
+
+/// SplitMix64: tiny, seedable, and its whole state is one number saved with the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A generator for a session seed and a salt (the variant layer's own stream).
+    pub fn seeded(seed: u64) -> Rng {
+        let mut rng = Rng(seed ^ 0x5641_5249_414e_5453); // "VARIANTS"
+        rng.next();
+        rng
+    }
+
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
