@@ -8,7 +8,8 @@
 //!
 //! Action ids: `c3-c4` (one coup: a step or a jump of the piece on `c3`), `end-coups` (stop
 //! moving), `take-e5` (take the flanked enemy piece on `e5`), `end-turn` (take nothing more),
-//! `alliance` (CN-A1), `draw` (agree to a draw, CN-E3).
+//! `alliance` (CN-A1), `draw` (agree to a draw, CN-E3), `new-round` / `end-match` (at the
+//! end of a round, X.2).
 
 mod blocking;
 mod board;
@@ -27,7 +28,7 @@ mod words;
 mod tests;
 
 use serde::{Deserialize, Serialize};
-use veillee_sdk::GameRng;
+use veillee_sdk::{GameRng, Seat};
 
 use board::{Pc, Sq, CELLS, PIECES};
 
@@ -53,6 +54,12 @@ pub enum Phase {
     Coups,
     /// The coups are over: the army chooses which flanked enemies to take (CN-C2).
     Captures,
+    /// The round is over without 27 points: this seat, an opponent of the side left on the
+    /// board, chooses whether to demand a new round (X.2, CN-E2).
+    RoundOver {
+        /// The seat asked now.
+        asking: Seat,
+    },
 }
 
 /// How the match ended.
@@ -66,6 +73,9 @@ pub enum Ending {
     Agreed,
     /// [`TURN_LIMIT`] turns were played.
     TurnLimit,
+    /// A round ended without 27 points and no opponent demanded a new one: the match ends on
+    /// the points (X.2).
+    OnPoints,
 }
 
 /// A legal move: small, `Copy`, never a string.
@@ -89,6 +99,10 @@ pub enum Move {
     /// Agree to a draw (`draw`, CN-E3): the match is drawn once every player agreed, each
     /// at the start of one of their turns, in one unbroken table round.
     AgreeDraw,
+    /// At the end of a round, demand a new one (`new-round`, X.2).
+    NewRound,
+    /// At the end of a round, let the match end on the points (`end-match`, X.2).
+    EndMatch,
 }
 
 /// A game (a match of one or more rounds) of Château Noir: the whole state.

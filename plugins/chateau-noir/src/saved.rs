@@ -18,6 +18,9 @@ pub(crate) struct Saved {
     turn: u32,
     active: u8,
     phase: SavedPhase,
+    /// The seat asked whether to demand a new round (phase `round_over` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    asking: Option<u8>,
     pieces: Vec<SavedPiece>,
     scores: Vec<i32>,
     table: Vec<u8>,
@@ -49,6 +52,8 @@ pub(crate) struct Saved {
 enum SavedPhase {
     Coups,
     Captures,
+    /// X.2: the end of a round; `asking` names the seat asked.
+    RoundOver,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -58,6 +63,7 @@ enum SavedEnding {
     ChateauNoir(u8),
     Agreed,
     TurnLimit,
+    OnPoints,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -94,6 +100,11 @@ impl From<ChateauNoir> for Saved {
             phase: match g.phase {
                 Phase::Coups => SavedPhase::Coups,
                 Phase::Captures => SavedPhase::Captures,
+                Phase::RoundOver { .. } => SavedPhase::RoundOver,
+            },
+            asking: match g.phase {
+                Phase::RoundOver { asking } => Some(asking),
+                _ => None,
             },
             pieces: (0..PIECES as Pc)
                 .filter(|&p| g.pos[p as usize] != NONE)
@@ -126,6 +137,7 @@ impl From<ChateauNoir> for Saved {
                 Ending::ChateauNoir(s) => SavedEnding::ChateauNoir(s),
                 Ending::Agreed => SavedEnding::Agreed,
                 Ending::TurnLimit => SavedEnding::TurnLimit,
+                Ending::OnPoints => SavedEnding::OnPoints,
             }),
             diagonal_flanking: g.diagonal_flanking,
             penalties: (g.penalties != [0; 4]).then(|| g.penalties.to_vec()),
@@ -192,9 +204,13 @@ impl TryFrom<Saved> for ChateauNoir {
         g.round = s.round;
         g.turn = s.turn;
         g.active = s.active;
-        g.phase = match s.phase {
-            SavedPhase::Coups => Phase::Coups,
-            SavedPhase::Captures => Phase::Captures,
+        g.phase = match (s.phase, s.asking) {
+            (SavedPhase::Coups, None) => Phase::Coups,
+            (SavedPhase::Captures, None) => Phase::Captures,
+            (SavedPhase::RoundOver, Some(asking)) if asking < s.players => {
+                Phase::RoundOver { asking }
+            }
+            _ => return Err("`asking` names a seat in the `round_over` phase only".into()),
         };
         g.scores = four(&s.scores, "scores")?;
         g.table = four(&s.table, "table")?;
@@ -222,6 +238,7 @@ impl TryFrom<Saved> for ChateauNoir {
             SavedEnding::ChateauNoir(s) => Ending::ChateauNoir(s),
             SavedEnding::Agreed => Ending::Agreed,
             SavedEnding::TurnLimit => Ending::TurnLimit,
+            SavedEnding::OnPoints => Ending::OnPoints,
         });
         g.diagonal_flanking = s.diagonal_flanking;
         if let Some(penalties) = &s.penalties {
@@ -242,6 +259,9 @@ impl TryFrom<Saved> for ChateauNoir {
             }
             g.trail_start = s.trail_start;
             g.visited = trail.iter().fold(bit(trail[0].0), |v, c| v | bit(c.1));
+        }
+        if matches!(g.phase, Phase::RoundOver { .. }) && !g.round_over() {
+            return Err("the round is not over: two sides still have pieces".into());
         }
         if g.capturable & !pieces_alive(&g) != 0 {
             return Err("a captured piece cannot be taken".into());

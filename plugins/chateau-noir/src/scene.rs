@@ -59,10 +59,15 @@ pub fn manifest() -> Manifest {
         min_players: 2,
         max_players: 4,
         seats: vec![
-            seat("Vert (et Bleu à 2 ou 3)", "Green (and Blue with 2 or 3)", 0),
-            seat("Rouge (et Jaune à 2)", "Red (and Yellow with 2)", 1),
-            seat("Jaune", "Yellow", 3),
+            // IV: in the order of play, partners diagonal (see `ChateauNoir::controller`).
+            seat("Vert (et Bleu à 2)", "Green (and Blue with 2)", 0),
+            seat(
+                "Rouge (et Jaune à 2 ou 3)",
+                "Red (and Yellow with 2 or 3)",
+                1,
+            ),
             seat("Bleu", "Blue", 2),
+            seat("Jaune", "Yellow", 3),
         ],
         options: vec![OptionSpec {
             id: "mode".into(),
@@ -343,6 +348,21 @@ fn message(game: &ChateauNoir) -> Text {
     let army = game.active as usize;
     let (fr, en) = ARMY_NAMES[army];
     let mut message = match game.phase {
+        Phase::RoundOver { asking } => {
+            let (fr, en) = game.side_name(game.seat_side(asking));
+            text(
+                format!(
+                    "Fin de la manche {} : {fr}, exigez-vous une nouvelle manche ? Sinon, le \
+                     match finit aux points",
+                    game.round()
+                ),
+                format!(
+                    "Round {} is over: {en}, do you demand a new round? If not, the match \
+                     ends on the points",
+                    game.round()
+                ),
+            )
+        }
         Phase::Captures => text(
             format!("{fr} : choisissez les pièces ennemies encadrées à prendre"),
             format!("{en}: choose which flanked enemy pieces to take"),
