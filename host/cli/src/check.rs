@@ -7,6 +7,7 @@ use veillee_runtime::conformance::{check, CheckConfig};
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::launch::with_own_scripts;
 use veillee_runtime::native::native_engine;
+use veillee_runtime::options::parse_options;
 
 pub fn run(
     catalog: &Catalog,
@@ -14,6 +15,7 @@ pub fn run(
     game: &str,
     games: u32,
     seed: u64,
+    options: &[String],
 ) -> anyhow::Result<()> {
     let path = Path::new(game);
     let (plugin, native) = if path.is_file() {
@@ -45,6 +47,7 @@ pub fn run(
     let config = CheckConfig {
         games,
         seed,
+        options: parse_options(plugin.manifest(), options)?,
         ..CheckConfig::default()
     };
     let reference = native.as_deref_mut().map(|n| n as &mut dyn GameEngine);
@@ -54,8 +57,13 @@ pub fn run(
     } else {
         ""
     };
+    let with = if options.is_empty() {
+        String::new()
+    } else {
+        format!(" with {}", options.join(" "))
+    };
     println!(
-        "{}: {} games, {} moves checked{versus}",
+        "{}{with}: {} games, {} moves checked{versus}",
         report.game, report.games, report.moves
     );
     if report.passed() {

@@ -64,7 +64,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Ok(Catalog::open(runtime, data.clone()))
     };
     match command {
-        Command::Games => games::list_games(&open()?, &lang),
+        Command::Games { options } => games::list_games(&open()?, options, &lang),
         Command::Plugins => games::list_plugins(&open()?, &data),
         Command::Install { file } => games::install(&mut open()?, &file, &lang),
         Command::Uninstall { id } => games::uninstall(&mut open()?, &id),
@@ -73,6 +73,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             games,
             seed,
             players,
+            options: written_options,
             max_moves,
             threads,
             json,
@@ -88,6 +89,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 games,
                 seed,
                 players,
+                options: written_options,
                 max_moves,
                 threads,
                 json,
@@ -106,8 +108,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             game,
             seats,
             seed,
+            options,
             variants,
-        } => play::run(&open()?, &data, &game, &seats, seed, &variants, &lang),
+        } => {
+            let new_game = play::NewGame {
+                game: &game,
+                seats: &seats,
+                seed,
+                options: &options,
+                variants: &variants,
+            };
+            play::run(&open()?, &data, &new_game, &lang)
+        }
         Command::Sessions => sessions::list(&data),
         Command::Resume { id } => play::resume(&open()?, &data, id, &lang),
         Command::Undo { id, steps, agree } => sessions::undo(&open()?, &data, id, steps, agree),
@@ -119,13 +131,27 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             game,
             seed,
             players,
+            options,
             actions,
             viewer,
             json: _,
-        } => inspect::run(&open()?, &game, seed, players, &actions, viewer),
-        Command::Check { game, games, seed } => {
-            check::run(&open()?, &data.variants(), &game, games, seed)
+        } => {
+            let request = inspect::Request {
+                game: &game,
+                seed,
+                players,
+                options: &options,
+                actions: &actions,
+                viewer,
+            };
+            inspect::run(&open()?, &data.variants(), &request)
         }
+        Command::Check {
+            game,
+            games,
+            seed,
+            options,
+        } => check::run(&open()?, &data.variants(), &game, games, seed, &options),
         Command::Variants { game, dir } => variants::list(&data, game.as_deref(), dir, &lang),
         Command::CheckVariant { file } => variants::check_variant(&open()?, &data, &file, &lang),
         Command::Bench {

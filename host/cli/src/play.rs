@@ -4,7 +4,7 @@
 use std::io::{BufRead, Write};
 
 use anyhow::{bail, Context};
-use veillee_sdk::{GameError, GameRng, Manifest, Seat, Setup, Status};
+use veillee_sdk::{GameError, GameRng, Manifest, Seat, Status};
 
 use super::board_text::render;
 use super::open_sessions;
@@ -12,19 +12,33 @@ use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::{EngineError, GameEngine};
 use veillee_runtime::launch::{engine_for_session, engine_with_variants};
+use veillee_runtime::options::setup_with_options;
 use veillee_runtime::session::{LiveSession, SessionError, Sessions, TURN_TIME_KEY};
 use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
 
+/// What `veillee play` starts.
+pub struct NewGame<'a> {
+    /// Game id.
+    pub game: &'a str,
+    /// One entry per seat: `human` or `random`.
+    pub seats: &'a [String],
+    /// Seed (default: from the clock).
+    pub seed: Option<u64>,
+    /// The game's options, as `id=value`.
+    pub options: &'a [String],
+    /// House rules: ids or `.lua` files.
+    pub variants: &'a [String],
+}
+
 /// `veillee play`: a new session.
-pub fn run(
-    catalog: &Catalog,
-    data: &DataDir,
-    game: &str,
-    seats: &[String],
-    seed: Option<u64>,
-    variants: &[String],
-    lang: &str,
-) -> anyhow::Result<()> {
+pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyhow::Result<()> {
+    let NewGame {
+        game,
+        seats,
+        seed,
+        options,
+        variants,
+    } = *new;
     let (mut engine, recorded) = engine_with_variants(catalog, game, variants, &data.variants())?;
     for script in &recorded {
         println!("House rule: {} ({})", script.id, script.file);
@@ -41,7 +55,7 @@ pub fn run(
         })
         .collect();
     let sessions = open_sessions(data)?;
-    let setup = Setup::new(kinds.len() as u8, seed);
+    let setup = setup_with_options(&manifest, kinds.len() as u8, seed, options)?;
     let live = sessions.start_with_variants(&mut *engine, players, setup, recorded)?;
     println!(
         "{} — session {} (resume it with `veillee resume {}`), seed {seed}",

@@ -5,6 +5,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::launch::engine_with_variants;
+use veillee_runtime::options::parse_options;
 use veillee_runtime::session::Sessions;
 use veillee_runtime::simulate::{
     simulate, simulate_stepwise, simulate_stepwise_threads, SimulationConfig,
@@ -12,11 +13,13 @@ use veillee_runtime::simulate::{
 use veillee_runtime::variants::library;
 
 /// The command's options.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Options {
     pub games: u32,
     pub seed: u64,
     pub players: Option<u8>,
+    /// The game's options, as `id=value`.
+    pub options: Vec<String>,
     pub max_moves: u32,
     pub threads: Option<usize>,
     pub json: bool,
@@ -37,6 +40,7 @@ pub fn run(
         games,
         seed,
         players,
+        options: ref written,
         max_moves,
         threads,
         json,
@@ -53,12 +57,14 @@ pub fn run(
     );
     let threads =
         threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let game_options = parse_options(manifest, written)?;
     let config = SimulationConfig {
         games,
         seed,
         players,
         max_moves,
         threads,
+        options: game_options,
     };
     let bar = if json || games < 50 {
         ProgressBar::hidden()
@@ -97,12 +103,17 @@ pub fn run(
         println!("{}", serde_json::to_string(&report)?);
     } else {
         println!(
-            "{}: {} games, {} players, seeds {}–{}",
+            "{}: {} games, {} players, seeds {}–{}{}",
             report.game,
             report.games,
             players,
             seed,
-            seed + games.saturating_sub(1) as u64
+            seed + games.saturating_sub(1) as u64,
+            if written.is_empty() {
+                String::new()
+            } else {
+                format!(", options {}", written.join(" "))
+            }
         );
         for (seat, wins) in report.wins.iter().enumerate() {
             let name = manifest

@@ -577,3 +577,184 @@ fn simulations_with_scripts_give_the_same_games_on_one_thread_or_two() {
     };
     assert_eq!(run("1"), run("2"));
 }
+
+#[test]
+fn games_options_lists_each_games_options_with_their_values_and_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(dir.path(), &["games", "--options"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("--option mode=teams|individual   With four players (default: teams)"),
+        "{text}"
+    );
+    assert!(text.contains("(no options)"), "siege has none:\n{text}");
+    // Without the flag, one line per game.
+    let plain = stdout(&veillee(dir.path(), &["games"]));
+    assert!(!plain.contains("--option"), "{plain}");
+}
+
+/// Four players each for themselves, only reachable through the game's `mode` option.
+#[test]
+fn simulate_and_check_take_game_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(
+        dir.path(),
+        &[
+            "simulate",
+            "chateau-noir",
+            "--players",
+            "4",
+            "--option",
+            "mode=individual",
+            "--games",
+            "6",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    let individual: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(individual["errors"], 0, "{individual}");
+    let teams: serde_json::Value = serde_json::from_str(&stdout(&veillee(
+        dir.path(),
+        &[
+            "simulate",
+            "chateau-noir",
+            "--players",
+            "4",
+            "--games",
+            "6",
+            "--json",
+        ],
+    )))
+    .unwrap();
+    assert_ne!(
+        (&individual["mean_length"], &individual["wins"]),
+        (&teams["mean_length"], &teams["wins"]),
+        "same seeds, other mode: other games"
+    );
+    let out = veillee(
+        dir.path(),
+        &[
+            "check",
+            "chateau-noir",
+            "--games",
+            "1",
+            "--option",
+            "mode=individual",
+        ],
+    );
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).starts_with("chateau-noir with mode=individual: 3 games"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_wrong_option_is_refused_naming_the_option_and_its_values() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["simulate", "check", "inspect", "play"] {
+        let out = veillee(
+            dir.path(),
+            &[command, "chateau-noir", "--option", "mode=solo"],
+        );
+        assert!(!out.status.success(), "{command}");
+        assert!(
+            stderr(&out).contains(
+                "option `mode` of chateau-noir cannot be `solo`: it takes teams or individual"
+            ),
+            "{command}: {}",
+            stderr(&out)
+        );
+        let out = veillee(dir.path(), &[command, "siege", "--option", "mode=teams"]);
+        assert!(
+            stderr(&out).contains("siege has no option `mode`; siege has no options"),
+            "{command}: {}",
+            stderr(&out)
+        );
+    }
+    assert!(
+        veillee(dir.path(), &["sessions"]).status.success()
+            && stdout(&veillee(dir.path(), &["sessions"])).lines().count() <= 1,
+        "a refused `play` saves nothing"
+    );
+}
+
+#[test]
+fn inspect_and_play_use_the_option_and_the_session_keeps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let inspect = |mode: &str| -> serde_json::Value {
+        let out = veillee(
+            dir.path(),
+            &[
+                "inspect",
+                "chateau-noir",
+                "--players",
+                "4",
+                "--option",
+                &format!("mode={mode}"),
+                "--json",
+            ],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_str(&stdout(&out)).unwrap()
+    };
+    let individual = inspect("individual");
+    assert_eq!(individual["options"]["mode"], "individual");
+    // Each for themselves there is a score line per army, in teams one per team.
+    let score_lines = |v: &serde_json::Value| v["scene"]["scores"].as_array().unwrap().len();
+    assert!(score_lines(&individual) > score_lines(&inspect("teams")));
+    let out = veillee_with_input(
+        dir.path(),
+        &[
+            "play",
+            "chateau-noir",
+            "--seats",
+            "human,random,random,random",
+            "--option",
+            "mode=individual",
+            "--seed",
+            "3",
+        ],
+        "q\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let id = session_id(&stdout(&out));
+    let file = dir.path().join("game.json");
+    let out = veillee(dir.path(), &["export", &id, file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let exported = std::fs::read_to_string(&file).unwrap();
+    assert!(exported.contains("\"individual\""), "{exported}");
+}
+
+/// `inspect` runs a game as it is played: Castel with its own cards script, the user's copy
+/// of it when there is one (a bare plugin would ignore both).
+#[test]
+fn inspect_runs_castel_with_its_own_cards_script() {
+    let dir = tempfile::tempdir().unwrap();
+    let inspect = || -> serde_json::Value {
+        let out = veillee(dir.path(), &["inspect", "castel", "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_str(&stdout(&out)).unwrap()
+    };
+    let before = inspect();
+    assert_eq!(before["scripts"][0]["id"], "cartes");
+    assert_eq!(before["scripts"][0]["file"], "cards.lua");
+    let text = include_str!("../../../variants/castel/cards.lua");
+    let one = r#"en = "Ambassador" }, article = "l'", count = 1,"#;
+    assert!(
+        text.contains(one),
+        "the card table is where this test expects it"
+    );
+    // The copy has two Ambassadors: another deal.
+    let edited = text.replace(one, &one.replace("count = 1", "count = 2"));
+    let folder = dir.path().join("variants");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("cards.lua"), edited).unwrap();
+    let after = inspect();
+    assert_eq!(after["scripts"][0]["id"], "cartes");
+    assert_ne!(before["scripts"][0]["hash"], after["scripts"][0]["hash"]);
+    assert_ne!(before["state_hash"], after["state_hash"], "{after}");
+}

@@ -9,8 +9,12 @@
 //! reference engine is given (the native build of the same crate), both are driven with the
 //! same actions and must agree move by move.
 
+use std::collections::BTreeMap;
+
 use sha2::{Digest, Sha256};
-use veillee_sdk::{Action, GameError, GameRng, Handle, Scene, Seat, Setup, Status, Target};
+use veillee_sdk::{
+    Action, GameError, GameRng, Handle, OptionValue, Scene, Seat, Setup, Status, Target,
+};
 
 use veillee_engine::{EngineError, GameEngine};
 
@@ -31,6 +35,8 @@ pub struct CheckConfig {
     pub deep_steps: u32,
     /// See `deep_steps`.
     pub deep_stride: u32,
+    /// The game's options for every game played (missing ones take their default).
+    pub options: BTreeMap<String, OptionValue>,
 }
 
 impl Default for CheckConfig {
@@ -42,6 +48,7 @@ impl Default for CheckConfig {
             actions_tried_per_step: 6,
             deep_steps: 200,
             deep_stride: 16,
+            options: BTreeMap::new(),
         }
     }
 }
@@ -92,7 +99,8 @@ pub fn check(
     }
     for players in manifest.min_players..=manifest.max_players {
         for i in 0..config.games {
-            let setup = Setup::new(players, config.seed.wrapping_add(i as u64));
+            let mut setup = Setup::new(players, config.seed.wrapping_add(i as u64));
+            setup.options = config.options.clone();
             let mut game = GameCheck {
                 engine: &mut *engine,
                 reference: reference.as_deref_mut(),
