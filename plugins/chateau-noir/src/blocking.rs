@@ -45,7 +45,7 @@ impl ChateauNoir {
 
     /// The enemy of `army` that played last (CN-S4's "army that played last"); before anyone
     /// played, the nearest enemy counter-clockwise.
-    pub(crate) fn last_enemy(&self, army: u8) -> u8 {
+    fn last_enemy(&self, army: u8) -> u8 {
         let mine = self.side(army);
         (1..4u8)
             .map(|k| (army + 4 - k) % 4)

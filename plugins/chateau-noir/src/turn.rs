@@ -147,17 +147,12 @@ impl ChateauNoir {
         self.ending = Some(Ending::TurnLimit);
     }
 
-    /// The start of `army`'s turn. Returns `false` when the army lost its turn (château, or
-    /// its last pieces fell to a siege).
+    /// The start of `army`'s turn. Returns `false` when the army lost its turn (its last
+    /// pieces fell to a siege).
     fn start_turn(&mut self, army: u8, log: &mut Log) -> bool {
         let unit = self.unit(army);
-        // CN-S4: an army that cannot carry out its full movement factor is captured whole.
-        // Armies blocked by a turn are captured at its end (IX.4a, `capture_blocked_armies`);
-        // this catches a position set up or loaded blocked.
-        if !self.can_make_factor(unit, self.factor(army)) {
-            self.chateau(army, unit, self.last_enemy(army), log);
-            return false;
-        }
+        // CN-S4 needs no test here: every turn ends by capturing the armies it left blocked
+        // (IX.4a, `capture_blocked_armies`), and a round starts with every army free.
         // CN-S7: sieges are counted at the start of the besieged army's turns.
         self.count_sieges(unit, log);
         if self.ending.is_some() {
