@@ -34,7 +34,7 @@ impl Game for ChateauNoir {
             return Status::Finished { outcome };
         }
         match self.phase {
-            Phase::RoundOver { asking } => Status::to_act(asking),
+            Phase::RoundOver { asking } | Phase::DrawOffer { asking } => Status::to_act(asking),
             _ => Status::to_act(self.controller(self.active)),
         }
     }
@@ -46,6 +46,13 @@ impl Game for ChateauNoir {
         if let Phase::RoundOver { asking } = self.phase {
             return if seat == asking {
                 vec![Move::NewRound, Move::EndMatch]
+            } else {
+                Vec::new()
+            };
+        }
+        if let Phase::DrawOffer { asking } = self.phase {
+            return if seat == asking {
+                vec![Move::AcceptDraw, Move::PlayOn]
             } else {
                 Vec::new()
             };
@@ -71,7 +78,7 @@ impl Game for ChateauNoir {
                 }
                 moves
             }
-            Phase::RoundOver { .. } => Vec::new(),
+            Phase::RoundOver { .. } | Phase::DrawOffer { .. } => Vec::new(),
             Phase::Captures => {
                 let mut moves: Vec<Move> = (0..PIECES)
                     .filter(|&p| self.capturable & (1 << p) != 0)
@@ -123,6 +130,8 @@ impl Game for ChateauNoir {
             Move::AgreeDraw => id.push_str("draw"),
             Move::NewRound => id.push_str("new-round"),
             Move::EndMatch => id.push_str("end-match"),
+            Move::AcceptDraw => id.push_str("accept-draw"),
+            Move::PlayOn => id.push_str("play-on"),
         }
         id
     }
@@ -160,6 +169,9 @@ impl Game for ChateauNoir {
                 Some(asking) => self.phase = Phase::RoundOver { asking },
                 None => self.ending = Some(Ending::OnPoints),
             },
+            // The safety net: a draw only if every player accepts.
+            Move::AcceptDraw => self.answer_draw(seat, true, log),
+            Move::PlayOn => self.answer_draw(seat, false, log),
             Move::AgreeDraw => {
                 // CN-E3: every player must agree; the agreement does not use the turn.
                 self.voted = true;

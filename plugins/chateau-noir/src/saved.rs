@@ -8,7 +8,12 @@ use serde::{Deserialize, Serialize};
 use veillee_sdk::GameRng;
 
 use crate::board::{self, bit, Pc, Sq, CELLS, NONE, PIECES};
+use crate::safety::first_draw_offer;
 use crate::{ChateauNoir, Ending, Phase};
+
+fn is_first_draw_offer(at: &u32) -> bool {
+    *at == first_draw_offer()
+}
 
 #[derive(Serialize, Deserialize)]
 pub(crate) struct Saved {
@@ -18,9 +23,17 @@ pub(crate) struct Saved {
     turn: u32,
     active: u8,
     phase: SavedPhase,
-    /// The seat asked whether to demand a new round (phase `round_over` only).
+    /// The seat asked whether to demand a new round (phase `round_over`) or to accept the
+    /// safety net's draw (phase `draw_offer`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     asking: Option<u8>,
+    /// The turns played at which the safety net next offers a draw (absent while it is the
+    /// first offer, so that saves stay as they were).
+    #[serde(
+        default = "first_draw_offer",
+        skip_serializing_if = "is_first_draw_offer"
+    )]
+    draw_offer_at: u32,
     pieces: Vec<SavedPiece>,
     scores: Vec<i32>,
     table: Vec<u8>,
@@ -54,6 +67,8 @@ enum SavedPhase {
     Captures,
     /// X.2: the end of a round; `asking` names the seat asked.
     RoundOver,
+    /// The safety net's draw offer; `asking` names the seat asked.
+    DrawOffer,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -101,11 +116,13 @@ impl From<ChateauNoir> for Saved {
                 Phase::Coups => SavedPhase::Coups,
                 Phase::Captures => SavedPhase::Captures,
                 Phase::RoundOver { .. } => SavedPhase::RoundOver,
+                Phase::DrawOffer { .. } => SavedPhase::DrawOffer,
             },
             asking: match g.phase {
-                Phase::RoundOver { asking } => Some(asking),
+                Phase::RoundOver { asking } | Phase::DrawOffer { asking } => Some(asking),
                 _ => None,
             },
+            draw_offer_at: g.draw_offer_at,
             pieces: (0..PIECES as Pc)
                 .filter(|&p| g.pos[p as usize] != NONE)
                 .map(|p| SavedPiece {
@@ -210,8 +227,16 @@ impl TryFrom<Saved> for ChateauNoir {
             (SavedPhase::RoundOver, Some(asking)) if asking < s.players => {
                 Phase::RoundOver { asking }
             }
-            _ => return Err("`asking` names a seat in the `round_over` phase only".into()),
+            (SavedPhase::DrawOffer, Some(asking)) if asking < s.players => {
+                Phase::DrawOffer { asking }
+            }
+            _ => {
+                return Err(
+                    "`asking` names a seat in the `round_over` and `draw_offer` phases only".into(),
+                )
+            }
         };
+        g.draw_offer_at = s.draw_offer_at;
         g.scores = four(&s.scores, "scores")?;
         g.table = four(&s.table, "table")?;
         if g.table.iter().any(|&t| t > 3) {
@@ -259,6 +284,9 @@ impl TryFrom<Saved> for ChateauNoir {
             }
             g.trail_start = s.trail_start;
             g.visited = trail.iter().fold(bit(trail[0].0), |v, c| v | bit(c.1));
+        }
+        if matches!(g.phase, Phase::DrawOffer { .. }) && g.turns_played() < g.draw_offer_at {
+            return Err("the safety net's draw is not due yet".into());
         }
         if matches!(g.phase, Phase::RoundOver { .. }) && !g.round_over() {
             return Err("the round is not over: two sides still have pieces".into());

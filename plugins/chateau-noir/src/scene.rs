@@ -9,7 +9,7 @@ use veillee_sdk::{
 };
 
 use crate::board::{self, army_of, is_captain, Kind, Pc, Sq, ARMY_NAMES, CELLS, NONE, PIECES};
-use crate::{ChateauNoir, Phase, BOARD_ID, TURN_LIMIT};
+use crate::{ChateauNoir, Phase, BOARD_ID};
 
 /// The armies' colours: Green, Red, Blue, Yellow.
 pub const ARMY_COLOURS: [Colour; 4] = [
@@ -331,7 +331,12 @@ fn scores(game: &ChateauNoir) -> Vec<ScoreLine> {
     });
     lines.push(ScoreLine {
         label: text("Tour", "Turn"),
-        value: format!("{}/{TURN_LIMIT}", game.turn.min(TURN_LIMIT)),
+        // The turn at which the safety net next offers a draw.
+        value: format!(
+            "{}/{}",
+            game.turn.min(game.draw_offer_at),
+            game.draw_offer_at
+        ),
         seat: None,
     });
     lines
@@ -360,6 +365,20 @@ fn message(game: &ChateauNoir) -> Text {
                     "Round {} is over: {en}, do you demand a new round? If not, the match \
                      ends on the points",
                     game.round()
+                ),
+            )
+        }
+        Phase::DrawOffer { asking } => {
+            let (fr, en) = game.seat_label(asking);
+            let turns = game.turns_played();
+            text(
+                format!(
+                    "{turns} tours joués (limite de sécurité) : {fr}, acceptez-vous la partie \
+                     nulle ? Elle n'est nulle que si tous l'acceptent"
+                ),
+                format!(
+                    "{turns} turns played (safety limit): {en}, do you accept a draw? It is \
+                     drawn only if everyone accepts"
                 ),
             )
         }

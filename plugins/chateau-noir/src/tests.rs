@@ -11,7 +11,7 @@ use veillee_sdk::{
 };
 
 use crate::board::{self, Sq};
-use crate::{ChateauNoir, Ending, Move, Phase, TURN_LIMIT};
+use crate::{ChateauNoir, Ending, Move, Phase, DRAW_OFFER_TURNS, DRAW_REOFFER_TURNS};
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -133,7 +133,7 @@ fn random_playouts_always_terminate_with_an_outcome() {
     for (players, mode) in [(2, "teams"), (3, "teams"), (4, "teams"), (4, "individual")] {
         let mut total = 0u64;
         let mut draws = 0;
-        let mut limits = 0;
+        let mut safety_draws = 0;
         let games = 200;
         for seed in 0..games {
             let mut setup = Setup::new(players, seed);
@@ -152,11 +152,12 @@ fn random_playouts_always_terminate_with_an_outcome() {
                 draws += 1;
             }
             if game.ending() == Some(Ending::TurnLimit) {
-                limits += 1;
+                safety_draws += 1;
             }
         }
         eprintln!(
-            "{players} {mode}: mean {} actions, {draws} draws, {limits} turn limits of {games}",
+            "{players} {mode}: mean {} actions, {draws} draws, {safety_draws} at the safety limit \
+             of {games}",
             total / games
         );
     }
@@ -954,13 +955,96 @@ fn cn_e3_a_draw_needs_every_player_in_one_round_of_turns() {
     assert!(game.status().outcome().unwrap().is_draw());
 }
 
+/// The safety net is no silent rule. The original knows « deux façons de gagner : 1.
+/// accumuler 27 points, soit seul, 2. réussir un «Château noir» » (II) and one draw, X.3
+/// « D'un commun accord, les joueurs peuvent en tout temps déclarer une partie nulle », so
+/// the limit only puts that question to everyone. After [`DRAW_OFFER_TURNS`] turns
+/// every player in turn is asked; the match is drawn only if all accept, and one `play-on`
+/// lets the next army play, the question coming back [`DRAW_REOFFER_TURNS`] turns later.
 #[test]
-fn cn_e3_the_match_is_drawn_after_the_turn_limit() {
-    let mut game = ChateauNoir::new(&Setup::new(4, 0)).unwrap();
-    game.turn = TURN_LIMIT;
-    pass(&mut game);
+fn cn_e3_the_safety_limit_offers_a_draw_that_every_player_must_accept() {
+    // Three players, Blue (seat 2) plays the last turn before the limit.
+    let mut game = place("a4:1 c9:2 h8:3 j1:4", 3, true, BLUE);
+    game.turn = DRAW_OFFER_TURNS;
+    let events = play(&mut game, "end-coups");
+    assert!(events
+        .iter()
+        .any(|e| e.text.en.starts_with("2000 turns played (safety limit)")));
+    // Asked from the seat after Blue's player: 0, 1, then 2.
+    assert_eq!(game.status(), Status::to_act(0));
+    assert_eq!(ids(&game), names(&["accept-draw", "play-on"]));
+    assert!(game.moves(1).is_empty() && game.moves(2).is_empty());
+    assert!(game
+        .view(None)
+        .message
+        .en
+        .contains("player 1 (Green), do you accept a draw?"));
+    play(&mut game, "accept-draw");
+    assert_eq!(seat_to_act(&game), 1);
+    assert!(game
+        .view(None)
+        .message
+        .en
+        .contains("player 2 (Red and Yellow)"));
+    play(&mut game, "accept-draw");
+    assert_eq!(seat_to_act(&game), 2);
+    // Saved and loaded in the middle of the question.
+    let json = serde_json::to_string(&game).unwrap();
+    assert!(json.contains("\"draw_offer\""), "{json}");
+    assert_eq!(serde_json::from_str::<ChateauNoir>(&json).unwrap(), game);
+    play(&mut game, "accept-draw");
     assert_eq!(game.ending(), Some(Ending::TurnLimit));
-    assert!(game.status().outcome().unwrap().is_draw());
+    let outcome = game.status().outcome().cloned().unwrap();
+    assert!(outcome.is_draw());
+    assert_eq!(
+        outcome.reason.en,
+        "Draw accepted by everyone after 2000 turns (safety limit)"
+    );
+}
+
+#[test]
+fn cn_e3_the_safety_limit_one_play_on_and_the_next_army_plays_asked_again_later() {
+    let mut game = place("a4:1 c9:2 h8:3 j1:4", 4, true, BLUE);
+    game.turn = DRAW_OFFER_TURNS;
+    let scores = game.view(None).scores;
+    assert!(scores
+        .iter()
+        .any(|l| l.label.en == "Turn" && l.value == "2000/2000"));
+    play(&mut game, "end-coups");
+    assert_eq!(seat_to_act(&game), 3, "the seat after Blue's");
+    play(&mut game, "accept-draw");
+    assert_eq!(seat_to_act(&game), 0);
+    play(&mut game, "play-on");
+    assert_eq!(game.ending(), None);
+    // The match goes on where it was: Yellow's turn, the first after Blue's.
+    assert_eq!((game.active, game.phase), (YELLOW, Phase::Coups));
+    assert!(legal(&game, "j1-j2"));
+    let next = DRAW_OFFER_TURNS + DRAW_REOFFER_TURNS;
+    assert_eq!(game.draw_offer_at(), next);
+    assert!(game
+        .view(None)
+        .scores
+        .iter()
+        .any(|l| l.label.en == "Turn" && l.value == format!("2001/{next}")));
+    // The next question comes after 100 more turns, not before.
+    for _ in 0..DRAW_REOFFER_TURNS - 1 {
+        pass(&mut game);
+        assert!(!matches!(game.phase, Phase::DrawOffer { .. }));
+    }
+    pass(&mut game);
+    assert!(matches!(game.phase, Phase::DrawOffer { .. }));
+    // A save with the later offer keeps it; an offer not yet due is refused.
+    let json = serde_json::to_string(&game).unwrap();
+    assert!(
+        json.contains(&format!("\"draw_offer_at\":{next}")),
+        "{json}"
+    );
+    let early = json.replace(
+        &format!("\"draw_offer_at\":{next}"),
+        "\"draw_offer_at\":5000",
+    );
+    let error = serde_json::from_str::<ChateauNoir>(&early).unwrap_err();
+    assert!(error.to_string().contains("not due yet"), "{error}");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1152,6 +1236,8 @@ fn random_playout_statistics() {
         let mut rounds = 0u64;
         let mut turns = 0u64;
         let mut slowest = 0f64;
+        // Games that reached the safety limit's question (whatever the answers).
+        let mut asked = 0u32;
         let start = std::time::Instant::now();
         for seed in 0..games {
             let mut setup = Setup::new(players, seed);
@@ -1165,6 +1251,7 @@ fn random_playout_statistics() {
             total += u64::from(result.moves);
             rounds += u64::from(game.round());
             turns += u64::from(game.turn());
+            asked += u32::from(game.turns_played() >= DRAW_OFFER_TURNS);
             endings[match game.ending() {
                 Some(Ending::Points(_)) => 0,
                 Some(Ending::ChateauNoir(_)) => 1,
@@ -1177,8 +1264,8 @@ fn random_playout_statistics() {
         let elapsed = start.elapsed().as_secs_f64();
         eprintln!(
             "{players} {mode}: mean {} actions, {} turns, {:.2} rounds; 27 points {}, château \
-             noir {}, agreed {}, turn limit {}, on points {}, unfinished {}; {:.2} ms/game, \
-             slowest {:.1} ms",
+             noir {}, agreed {}, safety draw {} ({asked} asked), on points {}, unfinished {}; \
+             {:.2} ms/game, slowest {:.1} ms",
             total / games,
             turns / games,
             rounds as f64 / games as f64,

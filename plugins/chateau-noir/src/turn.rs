@@ -5,7 +5,7 @@
 use veillee_sdk::{text, Event, GameRng, Log, Seat};
 
 use crate::board::{self, army_of, Pc, Sq, CELLS, NONE, PIECES};
-use crate::{ChateauNoir, Ending, Phase, TURN_LIMIT};
+use crate::{ChateauNoir, Ending, Phase};
 
 impl ChateauNoir {
     /// An empty state before the first round.
@@ -38,6 +38,7 @@ impl ChateauNoir {
             round: 0,
             draw_votes: 0,
             voted: false,
+            draw_offer_at: crate::DRAW_OFFER_TURNS,
             rng: GameRng::new(seed),
             ending: None,
             diagonal_flanking: false,
@@ -235,8 +236,9 @@ impl ChateauNoir {
         }
     }
 
-    /// The end of the turn: the occupation clock (CN-S2), château noir (CN-S5), the turn
-    /// limit, then the next army.
+    /// The end of the turn: the occupation clock (CN-S2), château noir (CN-S5), the
+    /// châteaux (IX.4a), the end of the round, the safety net's draw offer, then the next
+    /// army.
     pub(crate) fn end_turn(&mut self, log: &mut Log) {
         let army = self.active;
         let unit = self.unit(army);
@@ -278,10 +280,15 @@ impl ChateauNoir {
             self.end_round(log);
             return;
         }
-        if self.turn > TURN_LIMIT {
-            self.ending = Some(Ending::TurnLimit);
+        // The safety net (not a rule): past its turn count, the players are asked first.
+        if self.offer_draw_when_due(log) {
             return;
         }
-        self.advance(army, false, log);
+        self.next_army(log);
+    }
+
+    /// Gives the turn to the army after the one that played last.
+    pub(crate) fn next_army(&mut self, log: &mut Log) {
+        self.advance(self.active, false, log);
     }
 }

@@ -4,7 +4,7 @@
 use veillee_sdk::{text, Outcome, Seat, Text};
 
 use crate::board::{self, army_of, is_captain, Pc, ARMY_NAMES};
-use crate::{ChateauNoir, Ending, Move, TARGET, TURN_LIMIT};
+use crate::{ChateauNoir, Ending, Move, TARGET};
 
 impl ChateauNoir {
     /// The action's label.
@@ -43,6 +43,8 @@ impl ChateauNoir {
             ),
             Move::NewRound => text("Exiger une nouvelle manche", "Demand a new round"),
             Move::EndMatch => text("Finir le match aux points", "End the match on the points"),
+            Move::AcceptDraw => text("Accepter la partie nulle", "Accept the draw"),
+            Move::PlayOn => text("Continuer la partie", "Play on"),
         }
     }
 
@@ -103,8 +105,14 @@ impl ChateauNoir {
             Ending::TurnLimit => (
                 Vec::new(),
                 text(
-                    format!("{TURN_LIMIT} tours joués : partie nulle"),
-                    format!("{TURN_LIMIT} turns played: the game is drawn"),
+                    format!(
+                        "Partie nulle acceptée par tous après {} tours (limite de sécurité)",
+                        self.turns_played()
+                    ),
+                    format!(
+                        "Draw accepted by everyone after {} turns (safety limit)",
+                        self.turns_played()
+                    ),
                 ),
             ),
         };
