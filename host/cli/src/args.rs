@@ -162,6 +162,9 @@ pub enum Command {
         /// First seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Only this player count (default: every one the game allows).
+        #[arg(long)]
+        players: Option<u8>,
         /// A game option as `id=value` (repeatable; `veillee games --options` lists them).
         #[arg(long = "option", value_name = "ID=VALUE")]
         options: Vec<String>,

@@ -9,14 +9,28 @@ use veillee_runtime::launch::with_own_scripts;
 use veillee_runtime::native::native_engine;
 use veillee_runtime::options::parse_options;
 
-pub fn run(
-    catalog: &Catalog,
-    user_variants: &Path,
-    game: &str,
-    games: u32,
-    seed: u64,
-    options: &[String],
-) -> anyhow::Result<()> {
+/// What to check.
+pub struct Request<'a> {
+    /// Game id or path to a `.wasm` file.
+    pub game: &'a str,
+    /// Random games per player count.
+    pub games: u32,
+    /// First seed.
+    pub seed: u64,
+    /// Only this player count (default: every one the game allows).
+    pub players: Option<u8>,
+    /// The game's options, as `id=value`.
+    pub options: &'a [String],
+}
+
+pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow::Result<()> {
+    let Request {
+        game,
+        games,
+        seed,
+        players,
+        options,
+    } = *request;
     let path = Path::new(game);
     let (plugin, native) = if path.is_file() {
         let bytes = std::fs::read(path)?;
@@ -44,10 +58,19 @@ pub fn run(
     let mut native = native
         .map(|n| with_own_scripts(n as Box<dyn GameEngine>, Some(user_variants)))
         .transpose()?;
+    let manifest = plugin.manifest();
+    if let Some(players) = players {
+        super::ensure_players(manifest, players)?;
+    }
+    let own = super::variants::own_scripts(&manifest.id, user_variants);
+    if let Some(line) = super::variants::own_scripts_line(&own) {
+        println!("{line}");
+    }
     let config = CheckConfig {
         games,
         seed,
-        options: parse_options(plugin.manifest(), options)?,
+        players,
+        options: parse_options(manifest, options)?,
         ..CheckConfig::default()
     };
     let reference = native.as_deref_mut().map(|n| n as &mut dyn GameEngine);

@@ -56,12 +56,15 @@ pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow
     for &seat in status.seats() {
         legal.push(json!({ "seat": seat, "actions": engine.legal_actions(handle, seat)? }));
     }
+    let failed = engine.failed_scripts(handle);
     let output = json!({
         "game": engine.manifest().id,
         "seed": seed,
         "players": players,
         "options": setup.options,
+        "own_scripts": super::variants::own_scripts(game, user_variants),
         "scripts": scripts.iter().map(|s| json!({ "id": s.id, "file": s.file, "hash": s.hash })).collect::<Vec<_>>(),
+        "failed_scripts": failed,
         "applied": applied,
         "status": status,
         "legal_actions": legal,
@@ -70,6 +73,10 @@ pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow
         "state_hash": state_hash(&engine.save(handle)?),
     });
     println!("{}", serde_json::to_string_pretty(&output)?);
+    // A script switched off leaves another game than the one asked for: say so, and fail.
+    if !failed.is_empty() {
+        bail!("a script was switched off: {}", failed.join("; "));
+    }
     Ok(())
 }
 

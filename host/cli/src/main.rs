@@ -150,8 +150,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             game,
             games,
             seed,
+            players,
             options,
-        } => check::run(&open()?, &data.variants(), &game, games, seed, &options),
+        } => {
+            let request = check::Request {
+                game: &game,
+                games,
+                seed,
+                players,
+                options: &options,
+            };
+            check::run(&open()?, &data.variants(), &request)
+        }
         Command::Variants { game, dir } => variants::list(&data, game.as_deref(), dir, &lang),
         Command::CheckVariant { file } => variants::check_variant(&open()?, &data, &file, &lang),
         Command::Bench {
@@ -169,4 +179,20 @@ fn open_sessions(data: &DataDir) -> anyhow::Result<veillee_runtime::session::Ses
         eprintln!("warning: {recovery}");
     }
     Ok(veillee_runtime::session::Sessions::new(store))
+}
+
+/// Refuses a player count the game does not allow, naming the counts it does.
+fn ensure_players(manifest: &veillee_sdk::Manifest, players: u8) -> anyhow::Result<()> {
+    let (min, max) = (manifest.min_players, manifest.max_players);
+    let allowed = if min == max {
+        min.to_string()
+    } else {
+        format!("{min}–{max}")
+    };
+    anyhow::ensure!(
+        (min..=max).contains(&players),
+        "{} plays with {allowed} players, not {players}",
+        manifest.id
+    );
+    Ok(())
 }

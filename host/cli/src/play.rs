@@ -40,7 +40,12 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
         variants,
     } = *new;
     let (mut engine, recorded) = engine_with_variants(catalog, game, variants, &data.variants())?;
-    for script in &recorded {
+    // The game's own scripts come first (Castel's cards), then the chosen house rules.
+    let own = super::variants::own_scripts(game, &data.variants());
+    if let Some(line) = super::variants::own_scripts_line(&own) {
+        println!("{line}");
+    }
+    for script in recorded.iter().skip(own.len()) {
         println!("House rule: {} ({})", script.id, script.file);
     }
     let kinds = parse_seats(seats)?;
@@ -57,6 +62,9 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
     let sessions = open_sessions(data)?;
     let setup = setup_with_options(&manifest, kinds.len() as u8, seed, options)?;
     let live = sessions.start_with_variants(&mut *engine, players, setup, recorded)?;
+    for failure in engine.failed_scripts(live.game) {
+        eprintln!("Warning: a script was switched off, the game goes on without it: {failure}");
+    }
     println!(
         "{} — session {} (resume it with `veillee resume {}`), seed {seed}",
         manifest.name.get(lang),

@@ -48,13 +48,7 @@ pub fn run(
     let plugin = catalog.engine(game)?;
     let manifest = plugin.manifest();
     let players = players.unwrap_or(manifest.min_players);
-    anyhow::ensure!(
-        (manifest.min_players..=manifest.max_players).contains(&players),
-        "{} plays with {}–{} players, not {players}",
-        manifest.id,
-        manifest.min_players,
-        manifest.max_players
-    );
+    super::ensure_players(manifest, players)?;
     let threads =
         threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let game_options = parse_options(manifest, written)?;
@@ -99,8 +93,12 @@ pub fn run(
             .map_err(anyhow::Error::msg)?
     };
     bar.finish_and_clear();
+    let own = super::variants::own_scripts(game, user_variants);
     if json {
-        println!("{}", serde_json::to_string(&report)?);
+        let mut value = serde_json::to_value(&report)?;
+        value["own_scripts"] = serde_json::json!(own);
+        value["variants"] = serde_json::json!(variants);
+        println!("{value}");
     } else {
         println!(
             "{}: {} games, {} players, seeds {}–{}{}",
@@ -115,6 +113,12 @@ pub fn run(
                 format!(", options {}", written.join(" "))
             }
         );
+        if !own.is_empty() {
+            println!("  part of the game {}", own.join(", "));
+        }
+        if !variants.is_empty() {
+            println!("  house rules      {}", variants.join(", "));
+        }
         for (seat, wins) in report.wins.iter().enumerate() {
             let name = manifest
                 .seats

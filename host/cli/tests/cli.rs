@@ -729,32 +729,128 @@ fn inspect_and_play_use_the_option_and_the_session_keeps_it() {
     assert!(exported.contains("\"individual\""), "{exported}");
 }
 
-/// `inspect` runs a game as it is played: Castel with its own cards script, the user's copy
-/// of it when there is one (a bare plugin would ignore both).
-#[test]
-fn inspect_runs_castel_with_its_own_cards_script() {
-    let dir = tempfile::tempdir().unwrap();
-    let inspect = || -> serde_json::Value {
-        let out = veillee(dir.path(), &["inspect", "castel", "--json"]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        serde_json::from_str(&stdout(&out)).unwrap()
+/// What `check`, `simulate`, `play` and `inspect` print for one game of Castel each.
+fn castel_runs(data: &Path) -> [String; 4] {
+    let run = |args: &[&str]| {
+        let out = veillee(data, args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        stdout(&out)
     };
-    let before = inspect();
-    assert_eq!(before["scripts"][0]["id"], "cartes");
-    assert_eq!(before["scripts"][0]["file"], "cards.lua");
+    [
+        run(&["check", "castel", "--games", "1", "--players", "2"]),
+        run(&["simulate", "castel", "--games", "3", "--json"]),
+        run(&["play", "castel", "--seats", "random,random", "--seed", "5"]),
+        run(&["inspect", "castel", "--json"]),
+    ]
+}
+
+/// What a run's result is, without the line naming the scripts: the moves checked, the
+/// simulation's figures, the game played (without its session number), the inspected state.
+fn castel_result(command: usize, output: &str) -> String {
+    match command {
+        0 => output.lines().nth(1).unwrap_or_default().to_string(),
+        1 | 3 => {
+            let value: serde_json::Value = serde_json::from_str(output).expect("JSON");
+            let keys = [
+                "mean_length",
+                "wins",
+                "total_moves",
+                "state_hash",
+                "legal_actions",
+            ];
+            keys.iter().map(|k| value[k].to_string()).collect()
+        }
+        _ => output.lines().skip(2).collect::<Vec<_>>().join("\n"),
+    }
+}
+
+/// The card table line of the Ambassador in `cards.lua`, and the same line with `count`
+/// copies instead of the one the game has.
+fn castel_cards_with_ambassadors(count: u32) -> String {
     let text = include_str!("../../../variants/castel/cards.lua");
     let one = r#"en = "Ambassador" }, article = "l'", count = 1,"#;
     assert!(
         text.contains(one),
         "the card table is where this test expects it"
     );
-    // The copy has two Ambassadors: another deal.
-    let edited = text.replace(one, &one.replace("count = 1", "count = 2"));
+    text.replace(one, &one.replace("count = 1", &format!("count = {count}")))
+}
+
+/// Every command runs Castel as it is played, with its cards script (`cards.lua`, part of
+/// the game), and with the user's copy of it in its place: here a copy that leaves the
+/// Ambassador out of the deal, so every deal, hence every result, differs.
+#[test]
+fn check_simulate_play_and_inspect_run_castel_with_its_cards_or_the_users_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = castel_runs(dir.path());
+    for output in &before {
+        assert!(
+            output.contains("cartes (builtin:castel/cards.lua)"),
+            "{output}"
+        );
+    }
+    assert!(
+        before[0].starts_with("Part of the game: cartes") && before[0].contains("passed"),
+        "{}",
+        before[0]
+    );
+    assert!(before[2].contains("Game over."), "{}", before[2]);
     let folder = dir.path().join("variants");
     std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(folder.join("cards.lua"), edited).unwrap();
-    let after = inspect();
-    assert_eq!(after["scripts"][0]["id"], "cartes");
-    assert_ne!(before["scripts"][0]["hash"], after["scripts"][0]["hash"]);
-    assert_ne!(before["state_hash"], after["state_hash"], "{after}");
+    let copy = folder.join("cards.lua");
+    std::fs::write(&copy, castel_cards_with_ambassadors(0)).unwrap();
+    let after = castel_runs(dir.path());
+    let named = format!("cartes ({})", copy.display());
+    for (command, output) in after.iter().enumerate() {
+        assert!(output.contains(&named), "the copy runs:\n{output}");
+        assert!(!output.contains("builtin:castel/cards.lua"), "{output}");
+        assert_ne!(
+            castel_result(command, output),
+            castel_result(command, &before[command]),
+            "another deal, another result:\n{output}"
+        );
+    }
+    let inspected: serde_json::Value = serde_json::from_str(&after[3]).unwrap();
+    assert_eq!(inspected["failed_scripts"], serde_json::json!([]));
+    assert_eq!(inspected["scripts"][0]["id"], "cartes");
+}
+
+/// A copy of the cards the game refuses (two Ambassadors, when it has one) switches the
+/// script off: Castel without its cards is not the game, so `check`, `simulate` and
+/// `inspect` fail naming the script's error, and `play` warns.
+#[test]
+fn a_castel_cards_copy_the_game_refuses_fails_every_command_naming_the_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("variants");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("cards.lua"), castel_cards_with_ambassadors(2)).unwrap();
+    let refused = "`count` is a whole number from 0 to 1";
+    for args in [
+        &["check", "castel", "--games", "1", "--players", "2"][..],
+        &["simulate", "castel", "--games", "2"],
+        &["inspect", "castel", "--json"],
+    ] {
+        let out = veillee(dir.path(), args);
+        assert!(!out.status.success(), "{args:?}: {}", stdout(&out));
+        let all = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(
+            all.contains("switched off") && all.contains(refused),
+            "{args:?}: {all}"
+        );
+    }
+    let out = veillee(
+        dir.path(),
+        &["play", "castel", "--seats", "random,random", "--seed", "5"],
+    );
+    assert!(
+        stderr(&out).contains("Warning: a script was switched off")
+            && stderr(&out).contains(refused),
+        "{}",
+        stderr(&out)
+    );
 }
