@@ -400,7 +400,14 @@ impl GameCheck<'_, '_, '_> {
                 };
                 self.engine.drop_game(redrawn);
                 if other != scene {
-                    self.fail(step, format!("leak: re-drawing what {viewer:?} cannot see changed that viewer's view"));
+                    self.fail(
+                        step,
+                        format!(
+                            "leak: re-drawing what {viewer:?} cannot see changed that viewer's \
+                             view ({})",
+                            first_difference(&scene, &other)
+                        ),
+                    );
                 }
                 if actions.is_some_and(|(mine, redrawn)| mine != redrawn) {
                     self.fail(step, format!("leak: re-drawing what {viewer:?} cannot see changed that seat's legal actions"));
@@ -497,6 +504,47 @@ fn compare_engines(
         }
     }
     Ok(None)
+}
+
+/// Where two values first differ, as a JSON path with both values (`scores[2].value: "3"
+/// vs "4"`), so that a failure says what leaked.
+fn first_difference(a: &Scene, b: &Scene) -> String {
+    fn walk(a: &serde_json::Value, b: &serde_json::Value, path: &mut String) -> Option<String> {
+        use serde_json::Value;
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                for key in x.keys().chain(y.keys()) {
+                    let (u, v) = (x.get(key), y.get(key));
+                    if u == v {
+                        continue;
+                    }
+                    let len = path.len();
+                    path.push_str(&format!(".{key}"));
+                    let found = match (u, v) {
+                        (Some(u), Some(v)) => walk(u, v, path),
+                        _ => Some(format!("{path}: {u:?} vs {v:?}")),
+                    };
+                    path.truncate(len);
+                    return found;
+                }
+                None
+            }
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+                let i = x.iter().zip(y).position(|(u, v)| u != v)?;
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                let found = walk(&x[i], &y[i], path);
+                path.truncate(len);
+                found
+            }
+            _ if a == b => None,
+            _ => Some(format!("{path}: {a} vs {b}")),
+        }
+    }
+    let (Ok(a), Ok(b)) = (serde_json::to_value(a), serde_json::to_value(b)) else {
+        return "the views cannot be compared as JSON".into();
+    };
+    walk(&a, &b, &mut String::new()).unwrap_or_else(|| "no difference as JSON".into())
 }
 
 /// Why a scene cannot be drawn, if it cannot.
