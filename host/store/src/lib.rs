@@ -15,6 +15,7 @@
 //! not damage: it is reported as [`StoreError::Io`] and nothing is moved. Every record
 //! written is bounded ([`limits`]).
 
+mod ledger;
 pub mod limits;
 pub mod model;
 mod open;

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::model::SessionMeta;
-use super::{classify, decode, encode, salvage, schema, Store, StoreError, TreeName};
+use super::{classify, decode, encode, ledger, salvage, schema, Store, StoreError, TreeName};
 
 /// The database directory inside the data directory.
 pub(crate) const DB_DIR: &str = "sessions.sled";
@@ -187,6 +187,7 @@ pub(crate) fn open_checked(db_path: &Path, lock: Arc<File>) -> Result<Checked, S
 
 /// The health check of an open database (see [`open_checked`]).
 fn check(store: &Store) -> Result<(), StoreError> {
+    let new = schema::found_version(store)?.is_none();
     schema::upgrade(store)?;
     let read = |e| classify(&store.path, "to open the saved games", e);
     let meta = store.db.open_tree(TreeName::Meta.as_str()).map_err(read)?;
@@ -196,6 +197,21 @@ fn check(store: &Store) -> Result<(), StoreError> {
             path: store.path.clone(),
             detail: format!("damage was found while reading it: {seen}"),
         });
+    }
+    let commits = ledger::count(meta.get(ledger::COMMITS_KEY).map_err(read)?.as_deref());
+    if new {
+        // A database started here (the first, or one replacing a folder moved away).
+        ledger::record(&store.path, commits);
+    } else if let Some(remembered) = ledger::remembered(&store.path) {
+        if commits < remembered {
+            return Err(StoreError::Damaged {
+                path: store.path.clone(),
+                detail: format!(
+                    "its last {} change(s) are missing: a damaged record cut its log short",
+                    remembered - commits
+                ),
+            });
+        }
     }
     for entry in store.tree(TreeName::Sessions)?.iter() {
         let (key, value) = entry.map_err(read)?;

@@ -28,12 +28,14 @@ use super::open::{
     SALVAGING_DIR,
 };
 use super::sessions::{entry_key, id_of, index_of, session_key, RedoStack, SessionChange};
-use super::{classify, decode, limits, schema, Store, StoreError, TreeName};
+use super::{classify, decode, ledger, limits, schema, Store, StoreError, TreeName};
 
 /// The name of a damaged database set aside: `sessions.broken-<seconds since 1970>[-n]`.
 const SET_ASIDE_PREFIX: &str = "sessions.broken-";
 /// The name a set-aside database takes once every session in it has been restored.
 const RESTORED_PREFIX: &str = "sessions.restored-";
+/// Where a salvage opens a copy of a database sled could not open, without its snapshots.
+const LOG_ALONE_DIR: &str = "sessions.salvaging-log";
 /// Log entries written per batch while copying.
 const BATCH: usize = 4096;
 
@@ -114,6 +116,8 @@ pub(crate) fn salvage(
         .map_err(|e| io_error("to set the damaged saved games aside", &db_path, e))?;
     fs::rename(&temp, &db_path)
         .map_err(|e| io_error("to put the repaired saved games in place", &temp, e))?;
+    // The ledger counted the damaged database's changes; the new one starts its own count.
+    ledger::record(&db_path, 0);
     let store = match open_checked(&db_path, lock)? {
         Checked::Healthy(store) => store,
         Checked::Damaged(_, e) => return Err(e),
@@ -129,18 +133,77 @@ pub(crate) fn salvage(
 }
 
 /// A fresh database in `temp` with everything readable of `damaged`, flushed and closed.
+/// When sled could not open the damaged database at all, a copy of it is opened without
+/// sled's page-table snapshot: sled then rebuilds everything from its log, and keeps what
+/// comes before the damaged spot.
 fn build_salvaged(
     temp: &Path,
     lock: Arc<fs::File>,
     damaged: Option<&Store>,
 ) -> Result<Copied, StoreError> {
-    let target = fresh(temp, lock)?;
+    let target = fresh(temp, lock.clone())?;
     let copied = match damaged {
         Some(source) => copy_readable(source, &target, false)?,
-        None => Copied::default(),
+        None => copy_from_log_alone(temp, lock, &target)?,
     };
     target.flush()?;
     Ok(copied)
+}
+
+/// Copies what sled gives from a copy of the damaged database without its snapshot files.
+fn copy_from_log_alone(
+    temp: &Path,
+    lock: Arc<fs::File>,
+    target: &Store,
+) -> Result<Copied, StoreError> {
+    let damaged = temp.with_file_name(DB_DIR);
+    let copy = temp.with_file_name(LOG_ALONE_DIR);
+    let _ = fs::remove_dir_all(&copy);
+    copy_without_snapshots(&damaged, &copy)
+        .map_err(|e| io_error("to copy the damaged saved games", &copy, e))?;
+    let copied = match open_sled(&copy) {
+        Ok(db) => {
+            let source = Store {
+                db,
+                path: damaged.clone(),
+                _lock: lock,
+            };
+            let copied = copy_readable(&source, target, false);
+            drop(source);
+            copied
+        }
+        Err(_) => Ok(Copied {
+            unlisted: Some("the database engine could not open it at all".into()),
+            ..Copied::default()
+        }),
+    };
+    let _ = fs::remove_dir_all(&copy);
+    let mut copied = copied?;
+    if copied.unlisted.is_none() {
+        copied.unlisted = Some(
+            "only what was written before the damaged spot could be read".into(),
+        );
+    }
+    Ok(copied)
+}
+
+/// Copies a sled folder, leaving out its `snap.*` files (the page-table snapshots).
+fn copy_without_snapshots(from: &Path, to: &Path) -> std::io::Result<()> {
+    fs::create_dir_all(to)?;
+    for entry in fs::read_dir(from)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with("snap.") {
+            continue;
+        }
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            copy_without_snapshots(&entry.path(), &to.join(&name))?;
+        } else if kind.is_file() {
+            fs::copy(entry.path(), to.join(&name))?;
+        }
+    }
+    Ok(())
 }
 
 /// A new, empty database at `path`, at the current schema.

@@ -12,7 +12,7 @@
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
 use super::model::{LogEntry, SessionMeta, VariantScript};
-use super::{decode, encode, limits, Store, StoreError, TreeName};
+use super::{decode, encode, ledger, limits, Store, StoreError, TreeName};
 
 /// Undone moves, most recent group last; each group is what one undo removed.
 pub type RedoStack = Vec<Vec<LogEntry>>;
@@ -227,16 +227,17 @@ impl Store {
     /// refused before anything is written.
     pub fn commit(&self, id: u64, change: &SessionChange) -> Result<(), StoreError> {
         change.check(id)?;
-        let [sessions, log, snapshots, redo, scripts] = [
+        let [sessions, log, snapshots, redo, scripts, facts] = [
             TreeName::Sessions,
             TreeName::Log,
             TreeName::Snapshots,
             TreeName::Redo,
             TreeName::Scripts,
+            TreeName::Meta,
         ]
         .map(|t| self.tree(t));
-        let (sessions, log, snapshots, redo, scripts) =
-            (sessions?, log?, snapshots?, redo?, scripts?);
+        let (sessions, log, snapshots, redo, scripts, facts) =
+            (sessions?, log?, snapshots?, redo?, scripts?, facts?);
         // Transactions cannot scan: find the keys to remove first (one process holds the
         // database, so nothing changes in between).
         let stale_log = match change.truncate_from {
@@ -254,8 +255,14 @@ impl Store {
         };
         let meta = change.meta.map(meta_record);
         let script_texts = change.scripts.map(|s| encode(&s));
-        let result: Result<(), TransactionError<()>> =
-            (&sessions, &log, &snapshots, &redo, &scripts).transaction(|(s, l, sn, r, sc)| {
+        let commits = std::cell::Cell::new(0);
+        let result: Result<(), TransactionError<()>> = (
+            &sessions, &log, &snapshots, &redo, &scripts, &facts,
+        )
+            .transaction(|(s, l, sn, r, sc, f)| {
+                let count = ledger::count(f.get(ledger::COMMITS_KEY)?.as_deref()) + 1;
+                f.insert(ledger::COMMITS_KEY, &count.to_be_bytes()[..])?;
+                commits.set(count);
                 for key in &stale_log {
                     l.remove(key.as_slice())?;
                 }
@@ -290,7 +297,9 @@ impl Store {
             TransactionError::Storage(e) => self.sled_error("to save the change", e),
             TransactionError::Abort(()) => StoreError::Refused("the change was abandoned".into()),
         })?;
-        self.flush()
+        self.flush()?;
+        ledger::record(&self.path, commits.get());
+        Ok(())
     }
 
     /// Removes a session and everything it owns, durably.
