@@ -78,7 +78,10 @@ fn a_full_disk_refuses_the_move_it_cannot_save_and_moves_nothing_aside() {
         refused.contains("the disk refused") && refused.contains("ulimit -f"),
         "{refused}"
     );
-    assert!(refused.contains("nothing already saved was lost"), "{refused}");
+    assert!(
+        refused.contains("nothing already saved was lost"),
+        "{refused}"
+    );
     // Every move reported saved is there, in the database left in place.
     let mut saved: std::collections::BTreeMap<u64, u32> = Default::default();
     for line in &lines {
@@ -93,11 +96,17 @@ fn a_full_disk_refuses_the_move_it_cannot_save_and_moves_nothing_aside() {
     assert!(recovery.is_none(), "nothing was damaged: {recovery:?}");
     assert!(set_aside_folders(dir.path()).is_empty());
     let sessions = Sessions::new(store);
-    assert!(sessions.list().unwrap().len() >= 4, "the three older games and the new one");
+    assert!(
+        sessions.list().unwrap().len() >= 4,
+        "the three older games and the new one"
+    );
     for (id, moves) in saved {
         let log = sessions.log(id).unwrap().len() as u32;
         // The refused move was reported as not saved; at most it may have reached the disk.
-        assert!(log == moves || log == moves + 1, "session {id}: {log} vs {moves}");
+        assert!(
+            log == moves || log == moves + 1,
+            "session {id}: {log} vs {moves}"
+        );
     }
 }
 
@@ -115,8 +124,13 @@ fn flip_bit_in(db_file: &Path, needle: &[u8]) {
 /// What every salvage must give: the launcher starts, the damage is reported, the damaged
 /// database is kept aside and offered for restore, and every game listed is whole.
 fn check_salvaged(dir: &Path, recovery: &Option<veillee_runtime::store::Recovery>) -> Vec<u64> {
-    let recovery = recovery.as_ref().expect("the damage is reported, never silent");
-    assert!(recovery.moved_to.join("db").exists(), "the damaged file is kept");
+    let recovery = recovery
+        .as_ref()
+        .expect("the damage is reported, never silent");
+    assert!(
+        recovery.moved_to.join("db").exists(),
+        "the damaged file is kept"
+    );
     let (store, again) = Store::open(dir).expect("opens again");
     assert!(again.is_none(), "the salvaged database is healthy");
     let sessions = Sessions::new(store);
@@ -143,7 +157,10 @@ fn one_flipped_bit_in_a_live_record_keeps_the_games_before_it_and_reports_the_lo
     // Sessions 1 to 7 were written before the damaged record (session 8's first one).
     assert!(kept.starts_with(&[1, 2, 3, 4, 5, 6, 7]), "{kept:?}");
     let recovery = recovery.unwrap();
-    assert!(recovery.to_string().contains("checksum does not match"), "{recovery}");
+    assert!(
+        recovery.to_string().contains("checksum does not match"),
+        "{recovery}"
+    );
 }
 
 #[test]
@@ -155,7 +172,10 @@ fn one_flipped_bit_in_what_was_written_since_the_last_start_is_seen_not_silently
     let kept = check_salvaged(dir.path(), &recovery);
     assert!(kept.starts_with(&[1, 2, 3, 4, 5, 6, 7]), "{kept:?}");
     let recovery = recovery.unwrap();
-    assert!(recovery.reason.contains("change(s) are missing"), "{recovery}");
+    assert!(
+        recovery.reason.contains("change(s) are missing"),
+        "{recovery}"
+    );
 }
 
 #[test]
@@ -199,7 +219,8 @@ fn a_session_file_over_the_limits_is_refused_before_anything_runs() {
     let mut long_name = good.clone();
     long_name.session.seats[0].name = "N".repeat(400_000);
     assert!(
-        check(&long_name).contains("the name of player 1 is 400000 characters long; a name has at most 40"),
+        check(&long_name)
+            .contains("the name of player 1 is 400000 characters long; a name has at most 40"),
         "{}",
         check(&long_name)
     );

@@ -92,7 +92,11 @@ impl SavedScreen {
         for aside in &self.set_aside {
             widgets::card(ui, |ui| {
                 ui.set_width(ui.available_width());
-                ui.label(RichText::new(lang.t(S::SetAsideTitle)).strong().color(ACCENT));
+                ui.label(
+                    RichText::new(lang.t(S::SetAsideTitle))
+                        .strong()
+                        .color(ACCENT),
+                );
                 let since = aside.since.map_or_else(|| "?".into(), when);
                 let path = aside.path.display().to_string();
                 ui.label(lang.f(S::SetAsideBody, &[&since, &path]));

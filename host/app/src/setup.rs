@@ -141,11 +141,12 @@ impl SetupScreen {
                                 widgets::seat_dot(ui, dot, 22.0);
                                 ui.label(RichText::new(role).strong())
                             });
-                if let Some(seat) = refused {
-                    let limit = limits::NAME_CHARS.to_string();
-                    let message = lang.f(S::NameRefused, &[&(seat + 1).to_string(), &limit]);
-                    ui.label(RichText::new(message).color(widgets::DANGER));
-                }
+                            if let Some(seat) = refused {
+                                let limit = limits::NAME_CHARS.to_string();
+                                let message =
+                                    lang.f(S::NameRefused, &[&(seat + 1).to_string(), &limit]);
+                                ui.label(RichText::new(message).color(widgets::DANGER));
+                            }
                             ui.add(
                                 egui::TextEdit::singleline(&mut self.names[seat])
                                     .char_limit(limits::NAME_CHARS)

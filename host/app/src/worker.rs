@@ -15,9 +15,7 @@ use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::plugin::Runtime;
 use veillee_runtime::session::{LiveSession, SessionError, Sessions};
-use veillee_runtime::store::model::{
-    PlayerKind, SeatPlayer, SessionMeta, VariantScript,
-};
+use veillee_runtime::store::model::{PlayerKind, SeatPlayer, SessionMeta, VariantScript};
 use veillee_runtime::store::{SetAside, Store, StoreError};
 use veillee_runtime::variants::library::{self, ScriptSource};
 use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits, CHOOSE_PREFIX};
@@ -597,8 +595,10 @@ impl State {
                 .map(|s| s.load(VariantLimits::default()))
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(words)?;
-        let recorded: Vec<VariantScript> =
-            scripts.iter().map(veillee_runtime::launch::recorded).collect();
+        let recorded: Vec<VariantScript> = scripts
+            .iter()
+            .map(veillee_runtime::launch::recorded)
+            .collect();
         let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
         let mut engine = self.engine(game, scripts)?;
         let sessions = self.sessions()?.clone();

@@ -9,8 +9,8 @@ use super::open_sessions;
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::launch::engine_for_session;
-use veillee_runtime::store::SetAside;
 use veillee_runtime::session::read_file;
+use veillee_runtime::store::SetAside;
 
 pub fn list(data: &DataDir) -> anyhow::Result<()> {
     let sessions = open_sessions(data)?;

@@ -10,8 +10,10 @@ fn veillee(data: &Path, args: &[&str]) -> Output {
     veillee_with_input(data, args, "")
 }
 
-fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_veillee"))
+/// `veillee ARGS` on a data directory, in English.
+fn command(data: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_veillee"));
+    command
         .args(args)
         .env("VEILLEE_DATA_DIR", data)
         // One compiled-code cache for the whole run: each test has its own data directory,
@@ -22,7 +24,12 @@ fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
         )
         .env("LANG", "en_GB.UTF-8")
         .env_remove("LC_ALL")
-        .env_remove("LC_MESSAGES")
+        .env_remove("LC_MESSAGES");
+    command
+}
+
+fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = command(data, args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -581,14 +588,7 @@ fn simulations_with_scripts_give_the_same_games_on_one_thread_or_two() {
 /// Runs `veillee` and fails the test if it has not finished within `seconds` (a FIFO or a
 /// device in the data directory once made every start hang or read forever).
 fn veillee_within(data: &Path, args: &[&str], seconds: u64) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_veillee"))
-        .args(args)
-        .env("VEILLEE_DATA_DIR", data)
-        .env(
-            "VEILLEE_CACHE_DIR",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/compiled-plugins"),
-        )
-        .env("LANG", "en_GB.UTF-8")
+    let child = command(data, args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -615,7 +615,10 @@ fn symlink(target: impl AsRef<Path>, at: &Path) {
 
 #[cfg(unix)]
 fn mkfifo(at: &Path) {
-    let made = Command::new("mkfifo").arg(at).status().expect("mkfifo runs");
+    let made = Command::new("mkfifo")
+        .arg(at)
+        .status()
+        .expect("mkfifo runs");
     assert!(made.success());
 }
 
@@ -642,8 +645,14 @@ fn devices_fifos_and_link_loops_in_the_data_directory_are_reported_and_skipped()
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("siege"));
     let errors = stderr(&out);
-    assert!(errors.contains("zero.wasm is a character device, not a regular file; skipped"), "{errors}");
-    assert!(errors.contains("pipe.wasm is a FIFO (named pipe), not a regular file; skipped"), "{errors}");
+    assert!(
+        errors.contains("zero.wasm is a character device, not a regular file; skipped"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("pipe.wasm is a FIFO (named pipe), not a regular file; skipped"),
+        "{errors}"
+    );
 
     let out = veillee_within(dir.path(), &["variants", "siege"], 60);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -668,14 +677,21 @@ fn devices_fifos_and_link_loops_in_the_data_directory_are_reported_and_skipped()
     );
 }
 
+/// `count` random Siège games saved as sessions 1, 2, …
+fn saved_siege_games(data: &Path, count: &str) {
+    let out = veillee(
+        data,
+        &[
+            "simulate", "siege", "--games", count, "--save", "--seed", "4",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
 #[test]
 fn a_set_aside_database_is_offered_and_its_games_brought_back() {
     let dir = tempfile::tempdir().unwrap();
-    let out = veillee(
-        dir.path(),
-        &["simulate", "siege", "--games", "2", "--save", "--seed", "4"],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    saved_siege_games(dir.path(), "2");
     // What an older Veillée did on a full disk: the healthy database renamed as broken.
     std::fs::rename(
         dir.path().join("sessions.sled"),
@@ -692,11 +708,18 @@ fn a_set_aside_database_is_offered_and_its_games_brought_back() {
     let out = veillee(dir.path(), &["restore", "sessions.broken-1700000000"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("Session 1 brought back.") && text.contains("Session 2 brought back."), "{text}");
+    assert!(
+        text.contains("Session 1 brought back.") && text.contains("Session 2 brought back."),
+        "{text}"
+    );
     assert!(text.contains("Every game of it is back"), "{text}");
     let out = veillee(dir.path(), &["sessions"]);
     let text = stdout(&out);
-    assert_eq!(text.lines().filter(|l| l.contains("siege")).count(), 2, "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.contains("siege")).count(),
+        2,
+        "{text}"
+    );
     assert!(!text.contains("Set aside"), "{text}");
 }
 
@@ -704,11 +727,7 @@ fn a_set_aside_database_is_offered_and_its_games_brought_back() {
 #[test]
 fn on_a_full_disk_the_saved_games_stay_where_they_are() {
     let dir = tempfile::tempdir().unwrap();
-    let out = veillee(
-        dir.path(),
-        &["simulate", "siege", "--games", "3", "--save", "--seed", "4"],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    saved_siege_games(dir.path(), "3");
     // No file may grow: every write fails with EFBIG, as on a full disk (root included).
     let out = Command::new("sh")
         .arg("-c")
@@ -722,13 +741,19 @@ fn on_a_full_disk_the_saved_games_stay_where_they_are() {
     assert!(!text.contains("No saved sessions yet"), "{text}");
     if !out.status.success() {
         assert!(text.contains("the disk refused"), "{text}");
-        assert!(text.contains("saved games were left where they are"), "{text}");
+        assert!(
+            text.contains("saved games were left where they are"),
+            "{text}"
+        );
     }
     let names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert!(!names.iter().any(|n| n.starts_with("sessions.broken")), "{names:?}");
+    assert!(
+        !names.iter().any(|n| n.starts_with("sessions.broken")),
+        "{names:?}"
+    );
     let out = veillee(dir.path(), &["sessions"]);
     assert_eq!(
         stdout(&out).lines().filter(|l| l.contains("siege")).count(),
@@ -741,11 +766,7 @@ fn on_a_full_disk_the_saved_games_stay_where_they_are() {
 #[test]
 fn importing_a_file_with_an_oversized_name_is_refused_clearly() {
     let dir = tempfile::tempdir().unwrap();
-    let out = veillee(
-        dir.path(),
-        &["simulate", "siege", "--games", "1", "--save", "--seed", "4"],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    saved_siege_games(dir.path(), "1");
     let file = dir.path().join("game.json");
     let out = veillee(dir.path(), &["export", "1", file.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -756,7 +777,8 @@ fn importing_a_file_with_an_oversized_name_is_refused_clearly() {
     let out = veillee(dir.path(), &["import", file.to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(
-        stderr(&out).contains("the name of player 2 is 10000 characters long; a name has at most 40"),
+        stderr(&out)
+            .contains("the name of player 2 is 10000 characters long; a name has at most 40"),
         "{}",
         stderr(&out)
     );

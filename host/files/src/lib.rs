@@ -69,10 +69,9 @@ impl std::fmt::Display for Problem {
             Problem::TooDeep(depth) => {
                 write!(f, "is more than {depth} folders deep and was not read")
             }
-            Problem::TooMany(limit) => write!(
-                f,
-                "holds more than {limit} files; the others were not read"
-            ),
+            Problem::TooMany(limit) => {
+                write!(f, "holds more than {limit} files; the others were not read")
+            }
             Problem::NotText => write!(f, "is not UTF-8 text"),
             Problem::Io(detail) => write!(f, "cannot be read: {detail}"),
         }

@@ -35,7 +35,9 @@ fn a_regular_file_within_the_limit_is_read_and_one_byte_over_is_refused() {
     let error = read_bounded(&file, 7).unwrap_err();
     assert_eq!(error.problem, Problem::TooLarge { size: 8, limit: 7 });
     assert!(
-        error.to_string().contains("is 8 bytes, more than the 7 bytes allowed"),
+        error
+            .to_string()
+            .contains("is 8 bytes, more than the 7 bytes allowed"),
         "{error}"
     );
 }
@@ -94,9 +96,7 @@ fn a_link_back_to_its_own_folder_is_visited_once_and_reported() {
     let messages: Vec<String> = found.skipped.iter().map(ToString::to_string).collect();
     assert_eq!(messages.len(), 3, "{messages:?}");
     assert!(
-        messages
-            .iter()
-            .all(|m| m.contains("a folder already read")),
+        messages.iter().all(|m| m.contains("a folder already read")),
         "{messages:?}"
     );
 }
@@ -147,7 +147,13 @@ fn a_walk_stops_at_its_depth_and_file_count_and_says_so() {
     }
     let found = find_files(dir.path(), "lua", WALK);
     assert_eq!(found.files.len(), 4, "{:?}", found.files);
-    assert!(matches!(found.skipped[..], [FileError { problem: Problem::TooDeep(4), .. }]));
+    assert!(matches!(
+        found.skipped[..],
+        [FileError {
+            problem: Problem::TooDeep(4),
+            ..
+        }]
+    ));
     for i in 0..5 {
         write(&dir.path().join(format!("f{i}.lua")), "return 1");
     }

@@ -32,5 +32,9 @@ pub(crate) fn record(db_path: &Path, commits: u64) {
 
 /// The count the ledger remembers, if any.
 pub(crate) fn remembered(db_path: &Path) -> Option<u64> {
-    std::fs::read_to_string(file(db_path)).ok()?.trim().parse().ok()
+    std::fs::read_to_string(file(db_path))
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
 }

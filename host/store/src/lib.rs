@@ -81,7 +81,10 @@ impl StoreError {
     /// Whether this is damage found in the database (as opposed to the disk refusing, a
     /// lock, a newer schema, or a refused value).
     pub fn is_damage(&self) -> bool {
-        matches!(self, StoreError::Corrupt { .. } | StoreError::Damaged { .. })
+        matches!(
+            self,
+            StoreError::Corrupt { .. } | StoreError::Damaged { .. }
+        )
     }
 }
 

@@ -73,7 +73,10 @@ impl std::fmt::Display for Recovery {
             write!(f, "; {lost}")?;
         }
         if let Some(unlisted) = &self.unlisted {
-            write!(f, "; part of the list of games could not be read ({unlisted})")?;
+            write!(
+                f,
+                "; part of the list of games could not be read ({unlisted})"
+            )?;
         }
         write!(
             f,

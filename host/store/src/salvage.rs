@@ -180,9 +180,8 @@ fn copy_from_log_alone(
     let _ = fs::remove_dir_all(&copy);
     let mut copied = copied?;
     if copied.unlisted.is_none() {
-        copied.unlisted = Some(
-            "only what was written before the damaged spot could be read".into(),
-        );
+        copied.unlisted =
+            Some("only what was written before the damaged spot could be read".into());
     }
     Ok(copied)
 }
@@ -245,8 +244,8 @@ fn move_aside(db_path: &Path) -> std::io::Result<PathBuf> {
 /// Copies every readable session (and setting) of `source` into `target`. Errors reading
 /// `source` lose what they touch; errors writing `target` stop the copy.
 fn copy_readable(source: &Store, target: &Store, merge: bool) -> Result<Copied, StoreError> {
-    if let Ok(Some(found)) = catch_unwind(AssertUnwindSafe(|| schema::found_version(source)))
-        .unwrap_or(Ok(None))
+    if let Ok(Some(found)) =
+        catch_unwind(AssertUnwindSafe(|| schema::found_version(source))).unwrap_or(Ok(None))
     {
         if found > schema::SCHEMA_VERSION {
             return Err(StoreError::NewerSchema {
@@ -307,7 +306,12 @@ fn lost(id: u64, about: &str, why: impl Into<String>) -> LostSession {
 /// A session in words, for the report.
 fn about(meta: &SessionMeta) -> String {
     let players: Vec<&str> = meta.seats.iter().map(|s| s.name.as_str()).collect();
-    let mut about = format!("{} — {} — {} moves", meta.game, players.join(", "), meta.moves);
+    let mut about = format!(
+        "{} — {} — {} moves",
+        meta.game,
+        players.join(", "),
+        meta.moves
+    );
     if about.len() > 200 {
         about = format!("{} — {} moves", meta.game, meta.moves);
     }
@@ -363,7 +367,10 @@ fn read_session(source: &Store, id: u64, value: &[u8]) -> Result<SessionMeta, Lo
     let about = about(&meta);
     let fail = |why: String| lost(id, &about, why);
     if meta.id != id {
-        return Err(fail(format!("its description says it is session {}", meta.id)));
+        return Err(fail(format!(
+            "its description says it is session {}",
+            meta.id
+        )));
     }
     meta.variants = read_scripts(source, &meta).map_err(fail)?;
     limits::check_meta(&meta).map_err(|e| fail(e.to_string()))?;
@@ -377,7 +384,10 @@ fn read_scripts(source: &Store, meta: &SessionMeta) -> Result<Vec<VariantScript>
         return Ok(meta.variants.clone());
     }
     let read = |e| classify(&source.path, "to read", e).to_string();
-    let tree = source.db.open_tree(TreeName::Scripts.as_str()).map_err(read)?;
+    let tree = source
+        .db
+        .open_tree(TreeName::Scripts.as_str())
+        .map_err(read)?;
     let bytes = tree
         .get(session_key(meta.id))
         .map_err(read)?
@@ -660,7 +670,9 @@ impl Store {
         };
         if restored.complete() {
             let suffix = name.strip_prefix(SET_ASIDE_PREFIX).unwrap_or(name);
-            let renamed = chosen.path.with_file_name(format!("{RESTORED_PREFIX}{suffix}"));
+            let renamed = chosen
+                .path
+                .with_file_name(format!("{RESTORED_PREFIX}{suffix}"));
             if !renamed.exists() && fs::rename(&chosen.path, &renamed).is_ok() {
                 restored.folder = renamed;
             }

@@ -1,7 +1,7 @@
 //! The on-disk schema version and the migrations from older ones.
 
-use super::sessions::{id_of, meta_record, session_key};
 use super::model::SessionMeta;
+use super::sessions::{id_of, meta_record, session_key};
 use super::{decode, encode, Store, StoreError, TreeName};
 
 /// The schema this Veillée writes.

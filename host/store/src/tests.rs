@@ -59,11 +59,24 @@ fn save(store: &Store, id: u64, moves: u32, scripts: &[VariantScript]) {
     let change = SessionChange {
         meta: Some(&m),
         scripts: (!scripts.is_empty()).then_some(scripts),
-        append: entries.iter().enumerate().map(|(i, e)| (i as u32, e)).collect(),
+        append: entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (i as u32, e))
+            .collect(),
         snapshot: Some((0, b"state")),
         ..SessionChange::default()
     };
     store.commit(id, &change).expect("saved");
+}
+
+/// Writes a session's description alone.
+fn describe(store: &Store, meta: &SessionMeta) -> Result<(), StoreError> {
+    let change = SessionChange {
+        meta: Some(meta),
+        ..SessionChange::default()
+    };
+    store.commit(meta.id, &change)
 }
 
 fn open(dir: &Path) -> (Store, Option<Recovery>) {
@@ -102,7 +115,12 @@ fn a_damaged_description_loses_only_its_session_and_the_rest_is_kept() {
         for id in 1..=5 {
             save(&store, id, id as u32, &[]);
         }
-        poke(&store, TreeName::Sessions, &session_key(3), b"{\"id\":3,\"ga");
+        poke(
+            &store,
+            TreeName::Sessions,
+            &session_key(3),
+            b"{\"id\":3,\"ga",
+        );
     }
     let (store, recovery) = open(dir.path());
     let recovery = recovery.expect("salvaged");
@@ -113,7 +131,10 @@ fn a_damaged_description_loses_only_its_session_and_the_rest_is_kept() {
     let ids: Vec<u64> = store.sessions().unwrap().iter().map(|m| m.id).collect();
     assert_eq!(ids, vec![1, 2, 4, 5]);
     assert_eq!(store.log(5, 0).unwrap().len(), 5);
-    assert!(recovery.moved_to.join("db").exists(), "the damaged one is kept");
+    assert!(
+        recovery.moved_to.join("db").exists(),
+        "the damaged one is kept"
+    );
     assert_eq!(store.set_aside().len(), 1);
 }
 
@@ -137,7 +158,10 @@ fn a_damaged_move_is_reported_when_read_and_salvaged_at_the_next_start() {
     let (store, recovery) = open(dir.path());
     let recovery = recovery.expect("the damage noted is salvaged");
     assert_eq!(recovery.kept, vec![1]);
-    assert!(recovery.lost[0].why.contains("move 2 cannot be read"), "{recovery}");
+    assert!(
+        recovery.lost[0].why.contains("move 2 cannot be read"),
+        "{recovery}"
+    );
     assert_eq!(store.log(1, 0).unwrap().len(), 4);
 }
 
@@ -149,9 +173,16 @@ fn scripts_are_written_once_and_not_rewritten_with_every_move() {
     save(&store, 1, 0, &[script("cartes", &text)]);
     let stored = store.tree(TreeName::Sessions).unwrap().get(session_key(1));
     let stored = stored.unwrap().unwrap();
-    assert!(stored.len() < 1000, "the description is small: {} bytes", stored.len());
+    assert!(
+        stored.len() < 1000,
+        "the description is small: {} bytes",
+        stored.len()
+    );
     let listed = store.sessions().unwrap();
-    assert!(listed[0].variants[0].text.is_empty(), "a listing reads no script");
+    assert!(
+        listed[0].variants[0].text.is_empty(),
+        "a listing reads no script"
+    );
     assert_eq!(store.session(1).unwrap().unwrap().variants[0].text, text);
     // A move rewrites the description only.
     let mut m = store.session(1).unwrap().unwrap();
@@ -191,18 +222,17 @@ fn oversized_names_scripts_and_moves_are_refused_and_nothing_is_written() {
     let (store, _) = open(dir.path());
     let long = "A".repeat(limits::NAME_CHARS + 1);
     let m = meta(1, &["Ana", &long], 0);
-    let error = store
-        .commit(1, &SessionChange { meta: Some(&m), ..SessionChange::default() })
-        .unwrap_err();
+    let error = describe(&store, &m).unwrap_err();
     assert_eq!(
         error.to_string(),
         "the name of player 2 is 41 characters long; a name has at most 40"
     );
     let m = meta(1, &["Ana", "\u{1b}]52;c;bad\u{7}"], 0);
-    let error = store
-        .commit(1, &SessionChange { meta: Some(&m), ..SessionChange::default() })
-        .unwrap_err();
-    assert!(error.to_string().contains("control character (U+001B)"), "{error}");
+    let error = describe(&store, &m).unwrap_err();
+    assert!(
+        error.to_string().contains("control character (U+001B)"),
+        "{error}"
+    );
     let big = script("big", &"-".repeat(limits::SCRIPT_BYTES + 1));
     let mut m = meta(1, &["Ana", "Bruno"], 0);
     m.variants = vec![big.clone()];
@@ -216,7 +246,12 @@ fn oversized_names_scripts_and_moves_are_refused_and_nothing_is_written() {
             },
         )
         .unwrap_err();
-    assert!(error.to_string().contains("the house rule `big` is 262145 bytes"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("the house rule `big` is 262145 bytes"),
+        "{error}"
+    );
     let mut huge = entry(0);
     huge.action = "x".repeat(limits::ACTION_BYTES + 1);
     let error = store
@@ -228,7 +263,12 @@ fn oversized_names_scripts_and_moves_are_refused_and_nothing_is_written() {
             },
         )
         .unwrap_err();
-    assert!(error.to_string().contains("move 1 has an action id of 1025 bytes"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("move 1 has an action id of 1025 bytes"),
+        "{error}"
+    );
     assert!(store.sessions().unwrap().is_empty());
     assert!(store.log(1, 0).unwrap().is_empty());
 }
@@ -270,11 +310,7 @@ fn restoring_a_set_aside_database_brings_back_its_games_once() {
     // A new game took id 1 meanwhile.
     let mut new_game = meta(1, &["Zoé", "Yves"], 0);
     new_game.created = 99_999;
-    let change = SessionChange {
-        meta: Some(&new_game),
-        ..SessionChange::default()
-    };
-    store.commit(1, &change).unwrap();
+    describe(&store, &new_game).unwrap();
     let set_aside = store.set_aside();
     assert_eq!(set_aside.len(), 1);
     assert_eq!(set_aside[0].since, Some(1_700_000_000));
@@ -288,10 +324,16 @@ fn restoring_a_set_aside_database_brings_back_its_games_once() {
     assert_eq!(store.sessions().unwrap().len(), 4);
     let moved = restored.added[0].1;
     assert_eq!(store.log(moved, 0).unwrap().len(), 2);
-    assert_eq!(store.session(moved).unwrap().unwrap().variants[0].text, "return 1");
+    assert_eq!(
+        store.session(moved).unwrap().unwrap().variants[0].text,
+        "return 1"
+    );
     assert!(store.set_aside().is_empty());
     let error = store.restore("sessions.broken-1700000000").unwrap_err();
-    assert!(error.to_string().contains("no set-aside database"), "{error}");
+    assert!(
+        error.to_string().contains("no set-aside database"),
+        "{error}"
+    );
     assert!(matches!(
         store.restore("../../etc").unwrap_err(),
         StoreError::NoSuchSetAside(_)
@@ -354,15 +396,23 @@ fn hostile_record() -> impl Strategy<Value = Vec<u8>> {
             r[i] ^= 1 << (bit % 8);
             r
         }),
-        (valid_record(), any::<prop::sample::Index>()).prop_map(|(r, at)| {
-            r[..at.index(r.len())].to_vec()
-        }),
+        (valid_record(), any::<prop::sample::Index>())
+            .prop_map(|(r, at)| { r[..at.index(r.len())].to_vec() }),
         (
             valid_record(),
-            prop_oneof![Just("0"), Just("-1"), Just("4294967296"), Just("1e400"), Just("null")]
+            prop_oneof![
+                Just("0"),
+                Just("-1"),
+                Just("4294967296"),
+                Just("1e400"),
+                Just("null")
+            ]
         )
             .prop_map(|(r, n)| {
-                String::from_utf8_lossy(&r).replace('2', n).replace('0', n).into_bytes()
+                String::from_utf8_lossy(&r)
+                    .replace('2', n)
+                    .replace('0', n)
+                    .into_bytes()
             }),
     ]
 }

@@ -48,7 +48,13 @@ fn main() -> anyhow::Result<()> {
         let actions = plugin.legal_actions(live.game, seat)?;
         let action = actions[rng.below(actions.len())].id.clone();
         let index = live.meta.moves;
-        match sessions.apply(&mut plugin, &mut live, seat, &action, serde_json::Value::Null) {
+        match sessions.apply(
+            &mut plugin,
+            &mut live,
+            seat,
+            &action,
+            serde_json::Value::Null,
+        ) {
             Ok(_) => writeln!(out, "saved {} {index}", live.meta.id)?,
             Err(error) => {
                 writeln!(out, "refused {error}")?;
