@@ -573,7 +573,7 @@ fn unlisted_logs(source: &Store, listed: &[u64]) -> Vec<LostSession> {
         let mut next = 0u64;
         // One seek per session: jump past each session's range.
         while let Some(Ok((key, _))) = tree.range(entry_key(next, 0)..).next() {
-            let Some(id) = key.get(..8).and_then(|k| id_of(k)) else {
+            let Some(id) = key.get(..8).and_then(id_of) else {
                 break;
             };
             ids.push(id);

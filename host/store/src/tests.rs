@@ -410,8 +410,7 @@ fn hostile_record() -> impl Strategy<Value = Vec<u8>> {
         )
             .prop_map(|(r, n)| {
                 String::from_utf8_lossy(&r)
-                    .replace('2', n)
-                    .replace('0', n)
+                    .replace(['2', '0'], n)
                     .into_bytes()
             }),
     ]
