@@ -4,8 +4,10 @@ pub fn run(game: &str, playouts: u32, json: bool) -> anyhow::Result<()> {
     let report = veillee_runtime::bench::run(game, playouts)?;
     // Sessions need a long game: Château Noir's random games run to thousands of moves.
     let sessions = veillee_runtime::bench::run_sessions("chateau-noir", 1000)?;
+    // An imported 1M-move session once made every later command seconds slower.
+    let store = veillee_runtime::bench::run_store_open(20, 1_000_000)?;
     if json {
-        let both = serde_json::json!({ "plugin": report, "sessions": sessions });
+        let both = serde_json::json!({ "plugin": report, "sessions": sessions, "store": store });
         println!("{}", serde_json::to_string_pretty(&both)?);
         return Ok(());
     }
@@ -37,6 +39,10 @@ pub fn run(game: &str, playouts: u32, json: bool) -> anyhow::Result<()> {
     println!(
         "sessions ({}, {} moves): durable save p50 {:.2} ms, p99 {:.2} ms (goal ≤ 5); resume {:.1} ms (goal ≤ 50), full replay {:.1} ms",
         sessions.game, sessions.moves, sessions.save_p50_ms, sessions.save_p99_ms, sessions.resume_ms, sessions.full_replay_ms
+    );
+    println!(
+        "store open ({} small sessions): {:.1} ms; with a {}-move session added: {:.1} ms (×{:.1}, sled's page table); reading every record, as opening once did: {:.0} ms",
+        store.small_sessions, store.open_small_ms, store.long_session_moves, store.open_long_ms, store.open_ratio, store.read_every_record_ms
     );
     Ok(())
 }

@@ -115,6 +115,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Export { id, file } => sessions::export(&data, id, &file),
         Command::Import { file } => sessions::import(&open()?, &data, &file),
         Command::Delete { id } => sessions::delete(&data, id),
+        Command::Restore { name } => sessions::restore(&data, name.as_deref()),
         Command::Inspect {
             game,
             seed,

@@ -9,13 +9,16 @@ use super::open_sessions;
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::launch::engine_for_session;
-use veillee_runtime::store::model::SessionFile;
+use veillee_runtime::session::read_file;
+use veillee_runtime::store::SetAside;
 
 pub fn list(data: &DataDir) -> anyhow::Result<()> {
     let sessions = open_sessions(data)?;
     let all = sessions.list()?;
+    let set_aside = sessions.store().set_aside();
     if all.is_empty() {
         println!("No saved sessions yet: `veillee play GAME` starts one.");
+        print_set_aside(&set_aside);
         return Ok(());
     }
     println!(
@@ -45,6 +48,59 @@ pub fn list(data: &DataDir) -> anyhow::Result<()> {
             format_time(meta.last_played),
             meta.moves
         );
+    }
+    print_set_aside(&set_aside);
+    Ok(())
+}
+
+/// Says that set-aside databases exist and how to bring their games back.
+fn print_set_aside(set_aside: &[SetAside]) {
+    for aside in set_aside {
+        let since = aside.since.map_or_else(|| "?".into(), format_time);
+        println!(
+            "Set aside on {since}: {} — `veillee restore {}` brings its games back.",
+            aside.path.display(),
+            aside.name
+        );
+    }
+}
+
+/// `veillee restore [NAME]`: lists the set-aside databases, or brings one's games back.
+pub fn restore(data: &DataDir, name: Option<&str>) -> anyhow::Result<()> {
+    let sessions = open_sessions(data)?;
+    let store = sessions.store();
+    let Some(name) = name else {
+        let set_aside = store.set_aside();
+        if set_aside.is_empty() {
+            println!("No saved-games database was set aside.");
+        }
+        print_set_aside(&set_aside);
+        return Ok(());
+    };
+    let restored = store
+        .restore(name)
+        .with_context(|| format!("the games of {name} were not brought back"))?;
+    for (from, to) in &restored.added {
+        match from == to {
+            true => println!("Session {to} brought back."),
+            false => println!("Session {from} brought back as session {to} (its id was taken)."),
+        }
+    }
+    if restored.already > 0 {
+        println!("{} session(s) were already here.", restored.already);
+    }
+    for lost in &restored.lost {
+        println!("Still unreadable: {lost}.");
+    }
+    if let Some(unlisted) = &restored.unlisted {
+        println!("Part of its list of games cannot be read: {unlisted}.");
+    }
+    match restored.complete() {
+        true => println!(
+            "Every game of it is back; its folder is now {} (you may delete it).",
+            restored.folder.display()
+        ),
+        false => println!("Its folder stays at {}.", restored.folder.display()),
     }
     Ok(())
 }
@@ -88,10 +144,7 @@ pub fn export(data: &DataDir, id: u64, file: &Path) -> anyhow::Result<()> {
 }
 
 pub fn import(catalog: &Catalog, data: &DataDir, file: &Path) -> anyhow::Result<()> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let parsed: SessionFile = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a Veillée session file", file.display()))?;
+    let parsed = read_file(file).with_context(|| format!("{} was not imported", file.display()))?;
     let sessions = open_sessions(data)?;
     let mut engine = engine_for_session(catalog, &parsed.session)?;
     let meta = sessions

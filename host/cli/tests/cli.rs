@@ -10,8 +10,10 @@ fn veillee(data: &Path, args: &[&str]) -> Output {
     veillee_with_input(data, args, "")
 }
 
-fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_veillee"))
+/// `veillee ARGS` on a data directory, in English.
+fn command(data: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_veillee"));
+    command
         .args(args)
         .env("VEILLEE_DATA_DIR", data)
         // One compiled-code cache for the whole run: each test has its own data directory,
@@ -22,7 +24,12 @@ fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
         )
         .env("LANG", "en_GB.UTF-8")
         .env_remove("LC_ALL")
-        .env_remove("LC_MESSAGES")
+        .env_remove("LC_MESSAGES");
+    command
+}
+
+fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = command(data, args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -576,4 +583,203 @@ fn simulations_with_scripts_give_the_same_games_on_one_thread_or_two() {
         (report["wins"].clone(), report["mean_length"].clone())
     };
     assert_eq!(run("1"), run("2"));
+}
+
+/// Runs `veillee` and fails the test if it has not finished within `seconds` (a FIFO or a
+/// device in the data directory once made every start hang or read forever).
+fn veillee_within(data: &Path, args: &[&str], seconds: u64) -> Output {
+    let child = command(data, args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("veillee starts");
+    let id = child.id();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(child.wait_with_output());
+    });
+    match receiver.recv_timeout(std::time::Duration::from_secs(seconds)) {
+        Ok(output) => output.expect("veillee finishes"),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &id.to_string()]).status();
+            panic!("veillee {args:?} did not finish within {seconds} s");
+        }
+    }
+}
+
+#[cfg(unix)]
+fn symlink(target: impl AsRef<Path>, at: &Path) {
+    std::os::unix::fs::symlink(target, at).unwrap();
+}
+
+#[cfg(unix)]
+fn mkfifo(at: &Path) {
+    let made = Command::new("mkfifo")
+        .arg(at)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_fifos_and_link_loops_in_the_data_directory_are_reported_and_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugins = dir.path().join("plugins");
+    let variants = dir.path().join("variants");
+    std::fs::create_dir_all(&plugins).unwrap();
+    std::fs::create_dir_all(&variants).unwrap();
+    symlink("/dev/zero", &plugins.join("zero.wasm"));
+    mkfifo(&plugins.join("pipe.wasm"));
+    symlink("/dev/zero", &variants.join("zero.lua"));
+    mkfifo(&variants.join("pipe.lua"));
+    symlink(".", &variants.join("again"));
+    symlink("self.lua", &variants.join("self.lua"));
+    let rule = r#"return { id = "maison", name = { fr = "Maison", en = "House" },
+        description = { fr = "-", en = "-" }, game = "siege", version = "1.0.0" }"#;
+    std::fs::write(variants.join("maison.lua"), rule).unwrap();
+    symlink("maison.lua", &variants.join("twin.lua"));
+
+    let out = veillee_within(dir.path(), &["games"], 60);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("siege"));
+    let errors = stderr(&out);
+    assert!(
+        errors.contains("zero.wasm is a character device, not a regular file; skipped"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("pipe.wasm is a FIFO (named pipe), not a regular file; skipped"),
+        "{errors}"
+    );
+
+    let out = veillee_within(dir.path(), &["variants", "siege"], 60);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.matches("maison ").count(), 1, "read once:\n{text}");
+    for expected in [
+        "zero.lua: is a character device, not a regular file; skipped",
+        "pipe.lua: is a FIFO (named pipe), not a regular file; skipped",
+        "again: leads back to",
+        "self.lua: is a loop of links; skipped",
+        "twin.lua: is the same file as",
+    ] {
+        assert!(text.contains(expected), "{expected} in:\n{text}");
+    }
+
+    let out = veillee_within(dir.path(), &["install", "/dev/zero"], 60);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("/dev/zero is a character device, not a regular file"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `count` random Siège games saved as sessions 1, 2, …
+fn saved_siege_games(data: &Path, count: &str) {
+    let out = veillee(
+        data,
+        &[
+            "simulate", "siege", "--games", count, "--save", "--seed", "4",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_set_aside_database_is_offered_and_its_games_brought_back() {
+    let dir = tempfile::tempdir().unwrap();
+    saved_siege_games(dir.path(), "2");
+    // What an older Veillée did on a full disk: the healthy database renamed as broken.
+    std::fs::rename(
+        dir.path().join("sessions.sled"),
+        dir.path().join("sessions.broken-1700000000"),
+    )
+    .unwrap();
+    let out = veillee(dir.path(), &["sessions"]);
+    let text = stdout(&out);
+    assert!(text.contains("No saved sessions yet"), "{text}");
+    assert!(
+        text.contains("`veillee restore sessions.broken-1700000000` brings its games back"),
+        "{text}"
+    );
+    let out = veillee(dir.path(), &["restore", "sessions.broken-1700000000"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("Session 1 brought back.") && text.contains("Session 2 brought back."),
+        "{text}"
+    );
+    assert!(text.contains("Every game of it is back"), "{text}");
+    let out = veillee(dir.path(), &["sessions"]);
+    let text = stdout(&out);
+    assert_eq!(
+        text.lines().filter(|l| l.contains("siege")).count(),
+        2,
+        "{text}"
+    );
+    assert!(!text.contains("Set aside"), "{text}");
+}
+
+#[cfg(unix)]
+#[test]
+fn on_a_full_disk_the_saved_games_stay_where_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    saved_siege_games(dir.path(), "3");
+    // No file may grow: every write fails with EFBIG, as on a full disk (root included).
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 0; exec \"$0\" sessions")
+        .arg(env!("CARGO_BIN_EXE_veillee"))
+        .env("VEILLEE_DATA_DIR", dir.path())
+        .env("LANG", "en_GB.UTF-8")
+        .output()
+        .unwrap();
+    let text = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(!text.contains("No saved sessions yet"), "{text}");
+    if !out.status.success() {
+        assert!(text.contains("the disk refused"), "{text}");
+        assert!(
+            text.contains("saved games were left where they are"),
+            "{text}"
+        );
+    }
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.iter().any(|n| n.starts_with("sessions.broken")),
+        "{names:?}"
+    );
+    let out = veillee(dir.path(), &["sessions"]);
+    assert_eq!(
+        stdout(&out).lines().filter(|l| l.contains("siege")).count(),
+        3,
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn importing_a_file_with_an_oversized_name_is_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    saved_siege_games(dir.path(), "1");
+    let file = dir.path().join("game.json");
+    let out = veillee(dir.path(), &["export", "1", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    json["session"]["seats"][1]["name"] = "x".repeat(10_000).into();
+    std::fs::write(&file, json.to_string()).unwrap();
+    let out = veillee(dir.path(), &["import", file.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out)
+            .contains("the name of player 2 is 10000 characters long; a name has at most 40"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -241,3 +241,119 @@ pub fn run_sessions(game: &str, moves: u32) -> anyhow::Result<SessionBenchReport
         full_replay_ms,
     })
 }
+
+/// Store figures: opening must not read the logs, so its time must not grow with them.
+#[derive(Clone, Debug, Serialize)]
+pub struct StoreOpenReport {
+    /// Small sessions in the database.
+    pub small_sessions: u32,
+    /// Moves of the one long session added (as an imported 1M-move session would be).
+    pub long_session_moves: u32,
+    /// Median time to open the database with the small sessions only, milliseconds.
+    pub open_small_ms: f64,
+    /// Median time to open it once the long session is in, milliseconds.
+    pub open_long_ms: f64,
+    /// open_long / open_small: what remains is sled loading its page table, which grows with
+    /// the database; no log record is read.
+    pub open_ratio: f64,
+    /// Time to read every log record once (what opening did before), milliseconds.
+    pub read_every_record_ms: f64,
+}
+
+/// Opens a database of `small` sessions, then again with a session of `long_moves` moves
+/// added, timing each open (median of five, the previous handle closed first).
+pub fn run_store_open(small: u32, long_moves: u32) -> anyhow::Result<StoreOpenReport> {
+    use crate::store::model::{LogEntry, PlayerKind, SeatPlayer, SessionMeta};
+    use crate::store::{SessionChange, Store};
+
+    let dir = std::env::temp_dir().join(format!("veillee-bench-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let meta = |id: u64, moves: u32| SessionMeta {
+        id,
+        game: "bench".into(),
+        plugin_hash: "0".repeat(64),
+        plugin_version: "1.0.0".into(),
+        variants: Vec::new(),
+        seats: ["Ana", "Bruno"]
+            .map(|name| SeatPlayer {
+                name: name.into(),
+                kind: PlayerKind::Human,
+            })
+            .to_vec(),
+        setup: Setup::new(2, id),
+        created: id,
+        last_played: id,
+        moves,
+        status: veillee_sdk::Status::to_act(0),
+    };
+    let entry = |i: u32| LogEntry {
+        seat: (i % 2) as u8,
+        action: format!("a{}-h{}", i % 8, i % 7),
+        extra: serde_json::Value::Null,
+        reveals: Vec::new(),
+    };
+    let write = |store: &Store, id: u64, moves: u32| -> anyhow::Result<()> {
+        const CHUNK: u32 = 20_000;
+        let mut from = 0;
+        loop {
+            let to = (from + CHUNK).min(moves);
+            let entries: Vec<LogEntry> = (from..to).map(entry).collect();
+            let m = meta(id, to);
+            let change = SessionChange {
+                meta: Some(&m),
+                append: entries.iter().zip(from..).map(|(e, i)| (i, e)).collect(),
+                ..SessionChange::default()
+            };
+            store.commit(id, &change)?;
+            if to == moves {
+                return Ok(());
+            }
+            from = to;
+        }
+    };
+    {
+        let (store, _) = Store::open(&dir)?;
+        for id in 1..=u64::from(small) {
+            write(&store, id, 40)?;
+        }
+    }
+    let open_small = median_open(&dir)?;
+    {
+        let (store, _) = Store::open(&dir)?;
+        write(&store, u64::from(small) + 1, long_moves)?;
+    }
+    let open_long = median_open(&dir)?;
+    let read_every_record = {
+        let (store, _) = Store::open(&dir)?;
+        let started = Instant::now();
+        for id in 1..=u64::from(small) + 1 {
+            std::hint::black_box(store.log(id, 0)?.len());
+        }
+        started.elapsed()
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(StoreOpenReport {
+        small_sessions: small,
+        long_session_moves: long_moves,
+        open_small_ms: open_small.as_secs_f64() * 1e3,
+        open_long_ms: open_long.as_secs_f64() * 1e3,
+        open_ratio: open_long.as_secs_f64() / open_small.as_secs_f64().max(1e-12),
+        read_every_record_ms: read_every_record.as_secs_f64() * 1e3,
+    })
+}
+
+/// The median of five opens (and list) of the database in `dir`, each after the previous
+/// handle has had time to close (sled releases its lock from a background thread).
+fn median_open(dir: &std::path::Path) -> anyhow::Result<Duration> {
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        std::thread::sleep(Duration::from_millis(400));
+        let started = Instant::now();
+        let (store, recovery) = crate::store::Store::open(dir)?;
+        anyhow::ensure!(recovery.is_none(), "the benchmark database needed repair");
+        std::hint::black_box(store.sessions()?.len());
+        times.push(started.elapsed());
+    }
+    times.sort();
+    Ok(times[times.len() / 2])
+}

@@ -14,6 +14,16 @@ use crate::data_dir::DataDir;
 use crate::engine::GameEngine;
 use crate::plugin::{Plugin, Runtime};
 
+/// The largest plugin file read: the built-in games are a few hundred kilobytes. The sandbox
+/// applies its own, finer limits to what it compiles.
+pub const MAX_PLUGIN_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The plugins folder is flat, and holds a few games, not thousands.
+const INSTALLED_WALK: veillee_files::WalkLimits = veillee_files::WalkLimits {
+    depth: 0,
+    files: 256,
+};
+
 /// Where a game comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
@@ -82,7 +92,14 @@ impl Catalog {
                     .push(format!("built-in game {name} could not be loaded: {e}")),
             }
         }
-        for file in installed_files(&catalog.data.plugins()) {
+        let found = installed_files(&catalog.data.plugins());
+        catalog.problems.extend(
+            found
+                .skipped
+                .iter()
+                .map(|e| format!("installed plugin {e}; skipped")),
+        );
+        for file in found.files {
             match catalog.load_installed(&file) {
                 Ok(entry) => catalog.entries.push(entry),
                 Err(e) => catalog.problems.push(format!("{e:#}")),
@@ -92,8 +109,8 @@ impl Catalog {
     }
 
     fn load_installed(&self, file: &Path) -> anyhow::Result<GameEntry> {
-        let bytes = fs::read(file)
-            .with_context(|| format!("cannot read installed plugin {}", file.display()))?;
+        let bytes = veillee_files::read_bounded(file, MAX_PLUGIN_BYTES)
+            .with_context(|| "cannot read an installed plugin".to_string())?;
         let plugin = self.runtime.load(&file_stem(file), &bytes)?;
         if self.builtin(&plugin.manifest().id).is_some() {
             bail!(
@@ -153,7 +170,8 @@ impl Catalog {
     /// Validates a plugin file fully (wasm, ABI, manifest, a short self-check game) and installs
     /// it. Nothing is installed when any check fails.
     pub fn install(&mut self, file: &Path) -> anyhow::Result<&GameEntry> {
-        let bytes = fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+        let bytes = veillee_files::read_bounded(file, MAX_PLUGIN_BYTES)
+            .with_context(|| "cannot install this plugin".to_string())?;
         let mut plugin = self.runtime.load(&file_stem(file), &bytes)?;
         let id = plugin.manifest().id.clone();
         if self.builtin(&id).is_some() {
@@ -223,16 +241,10 @@ fn self_check(plugin: &mut Plugin) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn installed_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "wasm"))
-        .collect();
-    files.sort();
-    files
+/// The `*.wasm` files of the plugins folder: regular files only, each file once (a second
+/// name for the same file, a link to a device or a FIFO are reported, never opened or read).
+fn installed_files(dir: &Path) -> veillee_files::Found {
+    veillee_files::find_files(dir, "wasm", INSTALLED_WALK)
 }
 
 fn file_stem(file: &Path) -> String {
