@@ -6,6 +6,7 @@ use anyhow::Context;
 use veillee_sdk::Status;
 
 use super::open_sessions;
+use crate::term::{line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::launch::engine_for_session;
@@ -15,32 +16,36 @@ pub fn list(data: &DataDir) -> anyhow::Result<()> {
     let sessions = open_sessions(data)?;
     let all = sessions.list()?;
     if all.is_empty() {
-        println!("No saved sessions yet: `veillee play GAME` starts one.");
+        outln!("No saved sessions yet: `veillee play GAME` starts one.");
         return Ok(());
     }
-    println!(
+    outln!(
         "{:>6}  {:<14} {:<28} {:<20} {:>6}  status",
-        "id", "game", "players", "last played", "moves"
+        "id",
+        "game",
+        "players",
+        "last played",
+        "moves"
     );
     for meta in all {
-        let players: Vec<&str> = meta.seats.iter().map(|s| s.name.as_str()).collect();
+        let players: Vec<_> = meta.seats.iter().map(|s| line(&s.name)).collect();
         let status = match &meta.status {
             Status::ToAct { .. } => "in progress".to_string(),
             Status::Finished { outcome } if outcome.is_draw() => "draw".to_string(),
             Status::Finished { outcome } => {
-                let winners: Vec<&str> = outcome
+                let winners: Vec<_> = outcome
                     .winners
                     .iter()
                     .filter_map(|&w| meta.seats.get(w as usize))
-                    .map(|s| s.name.as_str())
+                    .map(|s| line(&s.name))
                     .collect();
                 format!("won by {}", winners.join(", "))
             }
         };
-        println!(
+        outln!(
             "{:>6}  {:<14} {:<28} {:<20} {:>6}  {status}",
             meta.id,
-            meta.game,
+            line(&meta.game),
             players.join(", "),
             format_time(meta.last_played),
             meta.moves
@@ -61,9 +66,10 @@ pub fn undo(
     let mut engine = engine_for_session(catalog, &meta)?;
     let mut live = sessions.resume(&mut *engine, id)?;
     let undone = sessions.undo(&mut *engine, &mut live, steps, agree)?;
-    println!(
+    outln!(
         "Session {id}: {} moves taken back, now at move {}.",
-        undone.moves, live.meta.moves
+        undone.moves,
+        live.meta.moves
     );
     Ok(())
 }
@@ -74,7 +80,7 @@ pub fn redo(catalog: &Catalog, data: &DataDir, id: u64) -> anyhow::Result<()> {
     let mut engine = engine_for_session(catalog, &meta)?;
     let mut live = sessions.resume(&mut *engine, id)?;
     sessions.redo(&mut *engine, &mut live)?;
-    println!("Session {id}: redone, now at move {}.", live.meta.moves);
+    outln!("Session {id}: redone, now at move {}.", live.meta.moves);
     Ok(())
 }
 
@@ -83,7 +89,7 @@ pub fn export(data: &DataDir, id: u64, file: &Path) -> anyhow::Result<()> {
     let exported = sessions.export(id)?;
     let json = serde_json::to_string_pretty(&exported)?;
     std::fs::write(file, json).with_context(|| format!("cannot write {}", file.display()))?;
-    println!("Session {id} exported to {}.", file.display());
+    outln!("Session {id} exported to {}.", file.display());
     Ok(())
 }
 
@@ -97,16 +103,18 @@ pub fn import(catalog: &Catalog, data: &DataDir, file: &Path) -> anyhow::Result<
     let meta = sessions
         .import(&mut *engine, parsed)
         .with_context(|| format!("{} was not imported", file.display()))?;
-    println!(
+    outln!(
         "Imported as session {} ({}, {} moves).",
-        meta.id, meta.game, meta.moves
+        meta.id,
+        meta.game,
+        meta.moves
     );
     Ok(())
 }
 
 pub fn delete(data: &DataDir, id: u64) -> anyhow::Result<()> {
     open_sessions(data)?.delete(id)?;
-    println!("Session {id} deleted.");
+    outln!("Session {id} deleted.");
     Ok(())
 }
 

@@ -71,8 +71,11 @@ impl Catalog {
             entries: Vec::new(),
             problems: Vec::new(),
         };
+        if let Some(problem) = catalog.runtime.cache_problem() {
+            catalog.problems.push(problem.to_string());
+        }
         for (name, bytes) in BUILTIN_PLUGINS {
-            match catalog.runtime.load(name, bytes) {
+            match catalog.runtime.load_builtin(name, bytes) {
                 Ok(plugin) => catalog.entries.push(GameEntry {
                     origin: Origin::Builtin,
                     plugin,
@@ -91,16 +94,28 @@ impl Catalog {
         catalog
     }
 
+    /// Loads an installed plugin: compiled under the compile budget, and self-checked the
+    /// first time these exact bytes are seen (a file replaced behind the launcher's back —
+    /// same id, other rules — is checked like a fresh install before it is offered).
     fn load_installed(&self, file: &Path) -> anyhow::Result<GameEntry> {
         let bytes = fs::read(file)
             .with_context(|| format!("cannot read installed plugin {}", file.display()))?;
-        let plugin = self.runtime.load(&file_stem(file), &bytes)?;
+        let mut plugin = self.runtime.load(&file_stem(file), &bytes)?;
         if self.builtin(&plugin.manifest().id).is_some() {
             bail!(
                 "{} is ignored: its game id `{}` is a built-in game's",
                 file.display(),
                 plugin.manifest().id
             );
+        }
+        if !self.runtime.noted(plugin.hash(), SELF_CHECK_NOTE) {
+            self_check(&mut plugin).with_context(|| {
+                format!(
+                    "{} failed its self-check game and is left out (it changed since it was installed?); install a working version",
+                    file.display()
+                )
+            })?;
+            self.runtime.note(plugin.hash(), SELF_CHECK_NOTE);
         }
         Ok(GameEntry {
             origin: Origin::Installed(file.to_path_buf()),
@@ -168,6 +183,7 @@ impl Catalog {
                 file.display()
             )
         })?;
+        self.runtime.note(plugin.hash(), SELF_CHECK_NOTE);
         let dir = self.data.plugins();
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let target = dir.join(format!("{id}.wasm"));
@@ -198,6 +214,10 @@ impl Catalog {
         Ok(())
     }
 }
+
+/// What the runtime notes about a plugin that passed [`self_check`] (with the version of
+/// the kit that checked it, so a newer Veillée checks again).
+const SELF_CHECK_NOTE: &str = concat!("self-check ", env!("CARGO_PKG_VERSION"));
 
 /// A few short random games through the conformance kit.
 fn self_check(plugin: &mut Plugin) -> anyhow::Result<()> {
