@@ -106,7 +106,7 @@ fn play_loop(
                 let winners: Vec<String> = outcome
                     .winners
                     .iter()
-                    .map(|&w| seat_name(&manifest, w, lang))
+                    .map(|&w| shown_seat(&manifest, w, lang))
                     .collect();
                 match winners.is_empty() {
                     true => outln!("Draw — {}", outcome.reason.get(lang)),
@@ -135,21 +135,21 @@ fn play_loop(
             bail!(
                 "{}: {} is to act but has no legal move, so the game cannot go on (a bug in the game or a house rule)",
                 manifest.id,
-                seat_name(&manifest, seat, lang)
+                shown_seat(&manifest, seat, lang)
             );
         }
         if bot_refusals >= MAX_BOT_REFUSALS {
             bail!(
                 "{}: the moves of {} were refused {bot_refusals} times in a row (by a house rule?), so the game cannot go on",
                 manifest.id,
-                seat_name(&manifest, seat, lang)
+                shown_seat(&manifest, seat, lang)
             );
         }
         let chosen = if kind == PlayerKind::Human {
             if manifest.hidden_information && last_human.is_some_and(|s| s != seat) {
                 outln!(
                     "\n\n==== Pass to {} — press Enter when ready ====",
-                    seat_name(&manifest, seat, lang)
+                    shown_seat(&manifest, seat, lang)
                 );
                 input.read_line(&mut String::new())?;
                 term::clear_screen();
@@ -165,7 +165,7 @@ fn play_loop(
                 );
             }
             let ids: Vec<&str> = actions.iter().map(|a| a.id.as_str()).collect();
-            match ask(&mut input, &ids, &seat_name(&manifest, seat, lang))? {
+            match ask(&mut input, &ids, &shown_seat(&manifest, seat, lang))? {
                 Answer::Action(i) => i,
                 Answer::Undo => {
                     undo(sessions, engine, &mut live, &mut input, lang)?;
@@ -206,7 +206,7 @@ fn play_loop(
         bot_refusals = 0;
         outln!(
             "{}: {}",
-            seat_name(&manifest, seat, lang),
+            shown_seat(&manifest, seat, lang),
             line(action.label.get(lang))
         );
         for event in events {
@@ -288,13 +288,18 @@ fn parse_seats(seats: &[String]) -> anyhow::Result<Vec<PlayerKind>> {
         .collect()
 }
 
-/// A seat's name, on one line (it comes from the plugin).
+/// A seat's name as the manifest gives it (stored as is; printed through [`line`]).
 fn seat_name(manifest: &Manifest, seat: Seat, lang: &str) -> String {
     manifest
         .seats
         .get(seat as usize)
-        .map(|s| line(s.name.get(lang)).into_owned())
+        .map(|s| s.name.get(lang).to_string())
         .unwrap_or_else(|| format!("seat {seat}"))
+}
+
+/// A seat's name for the terminal: on one line, control characters quoted.
+fn shown_seat(manifest: &Manifest, seat: Seat, lang: &str) -> String {
+    line(&seat_name(manifest, seat, lang)).into_owned()
 }
 
 fn clock_seed() -> u64 {

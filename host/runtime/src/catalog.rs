@@ -111,7 +111,7 @@ impl Catalog {
         if !self.runtime.noted(plugin.hash(), SELF_CHECK_NOTE) {
             self_check(&mut plugin).with_context(|| {
                 format!(
-                    "{} failed its self-check game and is left out (it changed since it was installed?); install a working version",
+                    "{} failed its self-check game and is left out; install a working version",
                     file.display()
                 )
             })?;

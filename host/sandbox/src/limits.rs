@@ -52,13 +52,13 @@ pub struct CompileLimits {
 }
 
 impl Default for CompileLimits {
-    /// About 30 times the largest built-in game (Castel: 0.5 MB, 583 functions, 0.36 MB of
-    /// code, 21 KB in its largest function), and a budget a sane plugin never nears
+    /// Far past the largest built-in game (Castel: 0.5 MB, 583 functions, 0.36 MB of code,
+    /// 21 KB in its largest function), and a budget a sane plugin never nears
     /// (`veillee bench` prints what compiling one costs; see BENCHMARKS.md).
     fn default() -> Self {
         CompileLimits {
             module_bytes: 16 * MIB,
-            functions: 20_000,
+            functions: 10_000,
             code_bytes: 8 * MIB,
             function_bytes: MIB,
             section_entries: 100_000,
@@ -69,7 +69,7 @@ impl Default for CompileLimits {
 }
 
 impl Default for Limits {
-    /// 256 MiB of memory, 5 s per call, 60 s per playout, 16 MiB per answer: far beyond
+    /// 256 MiB of memory, 5 s per call, 60 s per playout, 4 MiB per answer: far beyond
     /// what a sane game needs (Castel's largest scene is a few kilobytes), short enough that
     /// a stuck plugin does not look like a frozen launcher.
     fn default() -> Self {
@@ -78,7 +78,7 @@ impl Default for Limits {
             table_elements: 100_000,
             call_seconds: 5.0,
             playout_seconds: 60.0,
-            answer_bytes: 16 * MIB,
+            answer_bytes: 4 * MIB,
             compile: CompileLimits::default(),
         }
     }
