@@ -1419,8 +1419,10 @@ fn leb(mut v: u64, out: &mut Vec<u8>) {
 }
 
 /// A module of `functions` functions `() -> ()`, each `body` (its locals declaration and
-/// instructions, without the final `end`), written byte by byte.
-fn module_of(functions: u32, body: &[u8]) -> Vec<u8> {
+/// instructions, without the final `end`), written byte by byte. With `abi_names`, it also
+/// has a memory and exports every name of the ABI (all as function 0, of the wrong type):
+/// it passes the checks made before compiling and is refused only once compiled.
+fn module_of(functions: u32, body: &[u8], abi_names: bool) -> Vec<u8> {
     let section = |id: u8, content: Vec<u8>, out: &mut Vec<u8>| {
         out.push(id);
         leb(content.len() as u64, out);
@@ -1432,6 +1434,21 @@ fn module_of(functions: u32, body: &[u8]) -> Vec<u8> {
     leb(u64::from(functions), &mut declared);
     declared.extend(std::iter::repeat_n(0u8, functions as usize));
     section(3, declared, &mut wasm);
+    if abi_names {
+        section(5, vec![1, 0, 1], &mut wasm); // one memory of one page
+        let mut exports = Vec::new();
+        leb(REQUIRED_EXPORTS.len() as u64 + 1, &mut exports);
+        let mut export = |name: &str, kind: u8| {
+            leb(name.len() as u64, &mut exports);
+            exports.extend_from_slice(name.as_bytes());
+            exports.extend_from_slice(&[kind, 0]);
+        };
+        export("memory", 2);
+        for name in REQUIRED_EXPORTS {
+            export(name, 0);
+        }
+        section(7, exports, &mut wasm);
+    }
     let mut code = Vec::new();
     leb(u64::from(functions), &mut code);
     for _ in 0..functions {
@@ -1458,12 +1475,12 @@ fn arithmetic(n: usize) -> Vec<u8> {
 /// A module within the size caps that takes the compiler far longer and far more memory
 /// than any game: 9,500 functions of 60 additions each (4 MB of code).
 fn heavy_module() -> Vec<u8> {
-    module_of(9_500, &arithmetic(60))
+    module_of(9_500, &arithmetic(60), true)
 }
 
 #[test]
 fn a_module_of_300000_trivial_functions_is_refused_before_compiling() {
-    let bomb = module_of(300_000, TRIVIAL);
+    let bomb = module_of(300_000, TRIVIAL, false);
     assert!(bomb.len() < 4 << 20, "a small file: {} bytes", bomb.len());
     for runtime in [runtime(), runtime().compiling_in(Some(compiler()))] {
         let error = load_error(&runtime, "bomb", &bomb);
@@ -1477,7 +1494,7 @@ fn a_module_of_300000_trivial_functions_is_refused_before_compiling() {
 fn one_enormous_function_is_refused_before_compiling() {
     let mut body = vec![0u8];
     body.extend(std::iter::repeat_n(0x01u8, 2 << 20)); // two million `nop`s
-    let error = load_error(&runtime(), "enormous", &module_of(1, &body));
+    let error = load_error(&runtime(), "enormous", &module_of(1, &body, false));
     assert!(matches!(error, PluginError::TooLarge { .. }), "{error}");
     assert!(error.to_string().contains("function number 0"), "{error}");
 }
@@ -1539,6 +1556,34 @@ fn a_compile_past_its_time_or_memory_budget_is_stopped() {
         "{error}"
     );
     siege_still_plays(&greedy);
+
+    // With a cache, a compile past its budget is remembered: the next start refuses the
+    // same bytes at once, until they are installed again.
+    let dir = tempfile::tempdir().unwrap();
+    let remembering = Runtime::with_limits(
+        Some(cache_in(dir.path())),
+        Limits {
+            compile: CompileLimits {
+                seconds: 0.2,
+                ..CompileLimits::default()
+            },
+            ..limits()
+        },
+    )
+    .unwrap()
+    .compiling_in(Some(compiler()));
+    let first = load_error(&remembering, "slow", &heavy).to_string();
+    assert!(!first.contains("tried before"), "{first}");
+    let again = load_error(&remembering, "slow", &heavy).to_string();
+    assert!(
+        again.contains("took more than 0.2 s when it was tried before"),
+        "{again}"
+    );
+    let retried = match remembering.load_again("slow", &heavy) {
+        Ok(_) => panic!("the heavy module compiled within 0.2 s"),
+        Err(error) => error.to_string(),
+    };
+    assert!(!retried.contains("tried before"), "{retried}");
 }
 
 /// `veillee_apply` that refuses what it does not list (seat 0's "win"), as the
@@ -1555,7 +1600,11 @@ fn hostile_installed_plugins_are_left_out_with_their_reasons_and_the_library_ope
     let data = veillee_runtime::data_dir::DataDir::at(dir.path());
     let plugins = data.plugins();
     std::fs::create_dir_all(&plugins).unwrap();
-    std::fs::write(plugins.join("bomb.wasm"), module_of(300_000, TRIVIAL)).unwrap();
+    std::fs::write(
+        plugins.join("bomb.wasm"),
+        module_of(300_000, TRIVIAL, false),
+    )
+    .unwrap();
     std::fs::write(plugins.join("loops.wasm"), Wat::good().start(LOOP).bytes()).unwrap();
     // Passes loading, fails its self-check: seat 0 never has a move.
     let stuck = Wat::good()

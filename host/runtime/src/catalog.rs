@@ -169,7 +169,7 @@ impl Catalog {
     /// it. Nothing is installed when any check fails.
     pub fn install(&mut self, file: &Path) -> anyhow::Result<&GameEntry> {
         let bytes = fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-        let mut plugin = self.runtime.load(&file_stem(file), &bytes)?;
+        let mut plugin = self.runtime.load_again(&file_stem(file), &bytes)?;
         let id = plugin.manifest().id.clone();
         if self.builtin(&id).is_some() {
             bail!(

@@ -149,6 +149,24 @@ fn limit_self(memory_bytes: u64, seconds: u64) {
 #[cfg(not(unix))]
 fn limit_self(_memory_bytes: u64, _seconds: u64) {}
 
+/// Why a compile in a child failed.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    /// Because of the module (past the budget, invalid, or it broke the compiler): the same
+    /// bytes would fail again.
+    Module(PluginError),
+    /// The compiler process could not be started: nothing is known about the module.
+    Environment(PluginError),
+}
+
+impl Failure {
+    pub(crate) fn into_error(self) -> PluginError {
+        match self {
+            Failure::Module(error) | Failure::Environment(error) => error,
+        }
+    }
+}
+
 /// The parent: compiles `module` in a child started with `command`, within `limits`, and
 /// returns the compiled code.
 pub(crate) fn compile(
@@ -156,10 +174,12 @@ pub(crate) fn compile(
     plugin: &str,
     module: &[u8],
     limits: &CompileLimits,
-) -> Result<Vec<u8>, PluginError> {
-    let budget = |detail: String| PluginError::CompileBudget {
-        plugin: plugin.to_string(),
-        detail,
+) -> Result<Vec<u8>, Failure> {
+    let budget = |detail: String| {
+        Failure::Module(PluginError::CompileBudget {
+            plugin: plugin.to_string(),
+            detail,
+        })
     };
     let mut child = Command::new(&command.program)
         .args(&command.args)
@@ -173,10 +193,13 @@ pub(crate) fn compile(
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| {
-            budget(format!(
-                "needs the compiler process {}, which did not start ({e}); restart Veillée",
-                command.program.display()
-            ))
+            Failure::Environment(PluginError::CompileBudget {
+                plugin: plugin.to_string(),
+                detail: format!(
+                    "needs the compiler process {}, which did not start ({e}); restart Veillée",
+                    command.program.display()
+                ),
+            })
         })?;
     let exchange = Exchange::start(&mut child, module.to_vec());
     let deadline = Instant::now() + Duration::from_secs_f64(limits.seconds);
@@ -208,7 +231,7 @@ pub(crate) fn compile(
             MAX_ARTIFACT_BYTES >> 20
         )));
     }
-    judge(plugin, status, artifact, &stderr, limits)
+    judge(plugin, status, artifact, &stderr, limits).map_err(Failure::Module)
 }
 
 /// What the child's end means.
@@ -223,13 +246,20 @@ fn judge(
     if status.success() && !artifact.is_empty() {
         return Ok(artifact);
     }
-    if status.code() == Some(EXIT_INVALID) {
+    let out_of_memory = [
+        "memory allocation",
+        "out of memory",
+        "Cannot allocate memory",
+    ]
+    .iter()
+    .any(|words| stderr.contains(words));
+    if status.code() == Some(EXIT_INVALID) && !out_of_memory {
         return Err(PluginError::Invalid {
             plugin: plugin.to_string(),
             detail: stderr.to_string(),
         });
     }
-    let detail = if stderr.contains("memory allocation") || stderr.contains("out of memory") {
+    let detail = if out_of_memory {
         format!(
             "needed more than {} MiB of memory",
             limits.memory_bytes >> 20

@@ -166,6 +166,15 @@ impl Runtime {
             .is_some_and(|cache| cache.noted(content_hash, what))
     }
 
+    /// Like [`Runtime::load`], but first forgets that compiling these bytes went past its
+    /// budget before (installing a plugin again is asking to try again).
+    pub fn load_again(&self, plugin_name: &str, bytes: &[u8]) -> Result<Plugin, PluginError> {
+        if let Some(cache) = &self.inner.cache {
+            cache.forget_refusal(&cache::sha256_hex(bytes));
+        }
+        self.load(plugin_name, bytes)
+    }
+
     /// Whether untrusted plugins are compiled in a child process.
     pub fn compiles_in_child(&self) -> bool {
         self.compiler.is_some()
@@ -223,7 +232,7 @@ impl Runtime {
         let from_cache = cached.is_some();
         let (module, artifact) = match cached {
             Some(module) => (module, None),
-            None => self.compile(plugin_name, bytes, trust)?,
+            None => self.compile(plugin_name, bytes, &hash, trust)?,
         };
         validate::check_imports(plugin_name, &module)?;
         validate::check_exports(plugin_name, &module)?;
@@ -257,6 +266,7 @@ impl Runtime {
         &self,
         plugin_name: &str,
         bytes: &[u8],
+        hash: &str,
         trust: Trust,
     ) -> Result<(Module, Option<Vec<u8>>), PluginError> {
         let engine = &self.inner.engine;
@@ -271,7 +281,27 @@ impl Runtime {
                 return Ok((module, None));
             }
         };
-        let artifact = child::compile(command, plugin_name, bytes, &self.inner.limits.compile)?;
+        if let Some(reason) = self.inner.cache.as_ref().and_then(|c| c.refusal(hash)) {
+            return Err(PluginError::CompileBudget {
+                plugin: plugin_name.to_string(),
+                detail: format!(
+                    "{reason} when it was tried before, so it is not compiled again until the file changes (installing it again tries again)"
+                ),
+            });
+        }
+        let artifact = match child::compile(command, plugin_name, bytes, &self.inner.limits.compile)
+        {
+            Ok(artifact) => artifact,
+            Err(child::Failure::Module(error)) => {
+                if let (PluginError::CompileBudget { detail, .. }, Some(cache)) =
+                    (&error, &self.inner.cache)
+                {
+                    cache.note_refusal(hash, detail);
+                }
+                return Err(error);
+            }
+            Err(failure) => return Err(failure.into_error()),
+        };
         // SAFETY: these bytes are what `Engine::precompile_module` wrote in a process of our
         // own executable (the compiler command), configured like this engine, over a pipe
         // only this process reads. Wasmtime checks the header and refuses other versions or

@@ -62,7 +62,7 @@ impl Default for CompileLimits {
             code_bytes: 8 * MIB,
             function_bytes: MIB,
             section_entries: 100_000,
-            seconds: 30.0,
+            seconds: 60.0,
             memory_bytes: 1024 * MIB,
         }
     }

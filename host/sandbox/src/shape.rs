@@ -5,10 +5,15 @@
 //! (300,000 of them) take the compiler past 12 GB. So the file's sections are counted first
 //! with `wasmparser` (a read of the section headers and of each function body's length, no
 //! compiling), and a file past [`CompileLimits`] is refused with what it exceeds.
+//!
+//! The same read refuses at once what could never load anyway — an import, a missing ABI
+//! export — so that such a file costs no compiling at all, at every start.
 
-use wasmparser::{Parser, Payload};
+use veillee_sdk::abi::REQUIRED_EXPORTS;
+use wasmparser::{ImportSectionReader, Imports, Parser, Payload};
 
 use super::limits::CompileLimits;
+use super::validate::ALLOWED_IMPORTS;
 use super::PluginError;
 
 /// Refuses a module whose size, function count or code size is past `limits`.
@@ -25,6 +30,7 @@ pub(crate) fn check(plugin: &str, bytes: &[u8], limits: &CompileLimits) -> Resul
         )));
     }
     let mut function = 0u32;
+    let mut exports: Vec<String> = Vec::new();
     for payload in Parser::new(0).parse_all(bytes) {
         let payload = payload.map_err(|e| PluginError::Invalid {
             plugin: plugin.to_string(),
@@ -39,6 +45,20 @@ pub(crate) fn check(plugin: &str, bytes: &[u8], limits: &CompileLimits) -> Resul
             }
         }
         match payload {
+            Payload::ImportSection(reader) => {
+                if let Some((module, name)) = first_forbidden_import(reader) {
+                    return Err(PluginError::ForbiddenImport {
+                        plugin: plugin.to_string(),
+                        module,
+                        name,
+                    });
+                }
+            }
+            Payload::ExportSection(reader) => {
+                for export in reader.into_iter().flatten() {
+                    exports.push(export.name.to_string());
+                }
+            }
             Payload::FunctionSection(reader) => {
                 functions(reader.count(), limits).map_err(too_large)?
             }
@@ -68,7 +88,43 @@ pub(crate) fn check(plugin: &str, bytes: &[u8], limits: &CompileLimits) -> Resul
             _ => {}
         }
     }
-    Ok(())
+    // Types are checked on the compiled module (`validate`); names can be checked now.
+    let missing = std::iter::once("memory")
+        .chain(REQUIRED_EXPORTS.iter().copied())
+        .find(|name| !exports.iter().any(|e| e == name));
+    match missing {
+        Some(export) => Err(PluginError::MissingExport {
+            plugin: plugin.to_string(),
+            export: export.to_string(),
+            detail: "not exported".into(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The first import of the section that is not allowed, as (module, name). An unreadable
+/// entry is left to the compiler, which refuses it as invalid.
+fn first_forbidden_import(reader: ImportSectionReader<'_>) -> Option<(String, String)> {
+    let allowed = |module: &str, name: &str| ALLOWED_IMPORTS.contains(&(module, name));
+    for group in reader.into_iter().map_while(Result::ok) {
+        let names: Vec<(&str, &str)> = match group {
+            Imports::Single(_, import) => vec![(import.module, import.name)],
+            Imports::Compact1 { module, items } => items
+                .into_iter()
+                .map_while(Result::ok)
+                .map(|item| (module, item.name))
+                .collect(),
+            Imports::Compact2 { module, names, .. } => names
+                .into_iter()
+                .map_while(Result::ok)
+                .map(|name| (module, name))
+                .collect(),
+        };
+        if let Some((module, name)) = names.into_iter().find(|(m, n)| !allowed(m, n)) {
+            return Some((module.to_string(), name.to_string()));
+        }
+    }
+    None
 }
 
 fn functions(count: u32, limits: &CompileLimits) -> Result<(), String> {
@@ -149,8 +205,12 @@ mod tests {
     }
 
     #[test]
-    fn a_small_module_passes() {
-        assert!(check("p", &module(10, &[0x01]), &CompileLimits::default()).is_ok());
+    fn a_small_module_without_the_abi_is_refused_for_what_it_lacks() {
+        let error = check("p", &module(10, &[0x01]), &CompileLimits::default()).unwrap_err();
+        assert!(
+            matches!(error, PluginError::MissingExport { ref export, .. } if export == "memory"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -39,7 +39,7 @@ impl Key {
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
         private::create_dir(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        private::check_dir(dir)?;
+        private::check_dir_keeps_my_files(dir)?;
         if let Some(key) = Key::read(path)? {
             return Ok(key);
         }

@@ -255,6 +255,62 @@ impl Cache {
     }
 }
 
+/// First bytes of a remembered refusal: the MAC, then the reason.
+const REFUSAL_MAGIC: &[u8; 16] = b"veillee-refused1";
+/// Longest reason kept.
+const MAX_REASON_BYTES: usize = 4096;
+
+impl Cache {
+    fn refusal_path(&self, content_hash: &str) -> PathBuf {
+        self.dir
+            .join(format!("{content_hash}-{}.refused", self.engine_tag))
+    }
+
+    /// Remembers, signed, why compiling this content failed for good (past its budget), so
+    /// that the next start refuses it at once instead of paying the budget again.
+    pub(crate) fn note_refusal(&self, content_hash: &str, reason: &str) {
+        let reason = &reason.as_bytes()[..reason.len().min(MAX_REASON_BYTES)];
+        let signed = [
+            REFUSAL_MAGIC.as_slice(),
+            content_hash.as_bytes(),
+            self.engine_tag.as_bytes(),
+            reason,
+        ];
+        let tag = self.key.sign(&signed);
+        let bytes = [REFUSAL_MAGIC.as_slice(), &tag, reason].concat();
+        if let Ok(temp) = private::write_new_file(&self.dir, content_hash, &bytes) {
+            if fs::rename(&temp, self.refusal_path(content_hash)).is_err() {
+                let _ = fs::remove_file(&temp);
+            }
+        }
+    }
+
+    /// The reason remembered by [`Cache::note_refusal`], if one verifies.
+    pub(crate) fn refusal(&self, content_hash: &str) -> Option<String> {
+        let max = (REFUSAL_MAGIC.len() + key::LEN + MAX_REASON_BYTES) as u64;
+        let path = self.refusal_path(content_hash);
+        let bytes = private::read_file(&path, max, private::WRITABLE_BY_OTHERS).ok()??;
+        let (tag, reason) = bytes
+            .strip_prefix(REFUSAL_MAGIC)?
+            .split_at_checked(key::LEN)?;
+        let signed = [
+            REFUSAL_MAGIC.as_slice(),
+            content_hash.as_bytes(),
+            self.engine_tag.as_bytes(),
+            reason,
+        ];
+        if !self.key.verify(&signed, tag) {
+            return None;
+        }
+        Some(String::from_utf8_lossy(reason).into_owned())
+    }
+
+    /// Forgets a remembered refusal (the user asks to try again).
+    pub(crate) fn forget_refusal(&self, content_hash: &str) {
+        let _ = fs::remove_file(self.refusal_path(content_hash));
+    }
+}
+
 /// Removes an entry that is not to be trusted (if it can be removed).
 fn discard(path: &Path) {
     let _ = fs::remove_file(path);
@@ -342,6 +398,25 @@ mod tests {
         .unwrap();
         assert!(!cache.noted("bbbb", "checked"));
         assert!(!Cache::with_key(dir.path(), &engine, Key::fixed(2)).noted("aaaa", "checked"));
+    }
+
+    #[test]
+    fn refusals_are_remembered_signed() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = engine();
+        let cache = Cache::with_key(dir.path(), &engine, Key::fixed(1));
+        assert_eq!(cache.refusal("aaaa"), None);
+        cache.note_refusal("aaaa", "took more than 60 s");
+        assert_eq!(
+            cache.refusal("aaaa").as_deref(),
+            Some("took more than 60 s")
+        );
+        assert_eq!(
+            Cache::with_key(dir.path(), &engine, Key::fixed(2)).refusal("aaaa"),
+            None
+        );
+        cache.forget_refusal("aaaa");
+        assert_eq!(cache.refusal("aaaa"), None);
     }
 
     #[test]

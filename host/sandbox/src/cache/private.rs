@@ -39,6 +39,32 @@ pub(crate) fn check_dir(dir: &Path) -> Result<(), String> {
     check_owner(dir, &metadata, WRITABLE_BY_OTHERS)
 }
 
+/// Checks that no one else can replace or remove the files this user has in `dir`: the
+/// directory is this user's and private, or a shared one with the sticky bit (`/tmp`),
+/// where others may add files but not touch this user's (whose owner is checked on read).
+pub(crate) fn check_dir_keeps_my_files(dir: &Path) -> Result<(), String> {
+    let metadata =
+        fs::metadata(dir).map_err(|e| format!("{} cannot be read: {e}", dir.display()))?;
+    if !metadata.is_dir() {
+        return Err(format!("{} is not a directory", dir.display()));
+    }
+    if sticky(&metadata) {
+        return Ok(());
+    }
+    check_owner(dir, &metadata, WRITABLE_BY_OTHERS)
+}
+
+#[cfg(unix)]
+fn sticky(metadata: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    metadata.mode() & 0o1000 != 0
+}
+
+#[cfg(not(unix))]
+fn sticky(_metadata: &fs::Metadata) -> bool {
+    false
+}
+
 /// Refuses `path` unless it belongs to this user and no one else has the `forbidden` mode
 /// bits on it.
 #[cfg(unix)]
