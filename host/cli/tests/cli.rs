@@ -365,6 +365,14 @@ fn a_broken_installed_plugin_is_reported_and_the_rest_still_works() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("siege"));
     assert!(stderr(&out).contains("broken.wasm"), "{}", stderr(&out));
+    // Asking for a game that is not there points at the plugins that were left out.
+    let out = veillee(dir.path(), &["play", "broken", "--seats", "random,random"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("`veillee plugins` says why"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

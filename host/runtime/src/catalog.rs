@@ -157,8 +157,14 @@ impl Catalog {
                 .iter()
                 .map(|e| e.manifest().id.as_str())
                 .collect();
+            // A game the user expects may be one that was left out at start: say where to look.
+            let left_out = if self.problems.is_empty() {
+                ""
+            } else {
+                "; some plugins could not be loaded, `veillee plugins` says why"
+            };
             anyhow::anyhow!(
-                "no game `{id}` is installed; the games are: {}",
+                "no game `{id}` is installed; the games are: {}{left_out}",
                 known.join(", ")
             )
         })?;
