@@ -4,6 +4,7 @@ use anyhow::{bail, Context};
 use serde_json::json;
 use veillee_sdk::{Seat, Setup};
 
+use crate::term::{self, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::conformance::state_hash;
 use veillee_runtime::engine::GameEngine;
@@ -42,7 +43,7 @@ pub fn run(
         "scene": engine.view(handle, viewer)?,
         "state_hash": state_hash(&engine.save(handle)?),
     });
-    println!("{}", serde_json::to_string_pretty(&output)?);
+    outln!("{}", term::json(&serde_json::to_string_pretty(&output)?));
     Ok(())
 }
 

@@ -9,7 +9,7 @@ use veillee_sdk::Setup;
 
 use crate::engine::GameEngine;
 use crate::native::native_engine;
-use crate::plugin::Runtime;
+use crate::plugin::{CacheConfig, Runtime};
 
 /// Benchmark figures for one game.
 #[derive(Clone, Debug, Serialize)]
@@ -30,6 +30,9 @@ pub struct BenchReport {
     pub wasm_playouts_per_second: f64,
     /// Milliseconds to compile the plugin with an empty cache.
     pub cold_load_ms: f64,
+    /// Milliseconds to compile it with an empty cache in a compiler process, as an
+    /// installed plugin is (`None` when this program has no compiler process).
+    pub cold_child_load_ms: Option<f64>,
     /// Milliseconds to load it from the compiled-code cache.
     pub cached_load_ms: f64,
     /// cold / cached (how much the cache saves).
@@ -45,7 +48,7 @@ pub fn run(game: &str, playouts: u32) -> anyhow::Result<BenchReport> {
     let bytes = crate::builtin::plugin_bytes(game)
         .with_context(|| format!("`{game}` is not a built-in game"))?;
     let mut native = native_engine(game).with_context(|| format!("no native build of `{game}`"))?;
-    let (cold, cached, mut wasm) = load_times(game, bytes)?;
+    let (cold, cold_child, cached, mut wasm) = load_times(game, bytes)?;
 
     // Warm both up once, then interleave rounds so that noise hits both alike.
     time_playouts(&mut *native, 0, 10)?;
@@ -72,6 +75,7 @@ pub fn run(game: &str, playouts: u32) -> anyhow::Result<BenchReport> {
         wasm_native_ratio: wasm_time.as_secs_f64() / native_time.as_secs_f64().max(1e-12),
         wasm_playouts_per_second: total as f64 / wasm_time.as_secs_f64().max(1e-12),
         cold_load_ms: cold.as_secs_f64() * 1e3,
+        cold_child_load_ms: cold_child.map(|t| t.as_secs_f64() * 1e3),
         cached_load_ms: cached.as_secs_f64() * 1e3,
         cold_cached_ratio: cold.as_secs_f64() / cached.as_secs_f64().max(1e-12),
         wasm_call_us: wasm_call.as_secs_f64() * 1e6,
@@ -79,30 +83,43 @@ pub fn run(game: &str, playouts: u32) -> anyhow::Result<BenchReport> {
     })
 }
 
-/// Loads the plugin with an empty compiled-code cache, then again from the cache.
+/// Loads the plugin with an empty compiled-code cache (in this process, then in a compiler
+/// process when there is one), then again from the cache.
 fn load_times(
     game: &str,
     bytes: &[u8],
-) -> anyhow::Result<(Duration, Duration, crate::plugin::Plugin)> {
-    let cache = std::env::temp_dir().join(format!("veillee-bench-cache-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&cache);
-    let runtime = Runtime::new(Some(cache.clone()))?;
+) -> anyhow::Result<(Duration, Option<Duration>, Duration, crate::plugin::Plugin)> {
+    let root = std::env::temp_dir().join(format!("veillee-bench-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let config = |name: &str| CacheConfig {
+        dir: root.join(name),
+        key_file: root.join("key"),
+    };
+    let runtime = Runtime::new(Some(config("in-process")))?;
     let started = Instant::now();
-    let cold = runtime.load(game, bytes)?;
+    let cold = runtime.load_builtin(game, bytes)?;
     let cold_time = started.elapsed();
     anyhow::ensure!(
         !cold.loaded_from_cache(),
         "the first load unexpectedly came from the cache"
     );
     let started = Instant::now();
-    let cached = runtime.load(game, bytes)?;
+    let cached = runtime.load_builtin(game, bytes)?;
     let cached_time = started.elapsed();
     anyhow::ensure!(
         cached.loaded_from_cache(),
         "the second load did not come from the cache"
     );
-    let _ = std::fs::remove_dir_all(&cache);
-    Ok((cold_time, cached_time, cached))
+    let child = Runtime::new(Some(config("child")))?;
+    let cold_child = if child.compiles_in_child() {
+        let started = Instant::now();
+        child.load(game, bytes)?;
+        Some(started.elapsed())
+    } else {
+        None
+    };
+    let _ = std::fs::remove_dir_all(&root);
+    Ok((cold_time, cold_child, cached_time, cached))
 }
 
 /// Plays `count` random games from seed `first`; returns the time and the moves played.
@@ -169,7 +186,7 @@ pub fn run_sessions(game: &str, moves: u32) -> anyhow::Result<SessionBenchReport
     let bytes = crate::builtin::plugin_bytes(game)
         .with_context(|| format!("`{game}` is not a built-in game"))?;
     let runtime = Runtime::new(None)?;
-    let mut engine = runtime.load(game, bytes)?;
+    let mut engine = runtime.load_builtin(game, bytes)?;
     let (store, _) = Store::open(&dir)?;
     let sessions = Sessions::new(store);
     let players = engine.manifest().min_players;

@@ -81,8 +81,11 @@ impl Catalog {
             entries: Vec::new(),
             problems: Vec::new(),
         };
+        if let Some(problem) = catalog.runtime.cache_problem() {
+            catalog.problems.push(problem.to_string());
+        }
         for (name, bytes) in BUILTIN_PLUGINS {
-            match catalog.runtime.load(name, bytes) {
+            match catalog.runtime.load_builtin(name, bytes) {
                 Ok(plugin) => catalog.entries.push(GameEntry {
                     origin: Origin::Builtin,
                     plugin,
@@ -108,16 +111,28 @@ impl Catalog {
         catalog
     }
 
+    /// Loads an installed plugin: compiled under the compile budget, and self-checked the
+    /// first time these exact bytes are seen (a file replaced behind the launcher's back —
+    /// same id, other rules — is checked like a fresh install before it is offered).
     fn load_installed(&self, file: &Path) -> anyhow::Result<GameEntry> {
         let bytes = veillee_files::read_bounded(file, MAX_PLUGIN_BYTES)
             .with_context(|| "cannot read an installed plugin".to_string())?;
-        let plugin = self.runtime.load(&file_stem(file), &bytes)?;
+        let mut plugin = self.runtime.load(&file_stem(file), &bytes)?;
         if self.builtin(&plugin.manifest().id).is_some() {
             bail!(
                 "{} is ignored: its game id `{}` is a built-in game's",
                 file.display(),
                 plugin.manifest().id
             );
+        }
+        if !self.runtime.noted(plugin.hash(), SELF_CHECK_NOTE) {
+            self_check(&mut plugin).with_context(|| {
+                format!(
+                    "{} failed its self-check game and is left out; install a working version",
+                    file.display()
+                )
+            })?;
+            self.runtime.note(plugin.hash(), SELF_CHECK_NOTE);
         }
         Ok(GameEntry {
             origin: Origin::Installed(file.to_path_buf()),
@@ -159,8 +174,14 @@ impl Catalog {
                 .iter()
                 .map(|e| e.manifest().id.as_str())
                 .collect();
+            // A game the user expects may be one that was left out at start: say where to look.
+            let left_out = if self.problems.is_empty() {
+                ""
+            } else {
+                "; some plugins could not be loaded, `veillee plugins` says why"
+            };
             anyhow::anyhow!(
-                "no game `{id}` is installed; the games are: {}",
+                "no game `{id}` is installed; the games are: {}{left_out}",
                 known.join(", ")
             )
         })?;
@@ -172,7 +193,7 @@ impl Catalog {
     pub fn install(&mut self, file: &Path) -> anyhow::Result<&GameEntry> {
         let bytes = veillee_files::read_bounded(file, MAX_PLUGIN_BYTES)
             .with_context(|| "cannot install this plugin".to_string())?;
-        let mut plugin = self.runtime.load(&file_stem(file), &bytes)?;
+        let mut plugin = self.runtime.load_again(&file_stem(file), &bytes)?;
         let id = plugin.manifest().id.clone();
         if self.builtin(&id).is_some() {
             bail!(
@@ -186,6 +207,7 @@ impl Catalog {
                 file.display()
             )
         })?;
+        self.runtime.note(plugin.hash(), SELF_CHECK_NOTE);
         let dir = self.data.plugins();
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let target = dir.join(format!("{id}.wasm"));
@@ -216,6 +238,10 @@ impl Catalog {
         Ok(())
     }
 }
+
+/// What the runtime notes about a plugin that passed [`self_check`] (with the version of
+/// the kit that checked it, so a newer Veillée checks again).
+const SELF_CHECK_NOTE: &str = concat!("self-check ", env!("CARGO_PKG_VERSION"));
 
 /// A few short random games through the conformance kit.
 fn self_check(plugin: &mut Plugin) -> anyhow::Result<()> {

@@ -252,7 +252,9 @@ impl Sessions {
 
     /// Resumes a session: the latest snapshot, then the rest of the log. If the installed
     /// plugin is not the one the session was played with, the whole log is replayed with it
-    /// and accepted only if every action is still legal and the outcome is the same.
+    /// and accepted only if every action is still legal, the state at the latest snapshot is
+    /// the very one saved then (same rules, not just legal moves), and the outcome is the
+    /// same.
     pub fn resume(
         &self,
         engine: &mut dyn GameEngine,
@@ -275,7 +277,8 @@ impl Sessions {
             return Ok(LiveSession { meta, game });
         }
         let log = self.store.log(id, 0)?;
-        let game = replay::replay(engine, &meta, None, 0, &log)?;
+        let snapshot = self.store.latest_snapshot(id, meta.moves)?;
+        let game = replay::replay_changed(engine, &meta, &log, snapshot)?;
         let mut meta = meta;
         meta.plugin_hash = engine.content_hash();
         meta.plugin_version = engine.manifest().version.clone();
