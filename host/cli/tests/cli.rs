@@ -935,7 +935,10 @@ fn escape_sequences_from_a_plugin_are_quoted_in_every_output() {
         &["play", "one-move", "--seats", "human,random", "--seed", "4"],
         "1\n",
     ));
-    assert!(played.contains("Winner: Ana\\e[2J"), "{played}");
+    // The seat's name is the manifest's, fitted to a storable name (control characters
+    // dropped); the plugin's outcome text after it is quoted.
+    assert!(played.contains("Winner: Ana[2J[H]0;pwned"), "{played}");
+    assert!(played.contains("won\\e[2J"), "{played}");
     // JSON stays JSON: the escapes are JSON escapes.
     let inspected = stdout(&veillee(dir.path(), &["inspect", "one-move", "--json"]));
     let value: serde_json::Value = serde_json::from_str(&inspected).unwrap();
