@@ -22,7 +22,11 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List built-in and installed games.
-    Games,
+    Games {
+        /// Also list each game's options (for `--option id=value`).
+        #[arg(long)]
+        options: bool,
+    },
     /// Play many random games through the wasm plugin and report the results.
     Simulate {
         /// Game id.
@@ -36,6 +40,9 @@ pub enum Command {
         /// Players per game (default: the game's minimum).
         #[arg(long)]
         players: Option<u8>,
+        /// A game option as `id=value` (repeatable; `veillee games --options` lists them).
+        #[arg(long = "option", value_name = "ID=VALUE")]
+        options: Vec<String>,
         /// A game longer than this counts as an error.
         #[arg(long, default_value_t = 100_000)]
         max_moves: u32,
@@ -62,6 +69,9 @@ pub enum Command {
         /// Seed of the game (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,
+        /// A game option as `id=value` (repeatable; `veillee games --options` lists them).
+        #[arg(long = "option", value_name = "ID=VALUE")]
+        options: Vec<String>,
         /// A house rule to play with: its id or a .lua file (repeatable, applied in order).
         #[arg(long = "variant", value_name = "ID_OR_FILE")]
         variants: Vec<String>,
@@ -123,7 +133,8 @@ pub enum Command {
     },
     /// List installed plugin files, and any that failed to load.
     Plugins,
-    /// Apply actions from the start and print status, legal actions and a viewer's scene.
+    /// Apply actions from the start of a game as it is played (with its own scripts) and print
+    /// status, legal actions and a viewer's scene.
     Inspect {
         /// Game id.
         game: String,
@@ -133,6 +144,9 @@ pub enum Command {
         /// Players (default: the game's minimum).
         #[arg(long)]
         players: Option<u8>,
+        /// A game option as `id=value` (repeatable; `veillee games --options` lists them).
+        #[arg(long = "option", value_name = "ID=VALUE")]
+        options: Vec<String>,
         /// Action ids to apply in order; `SEAT:ID` picks the seat when several may act.
         #[arg(long, value_delimiter = ',')]
         actions: Vec<String>,
@@ -153,6 +167,12 @@ pub enum Command {
         /// First seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Only this player count (default: every one the game allows).
+        #[arg(long)]
+        players: Option<u8>,
+        /// A game option as `id=value` (repeatable; `veillee games --options` lists them).
+        #[arg(long = "option", value_name = "ID=VALUE")]
+        options: Vec<String>,
     },
     /// List house rules (Lua variants) per game: built-in ones and yours.
     Variants {

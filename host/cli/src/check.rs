@@ -8,14 +8,30 @@ use veillee_runtime::conformance::{check, CheckConfig};
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::launch::with_own_scripts;
 use veillee_runtime::native::native_engine;
+use veillee_runtime::options::parse_options;
 
-pub fn run(
-    catalog: &Catalog,
-    user_variants: &Path,
-    game: &str,
-    games: u32,
-    seed: u64,
-) -> anyhow::Result<()> {
+/// What to check.
+pub struct Request<'a> {
+    /// Game id or path to a `.wasm` file.
+    pub game: &'a str,
+    /// Random games per player count.
+    pub games: u32,
+    /// First seed.
+    pub seed: u64,
+    /// Only this player count (default: every one the game allows).
+    pub players: Option<u8>,
+    /// The game's options, as `id=value`.
+    pub options: &'a [String],
+}
+
+pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow::Result<()> {
+    let Request {
+        game,
+        games,
+        seed,
+        players,
+        options,
+    } = *request;
     let path = Path::new(game);
     let (plugin, native) = if path.is_file() {
         let bytes = std::fs::read(path)?;
@@ -43,9 +59,19 @@ pub fn run(
     let mut native = native
         .map(|n| with_own_scripts(n as Box<dyn GameEngine>, Some(user_variants)))
         .transpose()?;
+    let manifest = plugin.manifest();
+    if let Some(players) = players {
+        super::ensure_players(manifest, players)?;
+    }
+    let own = super::variants::own_scripts(&manifest.id, user_variants);
+    if let Some(line) = super::variants::own_scripts_line(&own) {
+        outln!("{line}");
+    }
     let config = CheckConfig {
         games,
         seed,
+        players,
+        options: parse_options(manifest, options)?,
         ..CheckConfig::default()
     };
     let reference = native.as_deref_mut().map(|n| n as &mut dyn GameEngine);
@@ -55,8 +81,13 @@ pub fn run(
     } else {
         ""
     };
+    let with = if options.is_empty() {
+        String::new()
+    } else {
+        format!(" with {}", options.join(" "))
+    };
     outln!(
-        "{}: {} games, {} moves checked{versus}",
+        "{}{with}: {} games, {} moves checked{versus}",
         report.game,
         report.games,
         report.moves

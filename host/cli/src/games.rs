@@ -5,8 +5,12 @@ use std::path::Path;
 use crate::term::{errln, line, outln};
 use veillee_runtime::catalog::{Catalog, Origin};
 use veillee_runtime::data_dir::DataDir;
+use veillee_runtime::options::{allowed_values, default_value};
+use veillee_sdk::{Manifest, OptionKind};
 
-pub fn list_games(catalog: &Catalog, lang: &str) -> anyhow::Result<()> {
+/// `veillee games`: one line per game; with `--options`, each game's options under it as
+/// `--option id=values`, with their label and default.
+pub fn list_games(catalog: &Catalog, with_options: bool, lang: &str) -> anyhow::Result<()> {
     outln!(
         "{:<14} {:<28} {:<8} {:<9} origin",
         "id",
@@ -29,6 +33,9 @@ pub fn list_games(catalog: &Catalog, lang: &str) -> anyhow::Result<()> {
             line(&m.version),
             entry.origin.label()
         );
+        if with_options {
+            print_options(m, lang);
+        }
     }
     print_problems(catalog);
     Ok(())
@@ -73,6 +80,30 @@ pub fn uninstall(catalog: &mut Catalog, id: &str) -> anyhow::Result<()> {
     catalog.uninstall(id)?;
     outln!("Uninstalled {id}.");
     Ok(())
+}
+
+/// A game's options, one line each: how to write it, what it is called, its default.
+fn print_options(manifest: &Manifest, lang: &str) {
+    if manifest.options.is_empty() {
+        outln!("    (no options)");
+    }
+    for option in &manifest.options {
+        let values = match &option.kind {
+            OptionKind::Choice { choices, .. } => choices
+                .iter()
+                .map(|c| c.id.as_str())
+                .collect::<Vec<_>>()
+                .join("|"),
+            _ => allowed_values(option),
+        };
+        let values = line(&values);
+        outln!(
+            "    --option {}={values}   {} (default: {})",
+            line(&option.id),
+            line(option.label.get(lang)),
+            default_value(option)
+        );
+    }
 }
 
 fn print_problems(catalog: &Catalog) {

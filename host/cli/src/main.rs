@@ -69,7 +69,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Ok(Catalog::open(runtime, data.clone()))
     };
     match command {
-        Command::Games => games::list_games(&open()?, &lang),
+        Command::Games { options } => games::list_games(&open()?, options, &lang),
         Command::Plugins => games::list_plugins(&open()?, &data),
         Command::Install { file } => games::install(&mut open()?, &file, &lang),
         Command::Uninstall { id } => games::uninstall(&mut open()?, &id),
@@ -78,6 +78,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             games,
             seed,
             players,
+            options: written_options,
             max_moves,
             threads,
             json,
@@ -93,6 +94,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 games,
                 seed,
                 players,
+                options: written_options,
                 max_moves,
                 threads,
                 json,
@@ -111,8 +113,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             game,
             seats,
             seed,
+            options,
             variants,
-        } => play::run(&open()?, &data, &game, &seats, seed, &variants, &lang),
+        } => {
+            let new_game = play::NewGame {
+                game: &game,
+                seats: &seats,
+                seed,
+                options: &options,
+                variants: &variants,
+            };
+            play::run(&open()?, &data, &new_game, &lang)
+        }
         Command::Sessions => sessions::list(&data),
         Command::Resume { id } => play::resume(&open()?, &data, id, &lang),
         Command::Undo { id, steps, agree } => sessions::undo(&open()?, &data, id, steps, agree),
@@ -125,12 +137,36 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             game,
             seed,
             players,
+            options,
             actions,
             viewer,
             json: _,
-        } => inspect::run(&open()?, &game, seed, players, &actions, viewer),
-        Command::Check { game, games, seed } => {
-            check::run(&open()?, &data.variants(), &game, games, seed)
+        } => {
+            let request = inspect::Request {
+                game: &game,
+                seed,
+                players,
+                options: &options,
+                actions: &actions,
+                viewer,
+            };
+            inspect::run(&open()?, &data.variants(), &request)
+        }
+        Command::Check {
+            game,
+            games,
+            seed,
+            players,
+            options,
+        } => {
+            let request = check::Request {
+                game: &game,
+                games,
+                seed,
+                players,
+                options: &options,
+            };
+            check::run(&open()?, &data.variants(), &request)
         }
         Command::Variants { game, dir } => variants::list(&data, game.as_deref(), dir, &lang),
         Command::CheckVariant { file } => variants::check_variant(&open()?, &data, &file, &lang),
@@ -149,4 +185,20 @@ fn open_sessions(data: &DataDir) -> anyhow::Result<veillee_runtime::session::Ses
         errln!("warning: {recovery}");
     }
     Ok(veillee_runtime::session::Sessions::new(store))
+}
+
+/// Refuses a player count the game does not allow, naming the counts it does.
+fn ensure_players(manifest: &veillee_sdk::Manifest, players: u8) -> anyhow::Result<()> {
+    let (min, max) = (manifest.min_players, manifest.max_players);
+    let allowed = if min == max {
+        min.to_string()
+    } else {
+        format!("{min}–{max}")
+    };
+    anyhow::ensure!(
+        (min..=max).contains(&players),
+        "{} plays with {allowed} players, not {players}",
+        manifest.id
+    );
+    Ok(())
 }

@@ -4,31 +4,50 @@
 use std::io::BufRead;
 
 use anyhow::{bail, Context};
-use veillee_sdk::{GameError, GameRng, Manifest, Seat, Setup, Status};
+use veillee_sdk::{GameError, GameRng, Manifest, Seat, Status};
 
 use super::board_text::render;
 use super::open_sessions;
-use crate::term::{self, line, outln};
+use crate::term::{self, errln, line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::{EngineError, GameEngine};
 use veillee_runtime::launch::{engine_for_session, engine_with_variants};
+use veillee_runtime::options::setup_with_options;
 use veillee_runtime::session::{LiveSession, SessionError, Sessions, TURN_TIME_KEY};
 use veillee_runtime::store::limits;
 use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
 
+/// What `veillee play` starts.
+pub struct NewGame<'a> {
+    /// Game id.
+    pub game: &'a str,
+    /// One entry per seat: `human` or `random`.
+    pub seats: &'a [String],
+    /// Seed (default: from the clock).
+    pub seed: Option<u64>,
+    /// The game's options, as `id=value`.
+    pub options: &'a [String],
+    /// House rules: ids or `.lua` files.
+    pub variants: &'a [String],
+}
+
 /// `veillee play`: a new session.
-pub fn run(
-    catalog: &Catalog,
-    data: &DataDir,
-    game: &str,
-    seats: &[String],
-    seed: Option<u64>,
-    variants: &[String],
-    lang: &str,
-) -> anyhow::Result<()> {
+pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyhow::Result<()> {
+    let NewGame {
+        game,
+        seats,
+        seed,
+        options,
+        variants,
+    } = *new;
     let (mut engine, recorded) = engine_with_variants(catalog, game, variants, &data.variants())?;
-    for script in &recorded {
+    // The game's own scripts come first (Castel's cards), then the chosen house rules.
+    let own = super::variants::own_scripts(game, &data.variants());
+    if let Some(scripts) = super::variants::own_scripts_line(&own) {
+        outln!("{scripts}");
+    }
+    for script in recorded.iter().skip(own.len()) {
         outln!("House rule: {} ({})", line(&script.id), line(&script.file));
     }
     let kinds = parse_seats(seats)?;
@@ -43,8 +62,11 @@ pub fn run(
         })
         .collect();
     let sessions = open_sessions(data)?;
-    let setup = Setup::new(kinds.len() as u8, seed);
+    let setup = setup_with_options(&manifest, kinds.len() as u8, seed, options)?;
     let live = sessions.start_with_variants(&mut *engine, players, setup, recorded)?;
+    for failure in engine.failed_scripts(live.game) {
+        errln!("Warning: a script was switched off, the game goes on without it: {failure}");
+    }
     outln!(
         "{} — session {} (resume it with `veillee resume {}`), seed {seed}",
         line(manifest.name.get(lang)),

@@ -17,6 +17,25 @@ pub fn user_dir(data: &DataDir) -> PathBuf {
     data.variants()
 }
 
+/// The game's own scripts (`part_of_game`, Castel's cards) as `id (origin)`: what `play`,
+/// `check`, `simulate` and `inspect` run with every game of it, a user's copy in place of
+/// the built-in one.
+pub fn own_scripts(game: &str, user_dir: &Path) -> Vec<String> {
+    library::available(Some(game), Some(user_dir))
+        .into_iter()
+        .filter_map(|a| {
+            let info = a.info.ok().filter(|i| i.part_of_game)?;
+            Some(format!("{} ({})", info.id, a.source.origin))
+        })
+        .collect()
+}
+
+/// One line naming the game's own scripts (from [`own_scripts`]), when it has some.
+pub fn own_scripts_line(own: &[String]) -> Option<String> {
+    let quoted: Vec<_> = own.iter().map(|script| line(script)).collect();
+    (!own.is_empty()).then(|| format!("Part of the game: {}", quoted.join(", ")))
+}
+
 /// `veillee variants [GAME] [--dir]`.
 pub fn list(data: &DataDir, game: Option<&str>, dir: bool, lang: &str) -> anyhow::Result<()> {
     let folder = user_dir(data);

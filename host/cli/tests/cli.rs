@@ -776,6 +776,80 @@ fn on_a_full_disk_the_saved_games_stay_where_they_are() {
     );
 }
 
+#[test]
+fn games_options_lists_each_games_options_with_their_values_and_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(dir.path(), &["games", "--options"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("--option mode=teams|individual   With four players (default: teams)"),
+        "{text}"
+    );
+    assert!(text.contains("(no options)"), "siege has none:\n{text}");
+    // Without the flag, one line per game.
+    let plain = stdout(&veillee(dir.path(), &["games"]));
+    assert!(!plain.contains("--option"), "{plain}");
+}
+
+/// Four players each for themselves, only reachable through the game's `mode` option.
+#[test]
+fn simulate_and_check_take_game_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(
+        dir.path(),
+        &[
+            "simulate",
+            "chateau-noir",
+            "--players",
+            "4",
+            "--option",
+            "mode=individual",
+            "--games",
+            "6",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    let individual: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(individual["errors"], 0, "{individual}");
+    let teams: serde_json::Value = serde_json::from_str(&stdout(&veillee(
+        dir.path(),
+        &[
+            "simulate",
+            "chateau-noir",
+            "--players",
+            "4",
+            "--games",
+            "6",
+            "--json",
+        ],
+    )))
+    .unwrap();
+    assert_ne!(
+        (&individual["mean_length"], &individual["wins"]),
+        (&teams["mean_length"], &teams["wins"]),
+        "same seeds, other mode: other games"
+    );
+    let out = veillee(
+        dir.path(),
+        &[
+            "check",
+            "chateau-noir",
+            "--games",
+            "1",
+            "--option",
+            "mode=individual",
+        ],
+    );
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).starts_with("chateau-noir with mode=individual: 3 games"),
+        "{}",
+        stdout(&out)
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // Hostile plugins at the command line (issue 17): texts with escape sequences, a plugin
 // that gets stuck for one seed, a module that would take the compiler to gigabytes.
@@ -878,6 +952,36 @@ fn assert_no_raw_controls(what: &str, text: &str) {
     assert!(
         raw.is_empty(),
         "{what} has raw control characters {raw:?}:\n{text}"
+    );
+}
+
+#[test]
+fn a_wrong_option_is_refused_naming_the_option_and_its_values() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["simulate", "check", "inspect", "play"] {
+        let out = veillee(
+            dir.path(),
+            &[command, "chateau-noir", "--option", "mode=solo"],
+        );
+        assert!(!out.status.success(), "{command}");
+        assert!(
+            stderr(&out).contains(
+                "option `mode` of chateau-noir cannot be `solo`: it takes teams or individual"
+            ),
+            "{command}: {}",
+            stderr(&out)
+        );
+        let out = veillee(dir.path(), &[command, "siege", "--option", "mode=teams"]);
+        assert!(
+            stderr(&out).contains("siege has no option `mode`; siege has no options"),
+            "{command}: {}",
+            stderr(&out)
+        );
+    }
+    assert!(
+        veillee(dir.path(), &["sessions"]).status.success()
+            && stdout(&veillee(dir.path(), &["sessions"])).lines().count() <= 1,
+        "a refused `play` saves nothing"
     );
 }
 
@@ -1040,6 +1144,179 @@ fn a_module_of_300000_functions_in_plugins_is_left_out_and_every_command_still_w
     assert!(!out.status.success());
     assert!(
         stderr(&out).contains("refused before compiling"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn inspect_and_play_use_the_option_and_the_session_keeps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let inspect = |mode: &str| -> serde_json::Value {
+        let out = veillee(
+            dir.path(),
+            &[
+                "inspect",
+                "chateau-noir",
+                "--players",
+                "4",
+                "--option",
+                &format!("mode={mode}"),
+                "--json",
+            ],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_str(&stdout(&out)).unwrap()
+    };
+    let individual = inspect("individual");
+    assert_eq!(individual["options"]["mode"], "individual");
+    // Each for themselves there is a score line per army, in teams one per team.
+    let score_lines = |v: &serde_json::Value| v["scene"]["scores"].as_array().unwrap().len();
+    assert!(score_lines(&individual) > score_lines(&inspect("teams")));
+    let out = veillee_with_input(
+        dir.path(),
+        &[
+            "play",
+            "chateau-noir",
+            "--seats",
+            "human,random,random,random",
+            "--option",
+            "mode=individual",
+            "--seed",
+            "3",
+        ],
+        "q\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let id = session_id(&stdout(&out));
+    let file = dir.path().join("game.json");
+    let out = veillee(dir.path(), &["export", &id, file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let exported = std::fs::read_to_string(&file).unwrap();
+    assert!(exported.contains("\"individual\""), "{exported}");
+}
+
+/// What `check`, `simulate`, `play` and `inspect` print for one game of Castel each.
+fn castel_runs(data: &Path) -> [String; 4] {
+    let run = |args: &[&str]| {
+        let out = veillee(data, args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        stdout(&out)
+    };
+    [
+        run(&["check", "castel", "--games", "1", "--players", "2"]),
+        run(&["simulate", "castel", "--games", "3", "--json"]),
+        run(&["play", "castel", "--seats", "random,random", "--seed", "5"]),
+        run(&["inspect", "castel", "--json"]),
+    ]
+}
+
+/// What a run's result is, without the line naming the scripts: the moves checked, the
+/// simulation's figures, the game played (without its session number), the inspected state.
+fn castel_result(command: usize, output: &str) -> String {
+    match command {
+        0 => output.lines().nth(1).unwrap_or_default().to_string(),
+        1 | 3 => {
+            let value: serde_json::Value = serde_json::from_str(output).expect("JSON");
+            let keys = [
+                "mean_length",
+                "wins",
+                "total_moves",
+                "state_hash",
+                "legal_actions",
+            ];
+            keys.iter().map(|k| value[k].to_string()).collect()
+        }
+        _ => output.lines().skip(2).collect::<Vec<_>>().join("\n"),
+    }
+}
+
+/// The card table line of the Ambassador in `cards.lua`, and the same line with `count`
+/// copies instead of the one the game has.
+fn castel_cards_with_ambassadors(count: u32) -> String {
+    let text = include_str!("../../../variants/castel/cards.lua");
+    let one = r#"en = "Ambassador" }, article = "l'", count = 1,"#;
+    assert!(
+        text.contains(one),
+        "the card table is where this test expects it"
+    );
+    text.replace(one, &one.replace("count = 1", &format!("count = {count}")))
+}
+
+/// Every command runs Castel as it is played, with its cards script (`cards.lua`, part of
+/// the game), and with the user's copy of it in its place: here a copy that leaves the
+/// Ambassador out of the deal, so every deal, hence every result, differs.
+#[test]
+fn check_simulate_play_and_inspect_run_castel_with_its_cards_or_the_users_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = castel_runs(dir.path());
+    for output in &before {
+        assert!(
+            output.contains("cartes (builtin:castel/cards.lua)"),
+            "{output}"
+        );
+    }
+    assert!(
+        before[0].starts_with("Part of the game: cartes") && before[0].contains("passed"),
+        "{}",
+        before[0]
+    );
+    assert!(before[2].contains("Game over."), "{}", before[2]);
+    let folder = dir.path().join("variants");
+    std::fs::create_dir_all(&folder).unwrap();
+    let copy = folder.join("cards.lua");
+    std::fs::write(&copy, castel_cards_with_ambassadors(0)).unwrap();
+    let after = castel_runs(dir.path());
+    let named = format!("cartes ({})", copy.display());
+    for (command, output) in after.iter().enumerate() {
+        assert!(output.contains(&named), "the copy runs:\n{output}");
+        assert!(!output.contains("builtin:castel/cards.lua"), "{output}");
+        assert_ne!(
+            castel_result(command, output),
+            castel_result(command, &before[command]),
+            "another deal, another result:\n{output}"
+        );
+    }
+    let inspected: serde_json::Value = serde_json::from_str(&after[3]).unwrap();
+    assert_eq!(inspected["failed_scripts"], serde_json::json!([]));
+    assert_eq!(inspected["scripts"][0]["id"], "cartes");
+}
+
+/// A copy of the cards the game refuses (two Ambassadors, when it has one) switches the
+/// script off: Castel without its cards is not the game, so `check`, `simulate` and
+/// `inspect` fail naming the script's error, and `play` warns.
+#[test]
+fn a_castel_cards_copy_the_game_refuses_fails_every_command_naming_the_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("variants");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("cards.lua"), castel_cards_with_ambassadors(2)).unwrap();
+    let refused = "`count` is a whole number from 0 to 1";
+    for args in [
+        &["check", "castel", "--games", "1", "--players", "2"][..],
+        &["simulate", "castel", "--games", "2"],
+        &["inspect", "castel", "--json"],
+    ] {
+        let out = veillee(dir.path(), args);
+        assert!(!out.status.success(), "{args:?}: {}", stdout(&out));
+        let all = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(
+            all.contains("switched off") && all.contains(refused),
+            "{args:?}: {all}"
+        );
+    }
+    let out = veillee(
+        dir.path(),
+        &["play", "castel", "--seats", "random,random", "--seed", "5"],
+    );
+    assert!(
+        stderr(&out).contains("Warning: a script was switched off")
+            && stderr(&out).contains(refused),
         "{}",
         stderr(&out)
     );

@@ -3,12 +3,13 @@
 //! Each game is played out inside the plugin in one call (`playout`), so a simulation pays the
 //! sandbox boundary once per game. Games are spread over threads, each with its own instance.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
-use veillee_sdk::{GameRng, Outcome, PlayoutResult, Setup};
+use veillee_sdk::{GameRng, OptionValue, Outcome, PlayoutResult, Setup};
 
 use crate::engine::{EngineError, GameEngine};
 use crate::plugin::Plugin;
@@ -28,6 +29,18 @@ pub struct SimulationConfig {
     pub max_moves: u32,
     /// Worker threads.
     pub threads: usize,
+    /// The game's options (checked against its manifest by `Setup::resolved` when a game is
+    /// created); missing ones take their default.
+    pub options: BTreeMap<String, OptionValue>,
+}
+
+impl SimulationConfig {
+    /// The set-up of the game played with `seed`.
+    fn setup(&self, seed: u64) -> Setup {
+        let mut setup = Setup::new(self.players, seed);
+        setup.options = self.options.clone();
+        setup
+    }
 }
 
 /// Figures of a simulation.
@@ -177,7 +190,7 @@ fn play_one(
     index: u32,
 ) -> Result<PlayoutResult, EngineError> {
     let seed = config.seed.wrapping_add(index as u64);
-    let game = engine.create(&Setup::new(config.players, seed))?;
+    let game = engine.create(&config.setup(seed))?;
     let result = engine.playout(game, chooser_seed(seed), config.max_moves);
     engine.drop_game(game);
     result
@@ -295,7 +308,7 @@ fn play_stepwise(
     sessions: Option<(&Sessions, &[VariantScript])>,
 ) -> Result<(u32, Ended), SessionError> {
     let seed = config.seed.wrapping_add(index as u64);
-    let setup = Setup::new(config.players, seed);
+    let setup = config.setup(seed);
     let mut chooser = GameRng::new(chooser_seed(seed));
     let mut live = match sessions {
         Some((sessions, variants)) => {

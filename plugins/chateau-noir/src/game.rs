@@ -33,12 +33,29 @@ impl Game for ChateauNoir {
         if let Some(outcome) = self.outcome() {
             return Status::Finished { outcome };
         }
-        Status::to_act(self.controller(self.active))
+        match self.phase {
+            Phase::RoundOver { asking } | Phase::DrawOffer { asking } => Status::to_act(asking),
+            _ => Status::to_act(self.controller(self.active)),
+        }
     }
 
     fn moves(&self, seat: Seat) -> Vec<Move> {
         if self.ending.is_some() {
             return Vec::new();
+        }
+        if let Phase::RoundOver { asking } = self.phase {
+            return if seat == asking {
+                vec![Move::NewRound, Move::EndMatch]
+            } else {
+                Vec::new()
+            };
+        }
+        if let Phase::DrawOffer { asking } = self.phase {
+            return if seat == asking {
+                vec![Move::AcceptDraw, Move::PlayOn]
+            } else {
+                Vec::new()
+            };
         }
         if seat != self.controller(self.active) {
             return Vec::new();
@@ -61,6 +78,7 @@ impl Game for ChateauNoir {
                 }
                 moves
             }
+            Phase::RoundOver { .. } | Phase::DrawOffer { .. } => Vec::new(),
             Phase::Captures => {
                 let mut moves: Vec<Move> = (0..PIECES)
                     .filter(|&p| self.capturable & (1 << p) != 0)
@@ -110,6 +128,10 @@ impl Game for ChateauNoir {
             Move::EndTurn => id.push_str("end-turn"),
             Move::Alliance => id.push_str("alliance"),
             Move::AgreeDraw => id.push_str("draw"),
+            Move::NewRound => id.push_str("new-round"),
+            Move::EndMatch => id.push_str("end-match"),
+            Move::AcceptDraw => id.push_str("accept-draw"),
+            Move::PlayOn => id.push_str("play-on"),
         }
         id
     }
@@ -128,7 +150,7 @@ impl Game for ChateauNoir {
                 self.remove_piece(p, self.active, log);
                 if self.ending.is_none() {
                     if self.round_over() {
-                        self.new_round(log);
+                        self.end_round(log);
                     } else if self.capturable == 0 {
                         self.end_turn(log);
                     }
@@ -140,6 +162,16 @@ impl Game for ChateauNoir {
                 self.declared |= 1 << self.active;
                 self.end_turn(log);
             }
+            // X.2: one opponent's demand is enough for a new round; when the last one asked
+            // declines, the match ends on the points.
+            Move::NewRound => self.new_round(log),
+            Move::EndMatch => match self.next_asked(Some(seat)) {
+                Some(asking) => self.phase = Phase::RoundOver { asking },
+                None => self.ending = Some(Ending::OnPoints),
+            },
+            // The safety net: a draw only if every player accepts.
+            Move::AcceptDraw => self.answer_draw(seat, true, log),
+            Move::PlayOn => self.answer_draw(seat, false, log),
             Move::AgreeDraw => {
                 // CN-E3: every player must agree; the agreement does not use the turn.
                 self.voted = true;

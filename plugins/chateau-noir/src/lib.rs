@@ -8,7 +8,8 @@
 //!
 //! Action ids: `c3-c4` (one coup: a step or a jump of the piece on `c3`), `end-coups` (stop
 //! moving), `take-e5` (take the flanked enemy piece on `e5`), `end-turn` (take nothing more),
-//! `alliance` (CN-A1), `draw` (agree to a draw, CN-E3).
+//! `alliance` (CN-A1), `draw` (agree to a draw, CN-E3), `new-round` / `end-match` (at the
+//! end of a round, X.2), `accept-draw` / `play-on` (the safety net's draw offer).
 
 mod blocking;
 mod board;
@@ -16,6 +17,7 @@ mod diagram;
 mod game;
 mod ops;
 mod rules;
+mod safety;
 mod saved;
 mod scene;
 mod scoring;
@@ -27,7 +29,7 @@ mod words;
 mod tests;
 
 use serde::{Deserialize, Serialize};
-use veillee_sdk::GameRng;
+use veillee_sdk::{GameRng, Seat};
 
 use board::{Pc, Sq, CELLS, PIECES};
 
@@ -37,9 +39,12 @@ pub const TARGET: i32 = 27;
 pub const FACTOR: u8 = 6;
 /// The movement factor of two armies in a team alliance (CN-A2).
 pub const ALLIED_FACTOR: u8 = 12;
-/// Turns (of all armies, over the whole match) after which the match is drawn, so that
-/// every game ends (interpretation: the players are deemed to agree to a draw, CN-E3).
-pub const TURN_LIMIT: u32 = 2000;
+/// The safety net, not a rule of the original (whose players agree on a draw, CN-E3): after
+/// this many turns (of all armies, over the whole match) every player in turn is asked to
+/// accept a draw or play on; the match is drawn only if all accept.
+pub const DRAW_OFFER_TURNS: u32 = 2000;
+/// While the players play on, the safety net asks again after this many more turns.
+pub const DRAW_REOFFER_TURNS: u32 = 100;
 /// A piece besieged at the start of this many consecutive turns of its army is captured
 /// (three turns besieged, taken at the start of the fourth: CN-S7).
 pub const SIEGE_CAPTURE: u8 = 4;
@@ -53,6 +58,18 @@ pub enum Phase {
     Coups,
     /// The coups are over: the army chooses which flanked enemies to take (CN-C2).
     Captures,
+    /// The round is over without 27 points: this seat, an opponent of the side left on the
+    /// board, chooses whether to demand a new round (X.2, CN-E2).
+    RoundOver {
+        /// The seat asked now.
+        asking: Seat,
+    },
+    /// The safety net ([`DRAW_OFFER_TURNS`]): the players are asked one after the other,
+    /// from the one after the last army's player, whether to accept a draw; this seat now.
+    DrawOffer {
+        /// The seat asked now.
+        asking: Seat,
+    },
 }
 
 /// How the match ended.
@@ -64,8 +81,11 @@ pub enum Ending {
     ChateauNoir(u8),
     /// Every player agreed to a draw (CN-E3).
     Agreed,
-    /// [`TURN_LIMIT`] turns were played.
+    /// Every player accepted the draw the safety net offered ([`DRAW_OFFER_TURNS`]).
     TurnLimit,
+    /// A round ended without 27 points and no opponent demanded a new one: the match ends on
+    /// the points (X.2).
+    OnPoints,
 }
 
 /// A legal move: small, `Copy`, never a string.
@@ -89,6 +109,14 @@ pub enum Move {
     /// Agree to a draw (`draw`, CN-E3): the match is drawn once every player agreed, each
     /// at the start of one of their turns, in one unbroken table round.
     AgreeDraw,
+    /// At the end of a round, demand a new one (`new-round`, X.2).
+    NewRound,
+    /// At the end of a round, let the match end on the points (`end-match`, X.2).
+    EndMatch,
+    /// Accept the draw offered by the safety net (`accept-draw`).
+    AcceptDraw,
+    /// Refuse it: the match goes on (`play-on`).
+    PlayOn,
 }
 
 /// A game (a match of one or more rounds) of Château Noir: the whole state.
@@ -145,6 +173,8 @@ pub struct ChateauNoir {
     capturable: u64,
     /// Number of the turn being played, from 1, over the whole match.
     turn: u32,
+    /// The number of turns played at which the safety net next offers a draw.
+    draw_offer_at: u32,
     /// Per army, the number of its last finished turn (0: none yet this round).
     last_turn_of: [u32; 4],
     /// Round of the match, from 1 (CN-E2).

@@ -7,16 +7,17 @@ use crate::board::{self, army_of, is_captain, Pc, NONE, PIECES};
 use crate::{ChateauNoir, Ending, Phase, ALLIED_FACTOR, FACTOR};
 
 impl ChateauNoir {
-    /// The seat that commands an army. Seats: 4 players Green, Red, Yellow, Blue; 3 players
-    /// Green+Blue, Red, Yellow; 2 players Green+Blue, Red+Yellow.
+    /// The seat that commands an army. Seats follow the order of play, so that partners sit
+    /// diagonally (IV.3.A « Chaque joueur se place en diagonale par rapport à son
+    /// coéquipier »: seats 0 and 2, 1 and 3) and play goes round the table clockwise (IV.2).
+    /// 4 players: Green, Red, Blue, Yellow; 3 players: Green, Red+Yellow, Blue; 2 players:
+    /// Green+Blue, Red+Yellow.
     pub fn controller(&self, army: u8) -> Seat {
-        match (self.players, army) {
-            (_, 0) => 0,
-            (_, 1) => 1,
-            (4, 2) => 3,
-            (_, 2) => 0,
-            (2, _) => 1,
-            _ => 2,
+        match self.players {
+            4 => army,
+            3 if army == 3 => 1,
+            3 => army,
+            _ => army & 1,
         }
     }
 
@@ -121,11 +122,14 @@ impl ChateauNoir {
         self.ending
     }
 
-    /// CN-A1: whether the army to move may declare a team alliance now.
+    /// CN-A1: whether the army to move may declare a team alliance now. VIII.1: only « dans
+    /// le cas où le jeu s'effectue en équipe (à trois ou quatre participants) », never in a
+    /// two-player game, where each player already commands both armies of a team.
     pub fn may_declare_alliance(&self) -> bool {
         let a = self.active;
         let partner = a ^ 2;
         if !self.teams
+            || self.players < 3
             || self.phase != Phase::Coups
             || self.coups > 0
             || self.declared & ((1 << a) | (1 << partner)) != 0

@@ -1,12 +1,11 @@
-//! Rounds and turns: the start of a round (CN-E2), the order of the armies, the start of a
-//! turn (château CN-S4, sieges CN-S7), one coup (CN-T, CN-M), the end of the coups and of the
-//! turn.
+//! Rounds and turns: the start and the end of a round (CN-E2, X.2), the order of the
+//! armies, the start of a turn (château CN-S4, sieges CN-S7), one coup (CN-T, CN-M), the end
+//! of the coups and of the turn (château noir CN-S5, châteaux at once IX.4a).
 
-use veillee_sdk::{text, Event, GameRng, Log};
+use veillee_sdk::{text, Event, GameRng, Log, Seat};
 
-use crate::board::{self, army_of, Pc, Sq, ARMY_NAMES, CELLS, NONE, PIECES};
-use crate::words::{army_name_fr, piece_noun_en, piece_noun_fr};
-use crate::{ChateauNoir, Ending, Phase, SIEGE_CAPTURE, TURN_LIMIT};
+use crate::board::{self, army_of, Pc, Sq, CELLS, NONE, PIECES};
+use crate::{ChateauNoir, Ending, Phase};
 
 impl ChateauNoir {
     /// An empty state before the first round.
@@ -39,6 +38,7 @@ impl ChateauNoir {
             round: 0,
             draw_votes: 0,
             voted: false,
+            draw_offer_at: crate::DRAW_OFFER_TURNS,
             rng: GameRng::new(seed),
             ending: None,
             diagonal_flanking: false,
@@ -83,6 +83,43 @@ impl ChateauNoir {
         self.advance(first, true, log);
     }
 
+    /// X.2 « Si un joueur n'a pas atteint les 27 points nécessaires pour gagner, son
+    /// adversaire peut exiger que l'on recommence une autre partie »: the round is over
+    /// without 27 points. The opponents of the side left on the board (every player when no
+    /// side is left) are asked one after the other, in seat order, whether they demand a new
+    /// round (CN-E2); if none does, the match ends on the points.
+    pub(crate) fn end_round(&mut self, log: &mut Log) {
+        let Some(asking) = self.next_asked(None) else {
+            self.ending = Some(Ending::OnPoints);
+            return;
+        };
+        self.phase = Phase::RoundOver { asking };
+        self.current = None;
+        self.capturable = 0;
+        let round = self.round;
+        log.record(|| {
+            Event::new(text(
+                format!(
+                    "Fin de la manche {round} sans 27 points : l'adversaire peut exiger une \
+                     nouvelle manche"
+                ),
+                format!(
+                    "Round {round} is over without 27 points: the opponent may demand a new round"
+                ),
+            ))
+        });
+    }
+
+    /// X.2: the seat asked after `after` (from the first when `None`) whether to demand a new
+    /// round: a player none of whose armies is left on the board.
+    pub(crate) fn next_asked(&self, after: Option<Seat>) -> Option<Seat> {
+        let left = (0..PIECES as Pc)
+            .find(|&p| self.pos[p as usize] != NONE)
+            .map(|p| self.side(army_of(p)));
+        let from = after.map_or(0, |s| s + 1);
+        (from..self.players).find(|&s| Some(self.seat_side(s)) != left)
+    }
+
     /// Gives the turn to the next army (clockwise from `army`, or `army` itself when
     /// `include` is set) that can play, handling château (CN-S4) and sieges (CN-S7) at the
     /// start of each turn.
@@ -103,7 +140,7 @@ impl ChateauNoir {
                 return;
             }
             if self.round_over() {
-                self.new_round(log);
+                self.end_round(log);
                 return;
             }
         }
@@ -111,53 +148,16 @@ impl ChateauNoir {
         self.ending = Some(Ending::TurnLimit);
     }
 
-    /// The start of `army`'s turn. Returns `false` when the army lost its turn (château, or
-    /// its last pieces fell to a siege).
+    /// The start of `army`'s turn. Returns `false` when the army lost its turn (its last
+    /// pieces fell to a siege).
     fn start_turn(&mut self, army: u8, log: &mut Log) -> bool {
         let unit = self.unit(army);
-        // CN-S4: an army that cannot carry out its full movement factor is captured whole.
-        if !self.can_make_factor(unit, self.factor(army)) {
-            self.chateau(army, unit, log);
-            return false;
-        }
+        // CN-S4 needs no test here: every turn ends by capturing the armies it left blocked
+        // (IX.4a, `capture_blocked_armies`), and a round starts with every army free.
         // CN-S7: sieges are counted at the start of the besieged army's turns.
-        let mut fallen = Vec::new();
-        for p in 0..PIECES as Pc {
-            if unit & (1 << army_of(p)) == 0 || self.pos[p as usize] == NONE {
-                continue;
-            }
-            if self.besieged(p) {
-                self.siege[p as usize] += 1;
-                if self.siege[p as usize] >= SIEGE_CAPTURE {
-                    fallen.push(p);
-                }
-            } else {
-                self.siege[p as usize] = 0;
-            }
-        }
-        for p in fallen {
-            let taker = self.siege_taker(p);
-            let at = self.pos[p as usize];
-            log.record(|| {
-                Event::new(text(
-                    format!(
-                        "Siège : {} en {} est pris par l'armée {}",
-                        piece_noun_fr(p),
-                        board::name(at),
-                        army_name_fr(taker)
-                    ),
-                    format!(
-                        "Siege: the {} on {} is taken by {}",
-                        piece_noun_en(p),
-                        board::name(at),
-                        ARMY_NAMES[taker as usize].1
-                    ),
-                ))
-            });
-            self.remove_piece(p, taker, log);
-            if self.ending.is_some() {
-                return false;
-            }
+        self.count_sieges(unit, log);
+        if self.ending.is_some() {
+            return false;
         }
         if !self.alive(unit) {
             return false;
@@ -205,6 +205,8 @@ impl ChateauNoir {
         self.visited |= board::bit(to);
         self.this_turn.push((from, to));
         self.arrived[p as usize] = self.turn;
+        // XI.1: a piece that moves has freed itself; its siege counts again from nothing.
+        self.siege[p as usize] = 0;
         // CN-C3: remember whether it walked in between two hostile pieces.
         if self.flanked_by_hostile(p, to) {
             self.walked_in |= 1 << p;
@@ -234,8 +236,9 @@ impl ChateauNoir {
         }
     }
 
-    /// The end of the turn: the occupation clock (CN-S2), château noir (CN-S5), the turn
-    /// limit, then the next army.
+    /// The end of the turn: the occupation clock (CN-S2), château noir (CN-S5), the
+    /// châteaux (IX.4a), the end of the round, the safety net's draw offer, then the next
+    /// army.
     pub(crate) fn end_turn(&mut self, log: &mut Log) {
         let army = self.active;
         let unit = self.unit(army);
@@ -268,10 +271,24 @@ impl ChateauNoir {
             });
             return;
         }
-        if self.turn > TURN_LIMIT {
-            self.ending = Some(Ending::TurnLimit);
+        // IX.4a: the armies this turn left blocked are captured now, not at their own turn.
+        self.capture_blocked_armies(army, log);
+        if self.ending.is_some() {
             return;
         }
-        self.advance(army, false, log);
+        if self.round_over() {
+            self.end_round(log);
+            return;
+        }
+        // The safety net (not a rule): past its turn count, the players are asked first.
+        if self.offer_draw_when_due(log) {
+            return;
+        }
+        self.next_army(log);
+    }
+
+    /// Gives the turn to the army after the one that played last.
+    pub(crate) fn next_army(&mut self, log: &mut Log) {
+        self.advance(self.active, false, log);
     }
 }

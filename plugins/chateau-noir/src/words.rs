@@ -4,7 +4,7 @@
 use veillee_sdk::{text, Outcome, Seat, Text};
 
 use crate::board::{self, army_of, is_captain, Pc, ARMY_NAMES};
-use crate::{ChateauNoir, Ending, Move, TARGET, TURN_LIMIT};
+use crate::{ChateauNoir, Ending, Move, TARGET};
 
 impl ChateauNoir {
     /// The action's label.
@@ -41,6 +41,10 @@ impl ChateauNoir {
                 "Proposer ou accepter la partie nulle",
                 "Offer or accept a draw",
             ),
+            Move::NewRound => text("Exiger une nouvelle manche", "Demand a new round"),
+            Move::EndMatch => text("Finir le match aux points", "End the match on the points"),
+            Move::AcceptDraw => text("Accepter la partie nulle", "Accept the draw"),
+            Move::PlayOn => text("Continuer la partie", "Play on"),
         }
     }
 
@@ -74,11 +78,41 @@ impl ChateauNoir {
                 Vec::new(),
                 text("Partie nulle d'un commun accord", "Draw by agreement"),
             ),
+            Ending::OnPoints => {
+                let leaders = self.leading_sides();
+                let names: Vec<(String, String)> =
+                    leaders.iter().map(|&side| self.side_name(side)).collect();
+                let fr: Vec<&str> = names.iter().map(|n| n.0.as_str()).collect();
+                let en: Vec<&str> = names.iter().map(|n| n.1.as_str()).collect();
+                if leaders.len() == usize::from(self.sides()) {
+                    (
+                        Vec::new(),
+                        text(
+                            "Match fini aux points : égalité",
+                            "Match ended on the points: a tie",
+                        ),
+                    )
+                } else {
+                    (
+                        leaders.iter().flat_map(|&side| winners_of(side)).collect(),
+                        text(
+                            format!("Match fini aux points : {} en tête", fr.join(", ")),
+                            format!("Match ended on the points: {} ahead", en.join(", ")),
+                        ),
+                    )
+                }
+            }
             Ending::TurnLimit => (
                 Vec::new(),
                 text(
-                    format!("{TURN_LIMIT} tours joués : partie nulle"),
-                    format!("{TURN_LIMIT} turns played: the game is drawn"),
+                    format!(
+                        "Partie nulle acceptée par tous après {} tours (limite de sécurité)",
+                        self.turns_played()
+                    ),
+                    format!(
+                        "Draw accepted by everyone after {} turns (safety limit)",
+                        self.turns_played()
+                    ),
                 ),
             ),
         };
@@ -87,6 +121,15 @@ impl ChateauNoir {
             scores,
             reason,
         })
+    }
+
+    /// X.2: the sides with the most points (raw, a debt counting below zero) when the match
+    /// ends on the points.
+    fn leading_sides(&self) -> Vec<u8> {
+        let best = (0..self.sides()).map(|side| self.score(side)).max();
+        (0..self.sides())
+            .filter(|&side| Some(self.score(side)) == best)
+            .collect()
     }
 
     /// A side's name in French and English ("l'équipe Vert-Bleu", "Green").
