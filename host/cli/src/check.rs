@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use crate::term::outln;
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::conformance::{check, CheckConfig};
 use veillee_runtime::engine::GameEngine;
@@ -64,7 +65,7 @@ pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow
     }
     let own = super::variants::own_scripts(&manifest.id, user_variants);
     if let Some(line) = super::variants::own_scripts_line(&own) {
-        println!("{line}");
+        outln!("{line}");
     }
     let config = CheckConfig {
         games,
@@ -85,16 +86,18 @@ pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow
     } else {
         format!(" with {}", options.join(" "))
     };
-    println!(
+    outln!(
         "{}{with}: {} games, {} moves checked{versus}",
-        report.game, report.games, report.moves
+        report.game,
+        report.games,
+        report.moves
     );
     if report.passed() {
-        println!("conformance: passed");
+        outln!("conformance: passed");
         Ok(())
     } else {
         for failure in &report.failures {
-            println!("  FAILED {failure}");
+            outln!("  FAILED {failure}");
         }
         anyhow::bail!(
             "{} failed the conformance kit ({} problems)",

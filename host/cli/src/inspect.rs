@@ -6,6 +6,7 @@ use anyhow::{bail, Context};
 use serde_json::json;
 use veillee_sdk::Seat;
 
+use crate::term::{self, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::conformance::state_hash;
 use veillee_runtime::engine::GameEngine;
@@ -72,7 +73,7 @@ pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow
         "scene": engine.view(handle, viewer)?,
         "state_hash": state_hash(&engine.save(handle)?),
     });
-    println!("{}", serde_json::to_string_pretty(&output)?);
+    outln!("{}", term::json(&serde_json::to_string_pretty(&output)?));
     // A script switched off leaves another game than the one asked for: say so, and fail.
     if !failed.is_empty() {
         bail!("a script was switched off: {}", failed.join("; "));

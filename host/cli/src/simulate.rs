@@ -2,6 +2,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::term::{self, line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::launch::engine_with_variants;
@@ -98,9 +99,9 @@ pub fn run(
         let mut value = serde_json::to_value(&report)?;
         value["own_scripts"] = serde_json::json!(own);
         value["variants"] = serde_json::json!(variants);
-        println!("{value}");
+        outln!("{}", term::json(&value.to_string()));
     } else {
-        println!(
+        outln!(
             "{}: {} games, {} players, seeds {}–{}{}",
             report.game,
             report.games,
@@ -114,30 +115,30 @@ pub fn run(
             }
         );
         if !own.is_empty() {
-            println!("  part of the game {}", own.join(", "));
+            outln!("  part of the game {}", own.join(", "));
         }
         if !variants.is_empty() {
-            println!("  house rules      {}", variants.join(", "));
+            outln!("  house rules      {}", variants.join(", "));
         }
         for (seat, wins) in report.wins.iter().enumerate() {
             let name = manifest
                 .seats
                 .get(seat)
-                .map(|s| s.name.en.clone())
+                .map(|s| line(&s.name.en).into_owned())
                 .unwrap_or_else(|| format!("seat {seat}"));
-            println!("  wins {name:<12} {wins}");
+            outln!("  wins {name:<12} {wins}");
         }
-        println!("  draws            {}", report.draws);
-        println!("  errors           {}", report.errors);
-        println!("  mean length      {:.1} moves", report.mean_length);
-        println!(
+        outln!("  draws            {}", report.draws);
+        outln!("  errors           {}", report.errors);
+        outln!("  mean length      {:.1} moves", report.mean_length);
+        outln!(
             "  speed            {:.0} moves/s ({:.2} s, {} thread(s))",
             report.moves_per_second,
             report.seconds,
             if sessions.is_some() { 1 } else { threads }
         );
         for sample in &report.error_samples {
-            println!("  error: {sample}");
+            outln!("  error: {sample}");
         }
     }
     anyhow::ensure!(
