@@ -146,6 +146,7 @@ pub fn view(game: &Siege) -> Scene {
         row_labels: (0..RANKS).rev().map(|r| r.to_string()).collect(),
         cells,
         pieces,
+        ..Board::default()
     };
 
     let mut highlights = Vec::new();
