@@ -39,6 +39,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "veillee-chateau-noir",
             "veillee-roc-noir",
             "veillee-castel",
+            "veillee-renard",
         ],
     ),
     (
