@@ -112,18 +112,16 @@ fn render_board(out: &mut String, board: &Board, lang: &str) {
             let symbol = match board.pieces.iter().find(|p| p.col == col && p.row == row) {
                 Some(piece) => {
                     let c = piece_char(piece.shape, &piece.label, piece.owner);
-                    legend.insert(
-                        c,
-                        format!(
-                            "{:?}{}",
-                            piece.shape,
-                            piece
-                                .owner
-                                .map(|o| format!(" of seat {o}"))
-                                .unwrap_or_default()
-                        )
-                        .to_lowercase(),
+                    // What it is: its name when it has one (`fox`), else its shape.
+                    let what = piece.name.as_ref().map_or_else(
+                        || format!("{:?}", piece.shape),
+                        |name| name.get(lang).to_string(),
                     );
+                    let owner = piece
+                        .owner
+                        .map(|o| format!(" of seat {o}"))
+                        .unwrap_or_default();
+                    legend.insert(c, format!("{what}{owner}").to_lowercase());
                     c
                 }
                 None => cell_char(board, col, row, &common, &mut legend),

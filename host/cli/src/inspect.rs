@@ -1,12 +1,28 @@
-//! `veillee inspect`: the state after some actions, as JSON, for debugging rules from outside.
+//! `veillee inspect`: the state after some actions, as JSON or as the terminal draws it, for
+//! debugging rules from outside.
+
+use std::fmt::Write as _;
 
 use anyhow::{bail, Context};
 use serde_json::json;
-use veillee_sdk::{Seat, Setup};
+use veillee_sdk::{Action, Scene, Seat, Setup, Status};
+
+use super::board_text::render;
 
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::conformance::state_hash;
 use veillee_runtime::engine::GameEngine;
+
+/// How to print what is inspected.
+pub enum Format<'a> {
+    /// One JSON object.
+    Json,
+    /// The scene as `veillee play` draws it, then the status and the legal actions.
+    Text {
+        /// The language of the game's texts.
+        lang: &'a str,
+    },
+}
 
 pub fn run(
     catalog: &Catalog,
@@ -15,6 +31,7 @@ pub fn run(
     players: Option<u8>,
     actions: &[String],
     viewer: Option<Seat>,
+    format: Format,
 ) -> anyhow::Result<()> {
     let mut engine = catalog.engine(game)?;
     let players = players.unwrap_or(engine.manifest().min_players);
@@ -29,8 +46,17 @@ pub fn run(
     let status = engine.status(handle)?;
     let mut legal = Vec::new();
     for &seat in status.seats() {
-        legal.push(json!({ "seat": seat, "actions": engine.legal_actions(handle, seat)? }));
+        legal.push((seat, engine.legal_actions(handle, seat)?));
     }
+    let scene = engine.view(handle, viewer)?;
+    if let Format::Text { lang } = format {
+        print!("{}", as_text(&scene, &status, &legal, lang));
+        return Ok(());
+    }
+    let legal: Vec<_> = legal
+        .iter()
+        .map(|(seat, actions)| json!({ "seat": seat, "actions": actions }))
+        .collect();
     let output = json!({
         "game": engine.manifest().id,
         "seed": seed,
@@ -39,11 +65,26 @@ pub fn run(
         "status": status,
         "legal_actions": legal,
         "viewer": viewer,
-        "scene": engine.view(handle, viewer)?,
+        "scene": scene,
         "state_hash": state_hash(&engine.save(handle)?),
     });
     println!("{}", serde_json::to_string_pretty(&output)?);
     Ok(())
+}
+
+/// The scene as the terminal draws it, then who is to act and with what, or the outcome.
+fn as_text(scene: &Scene, status: &Status, legal: &[(Seat, Vec<Action>)], lang: &str) -> String {
+    let mut out = render(scene, lang);
+    if let Status::Finished { outcome } = status {
+        let _ = writeln!(out, "Over: {}", outcome.reason.get(lang));
+    }
+    for (seat, actions) in legal {
+        let _ = writeln!(out, "Seat {seat} to act:");
+        for action in actions {
+            let _ = writeln!(out, "  {}  [{}]", action.label.get(lang), action.id);
+        }
+    }
+    out
 }
 
 /// `SEAT:ID`, or `ID` played by the first seat to act that may play it.

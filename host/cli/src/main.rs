@@ -11,6 +11,7 @@ mod board_text;
 mod check;
 mod games;
 mod inspect;
+mod new;
 mod play;
 mod sessions;
 mod simulate;
@@ -122,10 +123,19 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             actions,
             viewer,
             json: _,
-        } => inspect::run(&open()?, &game, seed, players, &actions, viewer),
+            text,
+        } => {
+            let format = if text {
+                inspect::Format::Text { lang: &lang }
+            } else {
+                inspect::Format::Json
+            };
+            inspect::run(&open()?, &game, seed, players, &actions, viewer, format)
+        }
         Command::Check { game, games, seed } => {
             check::run(&open()?, &data.variants(), &game, games, seed)
         }
+        Command::New { id, dir, sdk, git } => new::run(&id, dir, sdk, git),
         Command::Variants { game, dir } => variants::list(&data, game.as_deref(), dir, &lang),
         Command::CheckVariant { file } => variants::check_variant(&open()?, &data, &file, &lang),
         Command::Bench {
