@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use egui::{
     pos2, vec2, Align2, Color32, FontId, Pos2, Rect, Sense, Shape as EShape, Stroke, Ui, Vec2,
 };
-use veillee_sdk::{Board, Cell, HighlightKind, Layout, Piece, Target};
+use veillee_sdk::{Board, Cell, HighlightKind, Layout, Line, Piece, Target};
 
 use super::geometry::Geometry;
 use super::pieces::draw_piece;
@@ -78,9 +78,35 @@ pub(super) fn draw_board(
     };
     // Board shadow, and under points the board itself.
     let area = Rect::from_min_size(origin, grid);
-    painter.rect_filled(area.expand(6.0), 8.0, Color32::from_rgb(0x0d, 0x0f, 0x18));
+    let shadow_colour = Color32::from_rgb(0x0d, 0x0f, 0x18);
+    if let Layout::Hexes { .. } = geo.layout() {
+        // Hexagons cast their own shape: a rhombus of Hex leaves no dark corners.
+        for row in 0..board.rows {
+            for col in 0..board.cols {
+                if board.cell(col, row).is_some_and(|c| !c.is_void()) {
+                    let radius = Geometry::HEX_RADIUS * unit + 6.0;
+                    if let Some(corners) = geo.hexagon(draw.centre(col, row), radius) {
+                        painter.add(EShape::convex_polygon(corners, shadow_colour, Stroke::NONE));
+                    }
+                }
+            }
+        }
+    } else {
+        painter.rect_filled(area.expand(6.0), 8.0, shadow_colour);
+    }
     if geo.layout() == Layout::Points {
-        painter.rect_filled(area.expand(2.0), 6.0, draw.plate);
+        // The board under the points takes their shape (a cross for Fox and Geese, a square
+        // for Morris): a square of it around each place of the plate, overlapping a little
+        // so that no seam shows.
+        let plate = plate_under_points(board);
+        for row in 0..board.rows {
+            for col in 0..board.cols {
+                if plate[usize::from(row) * usize::from(board.cols) + usize::from(col)] {
+                    let square = Rect::from_center_size(draw.centre(col, row), Vec2::splat(unit));
+                    painter.rect_filled(square.expand(0.5), 0.0, draw.plate);
+                }
+            }
+        }
     }
     let under = matches!(geo.layout(), Layout::Points | Layout::Track);
     if under {
@@ -101,20 +127,35 @@ pub(super) fn draw_board(
     for p in &board.pieces {
         stacks.entry((p.col, p.row)).or_default().push(p);
     }
+    let cell_at = |(col, row): (u16, u16)| CellAt {
+        board,
+        col,
+        row,
+        stack: stacks.get(&(col, row)).map_or(&[][..], |v| &v[..]),
+    };
+    // The cell under the pointer, by the shapes drawn: boxes around hexagons overlap, so
+    // which box egui finds under the pointer does not say which hexagon it is in.
+    let pointed = ui
+        .input(|i| i.pointer.latest_pos())
+        .and_then(|pos| draw.cell_at(board, pos));
     // Highlights, clicks and legal targets, cell by cell.
     for row in 0..board.rows {
         for col in 0..board.cols {
             if board.cell(col, row).is_none_or(|c| c.is_void()) {
                 continue;
             }
-            let stack = stacks.get(&(col, row)).map_or(&[][..], |v| &v[..]);
-            let cell = CellAt {
-                board,
-                col,
-                row,
-                stack,
+            let Some(clicked) = cell_at((col, row)).ui(ui, &painter, &draw, lit, lang, pointed)
+            else {
+                continue;
             };
-            cell.ui(ui, &painter, &draw, lit, lang, clicks);
+            // A click on this cell's box, meant for the cell drawn under the pointer.
+            let meant = match clicked {
+                Some(pos) => draw.cell_at(board, pos),
+                None => Some((col, row)),
+            };
+            if let Some(meant) = meant.map(cell_at).filter(|c| c.clickable(lit)) {
+                clicks.push(meant.targets());
+            }
         }
     }
 }
@@ -134,7 +175,21 @@ impl Drawing {
         self.origin + self.geo.centre(col, row) * self.unit
     }
 
-    /// The square a cell's pieces are drawn in, and where it takes clicks.
+    /// The box around a cell's shape, where it takes clicks and the pointer.
+    fn hit_rect(&self, col: u16, row: u16) -> Rect {
+        Rect::from_center_size(self.centre(col, row), self.geo.cell_extent() * self.unit)
+    }
+
+    /// The drawn cell whose shape holds the screen position `pos`, if any.
+    fn cell_at(&self, board: &Board, pos: Pos2) -> Option<(u16, u16)> {
+        let (col, row) = self.geo.cell_at((pos - self.origin) / self.unit)?;
+        board
+            .cell(col, row)
+            .is_some_and(|c| !c.is_void())
+            .then_some((col, row))
+    }
+
+    /// The square a cell's pieces are drawn in.
     fn rect(&self, col: u16, row: u16) -> Rect {
         let side = match self.geo.layout() {
             Layout::Squares => 1.0,
@@ -227,6 +282,56 @@ impl Drawing {
     }
 }
 
+/// Which places of a board of points stand on the board's plate, row by row: the points,
+/// the places its lines cross, and every place they enclose — not the holes open to the
+/// outside, so that Fox and Geese stays a cross while the rings of Morris make a square.
+fn plate_under_points(board: &Board) -> Vec<bool> {
+    let (cols, rows) = (usize::from(board.cols), usize::from(board.rows));
+    let index = |col: usize, row: usize| row * cols + col;
+    let mut solid = vec![false; cols * rows];
+    for row in 0..rows {
+        for col in 0..cols {
+            let (c, r) = (col as u16, row as u16);
+            solid[index(col, row)] = board.cell(c, r).is_some_and(|cell| !cell.is_void())
+                || board.lines.iter().any(|line| crosses(line, c, r));
+        }
+    }
+    // Flood the holes open to the outside from the edges of the grid.
+    let mut outside = vec![false; cols * rows];
+    let mut todo: Vec<(usize, usize)> = (0..rows)
+        .flat_map(|row| (0..cols).map(move |col| (col, row)))
+        .filter(|&(col, row)| col == 0 || row == 0 || col + 1 == cols || row + 1 == rows)
+        .collect();
+    while let Some((col, row)) = todo.pop() {
+        let i = index(col, row);
+        if solid[i] || outside[i] {
+            continue;
+        }
+        outside[i] = true;
+        if col > 0 {
+            todo.push((col - 1, row));
+        }
+        if row > 0 {
+            todo.push((col, row - 1));
+        }
+        if col + 1 < cols {
+            todo.push((col + 1, row));
+        }
+        if row + 1 < rows {
+            todo.push((col, row + 1));
+        }
+    }
+    outside.into_iter().map(|out| !out).collect()
+}
+
+/// Whether `line` passes through the centre of cell (col, row).
+fn crosses(line: &Line, col: u16, row: u16) -> bool {
+    let [[c1, r1], [c2, r2]] = [line.from, line.to].map(|[c, r]| [i32::from(c), i32::from(r)]);
+    let (c, r) = (i32::from(col), i32::from(row));
+    let on_line = (c2 - c1) * (r - r1) == (r2 - r1) * (c - c1);
+    on_line && c1.min(c2) <= c && c <= c1.max(c2) && r1.min(r2) <= r && r <= r1.max(r2)
+}
+
 /// The colour of most drawn cells.
 fn plate_colour(board: &Board) -> Color32 {
     let mut counts: HashMap<Color32, usize> = HashMap::new();
@@ -309,6 +414,14 @@ impl CellAt<'_> {
         targets
     }
 
+    /// Whether a click on it goes somewhere: it starts a click path or continues the
+    /// selection.
+    fn clickable(&self, lit: &Lit) -> bool {
+        self.targets()
+            .iter()
+            .any(|t| lit.next.contains(t) || lit.first.contains(t))
+    }
+
     /// Its name for the pointer and screen readers: the square, then the pieces' names.
     fn name(&self, lang: Lang) -> (String, Vec<&str>) {
         let square = square_name(self.board, self.col, self.row);
@@ -325,6 +438,9 @@ impl CellAt<'_> {
         }
     }
 
+    /// Draws the cell's highlights and pieces and takes the pointer over its box. Returns
+    /// `Some` when its box was clicked: with where the pointer was, which may be in a
+    /// neighbouring hexagon (`None` for a click from a screen reader).
     fn ui(
         &self,
         ui: &mut Ui,
@@ -332,8 +448,8 @@ impl CellAt<'_> {
         draw: &Drawing,
         lit: &Lit,
         lang: Lang,
-        clicks: &mut Vec<Vec<Target>>,
-    ) {
+        pointed: Option<(u16, u16)>,
+    ) -> Option<Option<Pos2>> {
         let (col, row) = (self.col, self.row);
         let r = draw.rect(col, row);
         let unit = draw.unit;
@@ -364,9 +480,10 @@ impl CellAt<'_> {
         } else {
             Sense::hover()
         };
-        let response = ui.interact(r, id, sense);
+        let response = ui.interact(draw.hit_rect(col, row), id, sense);
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, clickable, &name));
-        let response = if names.is_empty() {
+        let under_pointer = response.contains_pointer() && pointed == Some((col, row));
+        let response = if names.is_empty() || !under_pointer {
             response
         } else {
             response.on_hover_text(names.join(", "))
@@ -402,13 +519,11 @@ impl CellAt<'_> {
                 Stroke::new(3.0, ACCENT.gamma_multiply(0.8)),
             );
         }
-        if clickable && response.hovered() {
+        if clickable && under_pointer {
             draw.outline(painter, col, row, 1.0, Stroke::new(2.5, Color32::WHITE));
             ui.ctx().set_cursor_icon(egui::CursorIcon::PointingHand);
         }
-        if response.clicked() {
-            clicks.push(targets);
-        }
+        response.clicked().then(|| response.interact_pointer_pos())
     }
 }
 
@@ -449,4 +564,71 @@ fn draw_stack(painter: &egui::Painter, r: Rect, stack: &[&Piece]) {
         FontId::proportional((s * 0.16).max(11.0)),
         ACCENT,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use veillee_sdk::Colour;
+
+    /// The plate as text, `#` on it, `.` off it.
+    fn plate(board: &Board) -> Vec<String> {
+        plate_under_points(board)
+            .chunks(usize::from(board.cols))
+            .map(|row| row.iter().map(|&on| if on { '#' } else { '.' }).collect())
+            .collect()
+    }
+
+    fn points(cols: u16, rows: u16, at: &[(u16, u16)]) -> Board {
+        let mut board = Board::points("b", cols, rows, Cell::void());
+        for &(c, r) in at {
+            *board.cell_mut(c, r).unwrap() = Cell::new("point", Colour::rgb(200, 180, 130));
+        }
+        board
+    }
+
+    #[test]
+    fn a_cross_of_points_keeps_its_shape() {
+        let cross: Vec<_> = (0..5u16)
+            .flat_map(|r| (0..5u16).map(move |c| (c, r)))
+            .filter(|&(c, r)| (1..=3).contains(&c) || (1..=3).contains(&r))
+            .collect();
+        assert_eq!(
+            plate(&points(5, 5, &cross)),
+            [".###.", "#####", "#####", "#####", ".###."]
+        );
+    }
+
+    #[test]
+    fn rings_joined_by_lines_make_a_square_with_what_they_enclose() {
+        // Two rings of Morris: corners and middles, joined along their sides.
+        let mut board = points(
+            5,
+            5,
+            &[
+                (0, 0),
+                (2, 0),
+                (4, 0),
+                (4, 2),
+                (4, 4),
+                (2, 4),
+                (0, 4),
+                (0, 2),
+                (1, 1),
+                (3, 3),
+            ],
+        );
+        for (a, b) in [
+            ((0, 0), (4, 0)),
+            ((4, 0), (4, 4)),
+            ((4, 4), (0, 4)),
+            ((0, 4), (0, 0)),
+        ] {
+            board.join(a, b);
+        }
+        assert_eq!(plate(&board), ["#####"; 5]);
+        // Without the lines, only the points.
+        board.lines.clear();
+        assert_eq!(plate(&board), ["#.#.#", ".#...", "#...#", "...#.", "#.#.#"]);
+    }
 }

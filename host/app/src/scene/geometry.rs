@@ -147,6 +147,51 @@ impl Geometry {
     /// How far a hexagon's corners are from its centre, in units.
     pub(super) const HEX_RADIUS: f32 = 1.0 / ROOT3;
 
+    /// The size of the box around one cell's shape, in units, as drawn (turned): a square,
+    /// or a hexagon one unit across its flat sides and `2 / √3` between opposite corners.
+    /// Boxes of neighbouring hexagons overlap a little; [`Geometry::cell_at`] says which
+    /// hexagon a point is really in.
+    pub(super) fn cell_extent(&self) -> Vec2 {
+        let unturned = match self.layout {
+            Layout::Hexes {
+                orientation: HexOrientation::PointyTop,
+                ..
+            } => vec2(1.0, HEX_TALL),
+            Layout::Hexes {
+                orientation: HexOrientation::FlatTop,
+                ..
+            } => vec2(HEX_TALL, 1.0),
+            Layout::Squares | Layout::Points | Layout::Track => vec2(1.0, 1.0),
+        };
+        if self.sideways() {
+            vec2(unturned.y, unturned.x)
+        } else {
+            unturned
+        }
+    }
+
+    /// The cell whose shape holds `p` (units from the top-left of the drawn board), if any.
+    /// It is the cell with the nearest centre — exactly the square, hexagon or lattice
+    /// square around a point that holds `p` — unless `p` is farther than a corner of it.
+    pub(super) fn cell_at(&self, p: Vec2) -> Option<(u16, u16)> {
+        let reach = match self.layout {
+            Layout::Hexes { .. } => Self::HEX_RADIUS,
+            Layout::Squares | Layout::Points | Layout::Track => std::f32::consts::FRAC_1_SQRT_2,
+        };
+        let mut nearest = None;
+        let mut nearest_sq = reach * reach + 1e-4;
+        for row in 0..self.rows {
+            for col in 0..self.cols {
+                let d = (self.centre(col, row) - p).length_sq();
+                if d < nearest_sq {
+                    nearest_sq = d;
+                    nearest = Some((col, row));
+                }
+            }
+        }
+        nearest
+    }
+
     /// Whether (col, row) is on the grid.
     pub(super) fn contains(&self, col: u16, row: u16) -> bool {
         col < self.cols && row < self.rows
@@ -216,6 +261,58 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_point_belongs_to_the_hexagon_it_is_drawn_in() {
+        for orientation in [HexOrientation::PointyTop, HexOrientation::FlatTop] {
+            for coords in [HexCoords::Offset, HexCoords::Axial] {
+                for rotation in 0..4 {
+                    let layout = Layout::Hexes {
+                        orientation,
+                        coords,
+                    };
+                    let geo = Geometry::new(&board(4, 4, layout), rotation);
+                    let centre = geo.centre(1, 1);
+                    // Just inside each corner and each side of (1, 1): still (1, 1), even
+                    // where the box around a neighbour reaches.
+                    let corners = geo.hexagon(pos2(0.0, 0.0), Geometry::HEX_RADIUS).unwrap();
+                    for k in 0..6 {
+                        let corner = corners[k].to_vec2();
+                        let side = (corner + corners[(k + 1) % 6].to_vec2()) / 2.0;
+                        for edge in [corner, side] {
+                            assert_eq!(
+                                geo.cell_at(centre + edge * 0.97),
+                                Some((1, 1)),
+                                "{layout:?} turned {rotation}: inside by {edge:?}"
+                            );
+                        }
+                        // Just across a side: the neighbour, which is one unit away.
+                        let across = geo.cell_at(centre + side * 1.06).unwrap();
+                        let d = (geo.centre(across.0, across.1) - centre).length();
+                        assert!((d - 1.0).abs() < 1e-3, "{layout:?}: {across:?} is {d} away");
+                    }
+                    let extent = geo.cell_extent() / 2.0;
+                    for corner in &corners {
+                        assert!(
+                            corner.x.abs() <= extent.x + 1e-4 && corner.y.abs() <= extent.y + 1e-4,
+                            "{layout:?} turned {rotation}: {corner:?} outside its box {extent:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_point_belongs_to_the_nearest_point_or_square_and_not_beyond_the_board() {
+        let geo = Geometry::new(&board(3, 2, Layout::Points), 1);
+        // Turned a quarter: 2 wide, 3 tall; (0, 0) is at the top right.
+        assert_eq!(geo.cell_at(vec2(1.6, 0.45)), Some((0, 0)));
+        assert_eq!(geo.cell_at(vec2(0.6, 0.55)), Some((0, 1)));
+        assert_eq!(geo.cell_at(vec2(0.4, 2.6)), Some((2, 1)));
+        assert_eq!(geo.cell_at(vec2(-0.3, -0.3)), None);
+        assert_eq!(geo.cell_at(vec2(5.0, 1.0)), None);
     }
 
     #[test]
