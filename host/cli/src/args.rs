@@ -106,6 +106,11 @@ pub enum Command {
         /// Session id.
         id: u64,
     },
+    /// List the saved-games databases set aside as damaged, or bring one's games back.
+    Restore {
+        /// The set-aside folder's name (`sessions.broken-…`, see `veillee sessions`).
+        name: Option<String>,
+    },
     /// Validate a plugin file fully and install it.
     Install {
         /// The plugin's .wasm file.

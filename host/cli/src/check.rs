@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use crate::term::outln;
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::conformance::{check, CheckConfig};
 use veillee_runtime::engine::GameEngine;
@@ -54,16 +55,18 @@ pub fn run(
     } else {
         ""
     };
-    println!(
+    outln!(
         "{}: {} games, {} moves checked{versus}",
-        report.game, report.games, report.moves
+        report.game,
+        report.games,
+        report.moves
     );
     if report.passed() {
-        println!("conformance: passed");
+        outln!("conformance: passed");
         Ok(())
     } else {
         for failure in &report.failures {
-            println!("  FAILED {failure}");
+            outln!("  FAILED {failure}");
         }
         anyhow::bail!(
             "{} failed the conformance kit ({} problems)",

@@ -2,13 +2,17 @@
 
 use std::path::Path;
 
+use crate::term::{errln, line, outln};
 use veillee_runtime::catalog::{Catalog, Origin};
 use veillee_runtime::data_dir::DataDir;
 
 pub fn list_games(catalog: &Catalog, lang: &str) -> anyhow::Result<()> {
-    println!(
+    outln!(
         "{:<14} {:<28} {:<8} {:<9} origin",
-        "id", "name", "players", "version"
+        "id",
+        "name",
+        "players",
+        "version"
     );
     for entry in catalog.games() {
         let m = entry.manifest();
@@ -17,12 +21,12 @@ pub fn list_games(catalog: &Catalog, lang: &str) -> anyhow::Result<()> {
         } else {
             format!("{}–{}", m.min_players, m.max_players)
         };
-        println!(
+        outln!(
             "{:<14} {:<28} {:<8} {:<9} {}",
-            m.id,
-            m.name.get(lang),
+            line(&m.id),
+            line(m.name.get(lang)),
             players,
-            m.version,
+            line(&m.version),
             entry.origin.label()
         );
     }
@@ -31,23 +35,23 @@ pub fn list_games(catalog: &Catalog, lang: &str) -> anyhow::Result<()> {
 }
 
 pub fn list_plugins(catalog: &Catalog, data: &DataDir) -> anyhow::Result<()> {
-    println!("Installed plugins in {}:", data.plugins().display());
+    outln!("Installed plugins in {}:", data.plugins().display());
     let mut any = false;
     for entry in catalog.games() {
         if let Origin::Installed(path) = &entry.origin {
             any = true;
             let m = entry.manifest();
-            println!(
+            outln!(
                 "  {:<14} {:<9} sha256 {}  {}",
-                m.id,
-                m.version,
+                line(&m.id),
+                line(&m.version),
                 &entry.hash()[..16],
                 path.display()
             );
         }
     }
     if !any {
-        println!("  (none — built-in games are listed by `veillee games`)");
+        outln!("  (none — built-in games are listed by `veillee games`)");
     }
     print_problems(catalog);
     Ok(())
@@ -56,23 +60,23 @@ pub fn list_plugins(catalog: &Catalog, data: &DataDir) -> anyhow::Result<()> {
 pub fn install(catalog: &mut Catalog, file: &Path, lang: &str) -> anyhow::Result<()> {
     let entry = catalog.install(file)?;
     let m = entry.manifest();
-    println!(
+    outln!(
         "Installed {} ({}) version {}.",
-        m.name.get(lang),
-        m.id,
-        m.version
+        line(m.name.get(lang)),
+        line(&m.id),
+        line(&m.version)
     );
     Ok(())
 }
 
 pub fn uninstall(catalog: &mut Catalog, id: &str) -> anyhow::Result<()> {
     catalog.uninstall(id)?;
-    println!("Uninstalled {id}.");
+    outln!("Uninstalled {id}.");
     Ok(())
 }
 
 fn print_problems(catalog: &Catalog) {
     for problem in catalog.problems() {
-        eprintln!("warning: {problem}");
+        errln!("warning: {problem}");
     }
 }

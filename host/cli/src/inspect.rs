@@ -9,6 +9,7 @@ use veillee_sdk::{Action, Scene, Seat, Setup, Status};
 
 use super::board_text::render;
 
+use crate::term::{self, line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::conformance::state_hash;
 use veillee_runtime::engine::GameEngine;
@@ -50,7 +51,7 @@ pub fn run(
     }
     let scene = engine.view(handle, viewer)?;
     if let Format::Text { lang } = format {
-        print!("{}", as_text(&scene, &status, &legal, lang));
+        outln!("{}", as_text(&scene, &status, &legal, lang).trim_end());
         return Ok(());
     }
     let legal: Vec<_> = legal
@@ -68,7 +69,7 @@ pub fn run(
         "scene": scene,
         "state_hash": state_hash(&engine.save(handle)?),
     });
-    println!("{}", serde_json::to_string_pretty(&output)?);
+    outln!("{}", term::json(&serde_json::to_string_pretty(&output)?));
     Ok(())
 }
 
@@ -76,12 +77,13 @@ pub fn run(
 fn as_text(scene: &Scene, status: &Status, legal: &[(Seat, Vec<Action>)], lang: &str) -> String {
     let mut out = render(scene, lang);
     if let Status::Finished { outcome } = status {
-        let _ = writeln!(out, "Over: {}", outcome.reason.get(lang));
+        let _ = writeln!(out, "Over: {}", line(outcome.reason.get(lang)));
     }
     for (seat, actions) in legal {
         let _ = writeln!(out, "Seat {seat} to act:");
         for action in actions {
-            let _ = writeln!(out, "  {}  [{}]", action.label.get(lang), action.id);
+            let label = line(action.label.get(lang));
+            let _ = writeln!(out, "  {label}  [{}]", line(&action.id));
         }
     }
     out

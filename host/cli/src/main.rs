@@ -15,6 +15,7 @@ mod new;
 mod play;
 mod sessions;
 mod simulate;
+mod term;
 mod variants;
 
 use clap::Parser;
@@ -22,13 +23,17 @@ use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::plugin::Runtime;
 
+use crate::term::errln;
 use args::{Cli, Command};
 
 fn main() -> std::process::ExitCode {
+    // Started as a compiler process, this compiles one plugin and exits; otherwise every
+    // runtime of this process will compile untrusted plugins in such a child.
+    veillee_runtime::plugin::init_compiler_process();
     match run(Cli::parse()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            errln!("error: {error:#}");
             std::process::ExitCode::FAILURE
         }
     }
@@ -116,6 +121,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Export { id, file } => sessions::export(&data, id, &file),
         Command::Import { file } => sessions::import(&open()?, &data, &file),
         Command::Delete { id } => sessions::delete(&data, id),
+        Command::Restore { name } => sessions::restore(&data, name.as_deref()),
         Command::Inspect {
             game,
             seed,
@@ -150,7 +156,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 fn open_sessions(data: &DataDir) -> anyhow::Result<veillee_runtime::session::Sessions> {
     let (store, recovery) = veillee_runtime::store::Store::open(data.root())?;
     if let Some(recovery) = recovery {
-        eprintln!("warning: {recovery}");
+        errln!("warning: {recovery}");
     }
     Ok(veillee_runtime::session::Sessions::new(store))
 }

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use veillee_runtime::scaffold::{self, SdkSource, REPOSITORY};
 
+use crate::term::outln;
+
 pub fn run(id: &str, dir: Option<PathBuf>, sdk: Option<PathBuf>, git: bool) -> anyhow::Result<()> {
     if let Some(problem) = scaffold::id_problem(id) {
         bail!(problem);
@@ -27,19 +29,19 @@ pub fn run(id: &str, dir: Option<PathBuf>, sdk: Option<PathBuf>, git: bool) -> a
     };
     let dir = dir.unwrap_or_else(|| PathBuf::from(id));
     let written = scaffold::create(&dir, id, &source)?;
-    println!("Wrote {} files in {}:", written.len(), dir.display());
+    outln!("Wrote {} files in {}:", written.len(), dir.display());
     for file in &written {
-        println!("  {}", file.strip_prefix(&dir).unwrap_or(file).display());
+        outln!("  {}", file.strip_prefix(&dir).unwrap_or(file).display());
     }
     match &source {
-        SdkSource::Path(sdk) => println!("The SDK: {} (a path dependency).", sdk.display()),
-        SdkSource::Git(url) => println!("The SDK: {url} (a git dependency)."),
+        SdkSource::Path(sdk) => outln!("The SDK: {} (a path dependency).", sdk.display()),
+        SdkSource::Git(url) => outln!("The SDK: {url} (a git dependency)."),
     }
     let wasm = format!(
         "target/wasm32-unknown-unknown/release/{}.wasm",
         id.replace('-', "_")
     );
-    println!(
+    outln!(
         "\nNext:\n  cd {}\n  cargo test\n  rustup target add wasm32-unknown-unknown\n  \
          cargo build --release --target wasm32-unknown-unknown\n  veillee check {wasm}\n  \
          veillee install {wasm}\n  veillee play {id} --seats human,random",

@@ -6,45 +6,112 @@ use anyhow::Context;
 use veillee_sdk::Status;
 
 use super::open_sessions;
+use crate::term::{line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::launch::engine_for_session;
-use veillee_runtime::store::model::SessionFile;
+use veillee_runtime::session::read_file;
+use veillee_runtime::store::SetAside;
 
 pub fn list(data: &DataDir) -> anyhow::Result<()> {
     let sessions = open_sessions(data)?;
     let all = sessions.list()?;
+    let set_aside = sessions.store().set_aside();
     if all.is_empty() {
-        println!("No saved sessions yet: `veillee play GAME` starts one.");
+        outln!("No saved sessions yet: `veillee play GAME` starts one.");
+        print_set_aside(&set_aside);
         return Ok(());
     }
-    println!(
+    outln!(
         "{:>6}  {:<14} {:<28} {:<20} {:>6}  status",
-        "id", "game", "players", "last played", "moves"
+        "id",
+        "game",
+        "players",
+        "last played",
+        "moves"
     );
     for meta in all {
-        let players: Vec<&str> = meta.seats.iter().map(|s| s.name.as_str()).collect();
+        let players: Vec<_> = meta.seats.iter().map(|s| line(&s.name)).collect();
         let status = match &meta.status {
             Status::ToAct { .. } => "in progress".to_string(),
             Status::Finished { outcome } if outcome.is_draw() => "draw".to_string(),
             Status::Finished { outcome } => {
-                let winners: Vec<&str> = outcome
+                let winners: Vec<_> = outcome
                     .winners
                     .iter()
                     .filter_map(|&w| meta.seats.get(w as usize))
-                    .map(|s| s.name.as_str())
+                    .map(|s| line(&s.name))
                     .collect();
                 format!("won by {}", winners.join(", "))
             }
         };
-        println!(
+        outln!(
             "{:>6}  {:<14} {:<28} {:<20} {:>6}  {status}",
             meta.id,
-            meta.game,
+            line(&meta.game),
             players.join(", "),
             format_time(meta.last_played),
             meta.moves
         );
+    }
+    print_set_aside(&set_aside);
+    Ok(())
+}
+
+/// Says that set-aside databases exist and how to bring their games back.
+fn print_set_aside(set_aside: &[SetAside]) {
+    for aside in set_aside {
+        let since = aside.since.map_or_else(|| "?".into(), format_time);
+        outln!(
+            "Set aside on {since}: {} — `veillee restore {}` brings its games back.",
+            line(&aside.path.display().to_string()),
+            line(&aside.name)
+        );
+    }
+}
+
+/// `veillee restore [NAME]`: lists the set-aside databases, or brings one's games back.
+pub fn restore(data: &DataDir, name: Option<&str>) -> anyhow::Result<()> {
+    let sessions = open_sessions(data)?;
+    let store = sessions.store();
+    let Some(name) = name else {
+        let set_aside = store.set_aside();
+        if set_aside.is_empty() {
+            outln!("No saved-games database was set aside.");
+        }
+        print_set_aside(&set_aside);
+        return Ok(());
+    };
+    let restored = store
+        .restore(name)
+        .with_context(|| format!("the games of {name} were not brought back"))?;
+    for (from, to) in &restored.added {
+        if from == to {
+            outln!("Session {to} brought back.");
+        } else {
+            outln!("Session {from} brought back as session {to} (its id was taken).");
+        }
+    }
+    if restored.already > 0 {
+        outln!("{} session(s) were already here.", restored.already);
+    }
+    for lost in &restored.lost {
+        outln!("Still unreadable: {}.", line(&lost.to_string()));
+    }
+    if let Some(unlisted) = &restored.unlisted {
+        outln!(
+            "Part of its list of games cannot be read: {}.",
+            line(&unlisted.to_string())
+        );
+    }
+    let folder = restored.folder.display().to_string();
+    if restored.complete() {
+        outln!(
+            "Every game of it is back; its folder is now {} (you may delete it).",
+            line(&folder)
+        );
+    } else {
+        outln!("Its folder stays at {}.", line(&folder));
     }
     Ok(())
 }
@@ -61,9 +128,10 @@ pub fn undo(
     let mut engine = engine_for_session(catalog, &meta)?;
     let mut live = sessions.resume(&mut *engine, id)?;
     let undone = sessions.undo(&mut *engine, &mut live, steps, agree)?;
-    println!(
+    outln!(
         "Session {id}: {} moves taken back, now at move {}.",
-        undone.moves, live.meta.moves
+        undone.moves,
+        live.meta.moves
     );
     Ok(())
 }
@@ -74,7 +142,7 @@ pub fn redo(catalog: &Catalog, data: &DataDir, id: u64) -> anyhow::Result<()> {
     let mut engine = engine_for_session(catalog, &meta)?;
     let mut live = sessions.resume(&mut *engine, id)?;
     sessions.redo(&mut *engine, &mut live)?;
-    println!("Session {id}: redone, now at move {}.", live.meta.moves);
+    outln!("Session {id}: redone, now at move {}.", live.meta.moves);
     Ok(())
 }
 
@@ -83,30 +151,29 @@ pub fn export(data: &DataDir, id: u64, file: &Path) -> anyhow::Result<()> {
     let exported = sessions.export(id)?;
     let json = serde_json::to_string_pretty(&exported)?;
     std::fs::write(file, json).with_context(|| format!("cannot write {}", file.display()))?;
-    println!("Session {id} exported to {}.", file.display());
+    outln!("Session {id} exported to {}.", file.display());
     Ok(())
 }
 
 pub fn import(catalog: &Catalog, data: &DataDir, file: &Path) -> anyhow::Result<()> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let parsed: SessionFile = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a Veillée session file", file.display()))?;
+    let parsed = read_file(file).with_context(|| format!("{} was not imported", file.display()))?;
     let sessions = open_sessions(data)?;
     let mut engine = engine_for_session(catalog, &parsed.session)?;
     let meta = sessions
         .import(&mut *engine, parsed)
         .with_context(|| format!("{} was not imported", file.display()))?;
-    println!(
+    outln!(
         "Imported as session {} ({}, {} moves).",
-        meta.id, meta.game, meta.moves
+        meta.id,
+        meta.game,
+        meta.moves
     );
     Ok(())
 }
 
 pub fn delete(data: &DataDir, id: u64) -> anyhow::Result<()> {
     open_sessions(data)?.delete(id)?;
-    println!("Session {id} deleted.");
+    outln!("Session {id} deleted.");
     Ok(())
 }
 

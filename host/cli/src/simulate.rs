@@ -2,6 +2,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::term::{self, line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::launch::engine_with_variants;
@@ -94,9 +95,9 @@ pub fn run(
     };
     bar.finish_and_clear();
     if json {
-        println!("{}", serde_json::to_string(&report)?);
+        outln!("{}", term::json(&serde_json::to_string(&report)?));
     } else {
-        println!(
+        outln!(
             "{}: {} games, {} players, seeds {}–{}",
             report.game,
             report.games,
@@ -108,21 +109,21 @@ pub fn run(
             let name = manifest
                 .seats
                 .get(seat)
-                .map(|s| s.name.en.clone())
+                .map(|s| line(&s.name.en).into_owned())
                 .unwrap_or_else(|| format!("seat {seat}"));
-            println!("  wins {name:<12} {wins}");
+            outln!("  wins {name:<12} {wins}");
         }
-        println!("  draws            {}", report.draws);
-        println!("  errors           {}", report.errors);
-        println!("  mean length      {:.1} moves", report.mean_length);
-        println!(
+        outln!("  draws            {}", report.draws);
+        outln!("  errors           {}", report.errors);
+        outln!("  mean length      {:.1} moves", report.mean_length);
+        outln!(
             "  speed            {:.0} moves/s ({:.2} s, {} thread(s))",
             report.moves_per_second,
             report.seconds,
             if sessions.is_some() { 1 } else { threads }
         );
         for sample in &report.error_samples {
-            println!("  error: {sample}");
+            outln!("  error: {sample}");
         }
     }
     anyhow::ensure!(

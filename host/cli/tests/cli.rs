@@ -11,8 +11,10 @@ fn veillee(data: &Path, args: &[&str]) -> Output {
     veillee_with_input(data, args, "")
 }
 
-fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_veillee"))
+/// `veillee ARGS` on a data directory, in English.
+fn command(data: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_veillee"));
+    command
         .args(args)
         .env("VEILLEE_DATA_DIR", data)
         // One compiled-code cache for the whole run: each test has its own data directory,
@@ -21,9 +23,19 @@ fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
             "VEILLEE_CACHE_DIR",
             concat!(env!("CARGO_TARGET_TMPDIR"), "/compiled-plugins"),
         )
+        // Its key beside it, not in the user's configuration directory.
+        .env(
+            "VEILLEE_CACHE_KEY",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/compiled-plugins.key"),
+        )
         .env("LANG", "en_GB.UTF-8")
         .env_remove("LC_ALL")
-        .env_remove("LC_MESSAGES")
+        .env_remove("LC_MESSAGES");
+    command
+}
+
+fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = command(data, args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -361,6 +373,14 @@ fn a_broken_installed_plugin_is_reported_and_the_rest_still_works() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("siege"));
     assert!(stderr(&out).contains("broken.wasm"), "{}", stderr(&out));
+    // Asking for a game that is not there points at the plugins that were left out.
+    let out = veillee(dir.path(), &["play", "broken", "--seats", "random,random"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("`veillee plugins` says why"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -742,4 +762,475 @@ fn new_refuses_a_bad_id_and_a_folder_in_use() {
         &["new", "x", "--dir", dir.path().to_str().unwrap()],
     );
     assert!(stderr(&out).contains("not empty"), "{}", stderr(&out));
+
+/// Runs `veillee` and fails the test if it has not finished within `seconds` (a FIFO or a
+/// device in the data directory once made every start hang or read forever).
+fn veillee_within(data: &Path, args: &[&str], seconds: u64) -> Output {
+    let child = command(data, args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("veillee starts");
+    let id = child.id();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(child.wait_with_output());
+    });
+    match receiver.recv_timeout(std::time::Duration::from_secs(seconds)) {
+        Ok(output) => output.expect("veillee finishes"),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &id.to_string()]).status();
+            panic!("veillee {args:?} did not finish within {seconds} s");
+        }
+    }
+}
+
+#[cfg(unix)]
+fn symlink(target: impl AsRef<Path>, at: &Path) {
+    std::os::unix::fs::symlink(target, at).unwrap();
+}
+
+#[cfg(unix)]
+fn mkfifo(at: &Path) {
+    let made = Command::new("mkfifo")
+        .arg(at)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_fifos_and_link_loops_in_the_data_directory_are_reported_and_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugins = dir.path().join("plugins");
+    let variants = dir.path().join("variants");
+    std::fs::create_dir_all(&plugins).unwrap();
+    std::fs::create_dir_all(&variants).unwrap();
+    symlink("/dev/zero", &plugins.join("zero.wasm"));
+    mkfifo(&plugins.join("pipe.wasm"));
+    symlink("/dev/zero", &variants.join("zero.lua"));
+    mkfifo(&variants.join("pipe.lua"));
+    symlink(".", &variants.join("again"));
+    symlink("self.lua", &variants.join("self.lua"));
+    let rule = r#"return { id = "maison", name = { fr = "Maison", en = "House" },
+        description = { fr = "-", en = "-" }, game = "siege", version = "1.0.0" }"#;
+    std::fs::write(variants.join("maison.lua"), rule).unwrap();
+    symlink("maison.lua", &variants.join("twin.lua"));
+
+    let out = veillee_within(dir.path(), &["games"], 60);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("siege"));
+    let errors = stderr(&out);
+    assert!(
+        errors.contains("zero.wasm is a character device, not a regular file; skipped"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("pipe.wasm is a FIFO (named pipe), not a regular file; skipped"),
+        "{errors}"
+    );
+
+    let out = veillee_within(dir.path(), &["variants", "siege"], 60);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.matches("maison ").count(), 1, "read once:\n{text}");
+    for expected in [
+        "zero.lua: is a character device, not a regular file; skipped",
+        "pipe.lua: is a FIFO (named pipe), not a regular file; skipped",
+        "again: leads back to",
+        "self.lua: is a loop of links; skipped",
+        "twin.lua: is the same file as",
+    ] {
+        assert!(text.contains(expected), "{expected} in:\n{text}");
+    }
+
+    let out = veillee_within(dir.path(), &["install", "/dev/zero"], 60);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("/dev/zero is a character device, not a regular file"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `count` random Siège games saved as sessions 1, 2, …
+fn saved_siege_games(data: &Path, count: &str) {
+    let out = veillee(
+        data,
+        &[
+            "simulate", "siege", "--games", count, "--save", "--seed", "4",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_set_aside_database_is_offered_and_its_games_brought_back() {
+    let dir = tempfile::tempdir().unwrap();
+    saved_siege_games(dir.path(), "2");
+    // What an older Veillée did on a full disk: the healthy database renamed as broken.
+    std::fs::rename(
+        dir.path().join("sessions.sled"),
+        dir.path().join("sessions.broken-1700000000"),
+    )
+    .unwrap();
+    let out = veillee(dir.path(), &["sessions"]);
+    let text = stdout(&out);
+    assert!(text.contains("No saved sessions yet"), "{text}");
+    assert!(
+        text.contains("`veillee restore sessions.broken-1700000000` brings its games back"),
+        "{text}"
+    );
+    let out = veillee(dir.path(), &["restore", "sessions.broken-1700000000"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("Session 1 brought back.") && text.contains("Session 2 brought back."),
+        "{text}"
+    );
+    assert!(text.contains("Every game of it is back"), "{text}");
+    let out = veillee(dir.path(), &["sessions"]);
+    let text = stdout(&out);
+    assert_eq!(
+        text.lines().filter(|l| l.contains("siege")).count(),
+        2,
+        "{text}"
+    );
+    assert!(!text.contains("Set aside"), "{text}");
+}
+
+#[cfg(unix)]
+#[test]
+fn on_a_full_disk_the_saved_games_stay_where_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    saved_siege_games(dir.path(), "3");
+    // No file may grow: every write fails with EFBIG, as on a full disk (root included).
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 0; exec \"$0\" sessions")
+        .arg(env!("CARGO_BIN_EXE_veillee"))
+        .env("VEILLEE_DATA_DIR", dir.path())
+        .env("LANG", "en_GB.UTF-8")
+        .output()
+        .unwrap();
+    let text = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(!text.contains("No saved sessions yet"), "{text}");
+    if !out.status.success() {
+        assert!(text.contains("the disk refused"), "{text}");
+        assert!(
+            text.contains("saved games were left where they are"),
+            "{text}"
+        );
+    }
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.iter().any(|n| n.starts_with("sessions.broken")),
+        "{names:?}"
+    );
+    let out = veillee(dir.path(), &["sessions"]);
+    assert_eq!(
+        stdout(&out).lines().filter(|l| l.contains("siege")).count(),
+        3,
+        "{}",
+        stdout(&out)
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Hostile plugins at the command line (issue 17): texts with escape sequences, a plugin
+// that gets stuck for one seed, a module that would take the compiler to gigabytes.
+// ---------------------------------------------------------------------------------------
+
+/// Clear screen, set the window title, write the clipboard (OSC 52), and an 8-bit CSI.
+const ESCAPES: &str = "\u{1b}[2J\u{1b}[H\u{1b}]0;pwned\u{7}\u{1b}]52;c;cm0gLXJmIH4=\u{7}\u{9b}31m";
+
+/// `tests/plugins/one_move.wat` assembled, with `texts` (its manifest, statuses, actions…)
+/// in its memory; `broken`: games with a seed of 10 or more get stuck.
+fn one_move_plugin(decoration: &str, broken: bool) -> Vec<u8> {
+    let text = |s: &str| format!("{s}{decoration}");
+    // JSON escapes the control characters; the plugin hands them to the host as they are.
+    let json = |s: &str| serde_json::to_string(&text(s)).unwrap();
+    let both = |s: &str| format!(r#"{{"fr":{},"en":{}}}"#, json(s), json(s));
+    let outcome = format!(r#"{{"winners":[0],"scores":[],"reason":{}}}"#, both("won"));
+    let texts: Vec<(&str, String)> = vec![
+        (
+            "MANIFEST",
+            format!(
+                r##"{{"id":"one-move","name":{},"description":{},"version":"1.0.0","min_players":1,"max_players":2,"seats":[{{"name":{},"colour":"#aa0000"}},{{"name":{},"colour":"#0000aa"}}],"hidden_information":false}}"##,
+                both("One move"),
+                both("A test game"),
+                both("Ana"),
+                both("Bruno")
+            ),
+        ),
+        ("TO_ACT", r#"{"state":"to_act","seats":[0]}"#.into()),
+        (
+            "FINISHED",
+            format!(r#"{{"state":"finished","outcome":{outcome}}}"#),
+        ),
+        ("EMPTY", "[]".into()),
+        (
+            "ACTIONS",
+            format!(r#"[{{"id":"win","path":[],"label":{}}}]"#, both("Win")),
+        ),
+        (
+            "EVENTS",
+            format!(r#"[{{"text":{},"reveal":false}}]"#, both("Victory")),
+        ),
+        ("SCENE", format!(r#"{{"message":{}}}"#, both("Play"))),
+        (
+            "PLAYOUT_ONE",
+            format!(r#"{{"moves":1,"outcome":{outcome},"stuck":false}}"#),
+        ),
+        (
+            "PLAYOUT_DONE",
+            format!(r#"{{"moves":0,"outcome":{outcome},"stuck":false}}"#),
+        ),
+        (
+            "PLAYOUT_OPEN",
+            r#"{"moves":0,"outcome":null,"stuck":false}"#.into(),
+        ),
+        (
+            "PLAYOUT_STUCK",
+            r#"{"moves":0,"outcome":null,"stuck":true}"#.into(),
+        ),
+        ("GAME_OVER", r#"{"error":"game_over"}"#.into()),
+        (
+            "ILLEGAL",
+            r#"{"error":"illegal_action","detail":{"seat":0,"action":"?"}}"#.into(),
+        ),
+        (
+            "INVALID_STATE",
+            r#"{"error":"invalid_state","detail":"?"}"#.into(),
+        ),
+    ];
+    let mut wat =
+        include_str!("plugins/one_move.wat").replace("@BROKEN@", if broken { "1" } else { "0" });
+    let mut data = String::new();
+    let mut offset = 1024;
+    for (key, text) in &texts {
+        wat = wat.replace(
+            &format!("$${key}"),
+            &format!("(i32.const {offset}) (i32.const {})", text.len()),
+        );
+        let bytes: String = text.bytes().map(|b| format!("\\{b:02x}")).collect();
+        data.push_str(&format!("  (data (i32.const {offset}) \"{bytes}\")\n"));
+        offset += text.len() + 1;
+    }
+    assert!(offset < 32768, "the texts overflow the data area");
+    let end = wat.rfind(')').unwrap();
+    wat.insert_str(end, &data);
+    wat::parse_str(&wat).unwrap_or_else(|e| panic!("one_move.wat does not assemble: {e}"))
+}
+
+fn write_plugin(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// No control character but line breaks (and tabs) reached the terminal.
+fn assert_no_raw_controls(what: &str, text: &str) {
+    let raw: Vec<char> = text
+        .chars()
+        .filter(|c| c.is_control() && !matches!(c, '\n' | '\t'))
+        .collect();
+    assert!(
+        raw.is_empty(),
+        "{what} has raw control characters {raw:?}:\n{text}"
+    );
+}
+
+#[test]
+fn importing_a_file_with_an_oversized_name_is_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    saved_siege_games(dir.path(), "1");
+    let file = dir.path().join("game.json");
+    let out = veillee(dir.path(), &["export", "1", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    json["session"]["seats"][1]["name"] = "x".repeat(10_000).into();
+    std::fs::write(&file, json.to_string()).unwrap();
+    let out = veillee(dir.path(), &["import", file.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out)
+            .contains("the name of player 2 is 10000 characters long; a name has at most 40"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn escape_sequences_from_a_plugin_are_quoted_in_every_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_plugin(dir.path(), "escapes.wasm", &one_move_plugin(ESCAPES, false));
+    let install = veillee(dir.path(), &["install", file.to_str().unwrap()]);
+    assert!(install.status.success(), "{}", stderr(&install));
+    let runs: [(&[&str], &str); 6] = [
+        (&["install", file.to_str().unwrap()], ""),
+        (&["games"], ""),
+        (&["plugins"], ""),
+        (
+            &["play", "one-move", "--seats", "human,random", "--seed", "3"],
+            "1\n",
+        ),
+        (&["sessions"], ""),
+        (&["inspect", "one-move", "--json"], ""),
+    ];
+    for (args, input) in runs {
+        let out = veillee_with_input(dir.path(), args, input);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert_no_raw_controls(&format!("{args:?} stdout"), &stdout(&out));
+        assert_no_raw_controls(&format!("{args:?} stderr"), &stderr(&out));
+    }
+    let games = stdout(&veillee(dir.path(), &["games"]));
+    assert!(
+        games.contains("One move\\e[2J\\e[H\\e]0;pwned\\x07\\e]52;c;"),
+        "the name is shown, quoted as git does: {games}"
+    );
+    let played = stdout(&veillee_with_input(
+        dir.path(),
+        &["play", "one-move", "--seats", "human,random", "--seed", "4"],
+        "1\n",
+    ));
+    assert!(played.contains("Winner: Ana\\e[2J"), "{played}");
+    // JSON stays JSON: the escapes are JSON escapes.
+    let inspected = stdout(&veillee(dir.path(), &["inspect", "one-move", "--json"]));
+    let value: serde_json::Value = serde_json::from_str(&inspected).unwrap();
+    assert_eq!(value["scene"]["message"]["en"], format!("Play{ESCAPES}"));
+}
+
+#[test]
+fn a_plugin_stuck_for_one_seed_stops_the_game_and_the_session_resumes_once_fixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = write_plugin(dir.path(), "broken.wasm", &one_move_plugin("", true));
+    // It passes the install self-check: only seeds of two digits get stuck.
+    let install = veillee(dir.path(), &["install", broken.to_str().unwrap()]);
+    assert!(install.status.success(), "{}", stderr(&install));
+    let out = veillee_with_input(
+        dir.path(),
+        &["play", "one-move", "--seats", "human,human", "--seed", "42"],
+        "1\n",
+    );
+    assert!(!out.status.success(), "a stuck game cannot be played on");
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        err.contains("session 1 is saved") && err.contains("`veillee resume 1`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("one-move")
+            && err.contains("veillee_legal_actions")
+            && err.contains("no action for seat 0"),
+        "the message names the plugin, the call and the problem: {err}"
+    );
+    // Resuming with the broken plugin fails the same way, again without a panic.
+    let again = veillee_with_input(dir.path(), &["resume", "1"], "1\n");
+    assert!(!again.status.success());
+    assert!(!stderr(&again).contains("panicked"), "{}", stderr(&again));
+    // The fixed build replaces it: the session resumes and is played to the end.
+    let fixed = write_plugin(dir.path(), "fixed.wasm", &one_move_plugin("", false));
+    let install = veillee(dir.path(), &["install", fixed.to_str().unwrap()]);
+    assert!(install.status.success(), "{}", stderr(&install));
+    let resumed = veillee_with_input(dir.path(), &["resume", "1"], "1\n");
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(
+        stdout(&resumed).contains("Winner: Ana"),
+        "{}",
+        stdout(&resumed)
+    );
+}
+
+#[test]
+fn simulate_save_counts_a_stuck_game_instead_of_panicking() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = write_plugin(dir.path(), "broken.wasm", &one_move_plugin("", true));
+    let install = veillee(dir.path(), &["install", broken.to_str().unwrap()]);
+    assert!(install.status.success(), "{}", stderr(&install));
+    for save in [false, true] {
+        let mut args = vec!["simulate", "one-move", "--games", "3", "--seed", "9"];
+        if save {
+            args.push("--save");
+        }
+        let out = veillee(dir.path(), &args);
+        let err = stderr(&out);
+        assert!(!out.status.success(), "seeds 10 and 11 are stuck");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(
+            err.contains("one-move") || stdout(&out).contains("no legal move"),
+            "{err}"
+        );
+    }
+}
+
+/// A module of `functions` functions that each return at once, written byte by byte.
+fn trivial_functions(functions: u32) -> Vec<u8> {
+    fn leb(mut v: u64, out: &mut Vec<u8>) {
+        loop {
+            let byte = (v & 0x7f) as u8;
+            v >>= 7;
+            if v == 0 {
+                out.push(byte);
+                return;
+            }
+            out.push(byte | 0x80);
+        }
+    }
+    fn section(id: u8, content: Vec<u8>, out: &mut Vec<u8>) {
+        out.push(id);
+        leb(content.len() as u64, out);
+        out.extend(content);
+    }
+    let mut wasm = b"\0asm\x01\0\0\0".to_vec();
+    section(1, vec![1, 0x60, 0, 0], &mut wasm);
+    let mut declared = Vec::new();
+    leb(u64::from(functions), &mut declared);
+    declared.extend(std::iter::repeat_n(0u8, functions as usize));
+    section(3, declared, &mut wasm);
+    let mut code = Vec::new();
+    leb(u64::from(functions), &mut code);
+    for _ in 0..functions {
+        code.extend_from_slice(&[2, 0, 0x0b]);
+    }
+    section(10, code, &mut wasm);
+    wasm
+}
+
+#[test]
+fn a_module_of_300000_functions_in_plugins_is_left_out_and_every_command_still_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugins = dir.path().join("plugins");
+    std::fs::create_dir_all(&plugins).unwrap();
+    write_plugin(&plugins, "bomb.wasm", &trivial_functions(300_000));
+    let out = veillee(dir.path(), &["games"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("siege"), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("bomb.wasm") && err.contains("300000 functions"),
+        "the plugin is left out with its reason: {err}"
+    );
+    let out = veillee(dir.path(), &["simulate", "siege", "--games", "2", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Installing it is refused the same way, and installs nothing.
+    let bomb = write_plugin(
+        dir.path(),
+        "bomb-to-install.wasm",
+        &trivial_functions(300_000),
+    );
+    let out = veillee(dir.path(), &["install", bomb.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("refused before compiling"),
+        "{}",
+        stderr(&out)
+    );
 }

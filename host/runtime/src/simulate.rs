@@ -314,18 +314,28 @@ fn play_stepwise(
         None => engine.create(&setup)?,
     };
     let mut moves = 0u32;
-    let outcome = loop {
+    let stopped = loop {
         let status = engine.status(game)?;
         if let Some(outcome) = status.outcome() {
-            break Some(outcome.clone());
+            break Ended::Finished(outcome.clone());
         }
         if moves >= config.max_moves {
-            break None;
+            break Ended::Failed(format!(
+                "seed {seed}: the game did not end after {moves} moves"
+            ));
         }
-        let seat = status.seats()[chooser.below(status.seats().len())];
+        // Engines that are not sandboxed plugins (native builds, house rules) are checked
+        // here too: a game that goes on with no one to act, or a seat with no move, stops.
+        let Some(&seat) = chooser.pick(status.seats()) else {
+            break Ended::Failed(format!(
+                "seed {seed}: after {moves} moves the game goes on but no seat is to act"
+            ));
+        };
         let actions = engine.legal_actions(game, seat)?;
         let Some(action) = chooser.pick(&actions) else {
-            break None;
+            break Ended::Failed(format!(
+                "seed {seed}: after {moves} moves seat {seat} is to act but has no legal move"
+            ));
         };
         let id = action.id.clone();
         match (&mut live, sessions) {
@@ -340,17 +350,14 @@ fn play_stepwise(
     };
     let failed = engine.failed_scripts(game);
     engine.drop_game(game);
-    let ended = match outcome {
+    let ended = match stopped {
         // A script that failed was switched off: the game went on without it, but the
         // simulation is about the game as written.
-        Some(_) if !failed.is_empty() => Ended::Failed(format!(
+        Ended::Finished(_) if !failed.is_empty() => Ended::Failed(format!(
             "seed {seed}: script switched off: {}",
             failed.join("; ")
         )),
-        Some(outcome) => Ended::Finished(outcome),
-        None => Ended::Failed(format!(
-            "seed {seed}: the game did not end after {moves} moves"
-        )),
+        other => other,
     };
     Ok((moves, ended))
 }
