@@ -762,6 +762,7 @@ fn new_refuses_a_bad_id_and_a_folder_in_use() {
         &["new", "x", "--dir", dir.path().to_str().unwrap()],
     );
     assert!(stderr(&out).contains("not empty"), "{}", stderr(&out));
+}
 
 /// Runs `veillee` and fails the test if it has not finished within `seconds` (a FIFO or a
 /// device in the data directory once made every start hang or read forever).
