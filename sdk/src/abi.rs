@@ -50,12 +50,15 @@
 //! English), read with a serde default so that a plugin without it loads and simply ships
 //! no rules, and ignored by older hosts (they do not refuse unknown manifest fields); 1.3
 //! added the optional scene field `Piece::name` (what a piece is, in both languages), read
-//! and ignored the same way.
+//! and ignored the same way; 1.6 added the optional scene fields `Board::layout` (points
+//! joined by lines, hexagons, a track — [`crate::Layout`]) and `Board::lines`, whose
+//! defaults (squares, no lines) are what older plugins drew; an older host ignores them and
+//! draws such a board as squares, where clicks still name the same cells.
 
 /// Major version of the plugin ABI. A host and a plugin must agree on it.
 pub const ABI_MAJOR: u16 = 1;
 /// Minor version of the plugin ABI: additions only.
-pub const ABI_MINOR: u16 = 3;
+pub const ABI_MINOR: u16 = 6;
 
 /// The ABI version as `veillee_abi_version` returns it.
 pub const fn encoded_version() -> i32 {

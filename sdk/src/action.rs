@@ -17,6 +17,23 @@ pub struct Action {
     pub label: Text,
 }
 
+impl Action {
+    /// An action reached by clicking `path` in order (a piece, then a cell; see
+    /// [`crate::move_path`]).
+    pub fn new(id: impl Into<String>, label: Text, path: Vec<Target>) -> Self {
+        Action {
+            id: id.into(),
+            path,
+            label,
+        }
+    }
+
+    /// An action without a place on the board, shown as a button (`pass`).
+    pub fn button(id: impl Into<String>, label: Text) -> Self {
+        Action::new(id, label, Vec::new())
+    }
+}
+
 /// Something in the scene a player can click.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

@@ -14,6 +14,7 @@
 pub mod abi;
 mod action;
 mod colour;
+mod coords;
 mod error;
 mod game;
 mod manifest;
@@ -29,6 +30,7 @@ mod text;
 
 pub use action::{Action, Event, Target};
 pub use colour::Colour;
+pub use coords::{move_path, Coords};
 pub use error::GameError;
 pub use game::{unknown_operation, Game, Log};
 pub use manifest::{
@@ -38,7 +40,8 @@ pub use playout::{random_playout, PlayoutResult};
 pub use rng::GameRng;
 pub use rules::Rules;
 pub use scene::{
-    Board, Card, Cell, Highlight, HighlightKind, Piece, Scene, ScoreLine, Shape, Zone,
+    Board, Card, Cell, HexCoords, HexOrientation, Highlight, HighlightKind, Layout, Line, Piece,
+    Scene, ScoreLine, Shape, Zone,
 };
 pub use setup::{OptionValue, Seat, Setup};
 pub use status::{Outcome, Status};
