@@ -726,8 +726,15 @@ fn a_user_script_cannot_make_itself_part_of_the_game_and_a_user_copy_replaces_a_
         .into_iter()
         .find(|s| s.file == "cards.lua")
         .unwrap();
-    std::fs::write(dir.path().join("cards.lua"), cards.text.replace("-- ", "--  ")).unwrap();
+    std::fs::write(
+        dir.path().join("cards.lua"),
+        cards.text.replace("-- ", "--  "),
+    )
+    .unwrap();
     let own = library::game_scripts("castel", Some(dir.path()));
     assert_eq!(own.len(), 1);
-    assert_ne!(own[0].origin, cards.origin, "the user's copy is the one loaded");
+    assert_ne!(
+        own[0].origin, cards.origin,
+        "the user's copy is the one loaded"
+    );
 }

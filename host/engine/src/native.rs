@@ -2,8 +2,7 @@
 
 use veillee_sdk::{
     Action, Event, Game, GameTable, Handle, Manifest, OperationCall, PlayoutResult, PlayoutStop,
-    PlayoutWatch, Scene, Seat,
-    Setup, Status,
+    PlayoutWatch, Scene, Seat, Setup, Status,
 };
 
 use crate::{EngineError, GameEngine};
@@ -84,7 +83,9 @@ impl<G: Game> GameEngine for NativeEngine<G> {
         max_moves: u32,
         watch: &PlayoutWatch,
     ) -> Result<Option<PlayoutStop>, EngineError> {
-        Ok(Some(self.table.playout_until(game, seed, max_moves, watch)?))
+        Ok(Some(
+            self.table.playout_until(game, seed, max_moves, watch)?,
+        ))
     }
     fn redraw_hidden(
         &mut self,

@@ -5,8 +5,7 @@ use std::sync::Arc;
 use veillee_sdk::abi::{decode_version, ABI_MAJOR, ABI_MINOR};
 use veillee_sdk::{
     Action, Event, GameError, Handle, Manifest, OperationCall, PlayoutResult, PlayoutStop,
-    PlayoutWatch, Scene, Seat, Setup,
-    Status,
+    PlayoutWatch, Scene, Seat, Setup, Status,
 };
 use wasmtime::{Engine, InstancePre};
 

@@ -194,8 +194,7 @@ pub fn available(game: Option<&str>, user_dir: Option<&Path>) -> Vec<Available> 
             });
             // Only a game's own script, shipped with it, is loaded with every game: a user's
             // script may be one only as an edited copy of it (same id).
-            let game_script =
-                |a: &Available| a.info.as_ref().is_ok_and(|i| i.part_of_game);
+            let game_script = |a: &Available| a.info.as_ref().is_ok_and(|i| i.part_of_game);
             if game_script(&user) && !replaced.is_some_and(|i| game_script(&all[i])) {
                 let id = user.info.as_ref().map(|i| i.id.clone()).unwrap_or_default();
                 user.info = Err(format!(

@@ -166,7 +166,14 @@ mod tests {
         let names: Vec<&str> = m.operations.iter().map(|o| o.name.as_str()).collect();
         assert_eq!(
             names,
-            ["last_die_face", "rolls", "last_fall", "ropes", "take_rope", "give_rope"]
+            [
+                "last_die_face",
+                "rolls",
+                "last_fall",
+                "ropes",
+                "take_rope",
+                "give_rope"
+            ]
         );
         assert!(m.operations[..3]
             .iter()

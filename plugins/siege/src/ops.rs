@@ -165,7 +165,10 @@ pub(crate) fn command(game: &mut Siege, name: &str, args: &Value) -> Result<Valu
         "remove_piece" => remove_piece(game, args),
         "pass_turn" => {
             if game.outcome().is_some() || !game.lord_placed {
-                return Err(refuse(name, "only once the lord is placed, and not after the end"));
+                return Err(refuse(
+                    name,
+                    "only once the lord is placed, and not after the end",
+                ));
             }
             let seat = game.to_move;
             game.play(seat, &Move::Pass, &mut Log::off());
@@ -194,16 +197,25 @@ fn move_piece(game: &mut Siege, args: &Value) -> Result<Value, GameError> {
     let from = square_arg(NAME, args, "from")?;
     let to = square_arg(NAME, args, "to")?;
     if game.outcome().is_some() || !game.lord_placed {
-        return Err(refuse(NAME, "only once the lord is placed, and not after the end"));
+        return Err(refuse(
+            NAME,
+            "only once the lord is placed, and not after the end",
+        ));
     }
     let piece = game.board[from as usize];
     let mover = game.to_move;
     let own = |code| code != EMPTY && board::is_knight(code) == (mover == crate::ATTACKER);
     if !own(piece) {
-        return Err(refuse(NAME, format!("no piece of the side to move on {}", board::name(from))));
+        return Err(refuse(
+            NAME,
+            format!("no piece of the side to move on {}", board::name(from)),
+        ));
     }
     if from == to || own(game.board[to as usize]) {
-        return Err(refuse(NAME, format!("{} is not free for it", board::name(to))));
+        return Err(refuse(
+            NAME,
+            format!("{} is not free for it", board::name(to)),
+        ));
     }
     game.play(mover, &Move::Step { from, to }, &mut Log::off());
     Ok(Value::Null)

@@ -119,15 +119,23 @@ pub(super) const MAX_ADDED: usize = 256;
 
 /// Reads what an `add_actions` returned: `nil` or a list of `{id = …, label = {fr, en},
 /// path = {…}}`, each id new among `taken` (the actions listed so far) and of at most 1 KiB.
-pub(super) fn read_added(returned: Option<&Value>, taken: &[Action]) -> Result<Vec<Action>, String> {
+pub(super) fn read_added(
+    returned: Option<&Value>,
+    taken: &[Action],
+) -> Result<Vec<Action>, String> {
     let list = match returned {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Object(map)) if map.is_empty() => return Ok(Vec::new()),
         Some(Value::Array(list)) => list,
-        Some(_) => return Err("it must return a list of actions {id = …, label = …, path = …}".into()),
+        Some(_) => {
+            return Err("it must return a list of actions {id = …, label = …, path = …}".into())
+        }
     };
     if list.len() > MAX_ADDED {
-        return Err(format!("it added {} actions (at most {MAX_ADDED})", list.len()));
+        return Err(format!(
+            "it added {} actions (at most {MAX_ADDED})",
+            list.len()
+        ));
     }
     let mut added: Vec<Action> = Vec::with_capacity(list.len());
     for item in list {
@@ -141,10 +149,14 @@ pub(super) fn read_added(returned: Option<&Value>, taken: &[Action]) -> Result<V
             .ok_or("each action it adds needs an `id` of 1 to 1024 bytes")?
             .to_string();
         if id.starts_with(super::CHOOSE_PREFIX) {
-            return Err(format!("`{id}`: ids starting with `choose:` are the host's"));
+            return Err(format!(
+                "`{id}`: ids starting with `choose:` are the host's"
+            ));
         }
         if taken.iter().chain(&added).any(|a| a.id == id) {
-            return Err(format!("it added `{id}`, which is already an action of this seat"));
+            return Err(format!(
+                "it added `{id}`, which is already an action of this seat"
+            ));
         }
         let label = match map.get("label") {
             Some(Value::String(s)) => Text::same(s.clone()),

@@ -96,9 +96,9 @@ impl VariantEngine {
         loop {
             if let Some(watch) = self.watch(game).filter(|_| in_plugin) {
                 let base = self.slot(game)?.base;
-                let stretch = self
-                    .base
-                    .playout_until(base, rng.next_u64(), max_moves - moves, &watch)?;
+                let stretch =
+                    self.base
+                        .playout_until(base, rng.next_u64(), max_moves - moves, &watch)?;
                 self.slot_mut(game)?.listed = None;
                 match stretch {
                     None => in_plugin = false,

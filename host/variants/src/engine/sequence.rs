@@ -413,10 +413,9 @@ impl VariantEngine {
                         owners.extend(more.iter().map(|a| (a.id.clone(), index)));
                         actions.extend(more);
                     }
-                    Err(why) => failures.push((
-                        index,
-                        format!("{}: {why} (in add_actions)", script.file()),
-                    )),
+                    Err(why) => {
+                        failures.push((index, format!("{}: {why} (in add_actions)", script.file())))
+                    }
                 },
                 HookResult::Pending(_) => failures.push((
                     index,

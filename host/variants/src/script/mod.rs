@@ -380,7 +380,15 @@ impl Script {
             game.raw_set(
                 "pass_turn",
                 scope.create_function(|lua, ()| {
-                    operation(lua, call, OperationKind::Command, "pass_turn", Value::Nil, de, ser)
+                    operation(
+                        lua,
+                        call,
+                        OperationKind::Command,
+                        "pass_turn",
+                        Value::Nil,
+                        de,
+                        ser,
+                    )
                 })?,
             )?;
             game.raw_set(
