@@ -36,7 +36,9 @@ pub use game::{unknown_operation, Game, Log};
 pub use manifest::{
     Choice, Manifest, OperationKind, OperationSpec, OptionKind, OptionSpec, SeatInfo,
 };
-pub use playout::{random_playout, PlayoutResult};
+pub use playout::{
+    id_matches, random_playout, random_playout_until, PlayoutResult, PlayoutStop, PlayoutWatch,
+};
 pub use rng::GameRng;
 pub use rules::Rules;
 pub use scene::{

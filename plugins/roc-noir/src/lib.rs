@@ -577,6 +577,15 @@ impl Game for RocNoir {
         ops::query(self, name, args)
     }
 
+    /// Commands for variant scripts (`ops.rs`): a seat's ropes down or up.
+    fn command(
+        &mut self,
+        name: &str,
+        args: &serde_json::Value,
+    ) -> Result<serde_json::Value, GameError> {
+        ops::command(self, name, args)
+    }
+
     /// Re-draws what nobody has seen (every viewer knows the same): the trapdoors of the
     /// tiles not yet revealed, among the squares not known to be safe; the unseen top of
     /// each pile; and the generator (the future die rolls).
