@@ -12,6 +12,7 @@ mod check;
 mod games;
 mod inspect;
 mod play;
+mod room;
 mod sessions;
 mod simulate;
 mod term;
@@ -112,7 +113,24 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             seats,
             seed,
             variants,
-        } => play::run(&open()?, &data, &game, &seats, seed, &variants, &lang),
+            room_address,
+            room_port,
+        } => {
+            let listen = room::Listen {
+                address: room_address,
+                port: room_port,
+            };
+            play::run(
+                &open()?,
+                &data,
+                &game,
+                &seats,
+                seed,
+                &variants,
+                &lang,
+                &listen,
+            )
+        }
         Command::Sessions => sessions::list(&data),
         Command::Resume { id } => play::resume(&open()?, &data, id, &lang),
         Command::Undo { id, steps, agree } => sessions::undo(&open()?, &data, id, steps, agree),
