@@ -67,7 +67,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     (
         "veillee",
-        &["veillee-sdk", "veillee-runtime", "veillee-room", "veillee-app"],
+        &[
+            "veillee-sdk",
+            "veillee-runtime",
+            "veillee-room",
+            "veillee-app",
+        ],
     ),
 ];
 

@@ -21,7 +21,11 @@ impl Qr {
     pub fn new(text: &str) -> Option<Qr> {
         let code = QrCode::with_error_correction_level(text, EcLevel::M).ok()?;
         let width = code.width();
-        let dark = code.to_colors().into_iter().map(|c| c == Color::Dark).collect();
+        let dark = code
+            .to_colors()
+            .into_iter()
+            .map(|c| c == Color::Dark)
+            .collect();
         Some(Qr { width, dark })
     }
 
@@ -61,7 +65,8 @@ mod tests {
 
     #[test]
     fn a_link_makes_a_square_code_with_its_finder_patterns() {
-        let qr = Qr::new("http://192.168.1.20:41234/s/12-0123456789abcdef0123456789abcdef").unwrap();
+        let qr =
+            Qr::new("http://192.168.1.20:41234/s/12-0123456789abcdef0123456789abcdef").unwrap();
         assert_eq!(qr.dark.len(), qr.width * qr.width);
         // The top-left finder pattern: a dark 7×7 ring around a light ring and a dark core.
         assert!((0..7).all(|i| qr.is_dark(i, 0) && qr.is_dark(0, i)));
@@ -70,7 +75,12 @@ mod tests {
         let text = qr.terminal();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), (qr.width + 2 * QUIET_ZONE).div_ceil(2));
-        assert!(lines.iter().all(|l| l.chars().count() == qr.width + 2 * QUIET_ZONE));
-        assert!(lines[0].chars().all(|c| c == '█'), "the quiet zone is drawn light");
+        assert!(lines
+            .iter()
+            .all(|l| l.chars().count() == qr.width + 2 * QUIET_ZONE));
+        assert!(
+            lines[0].chars().all(|c| c == '█'),
+            "the quiet zone is drawn light"
+        );
     }
 }

@@ -6,8 +6,8 @@
 //! join, leave and propose moves; the owner publishes states and answers moves.
 
 use std::collections::BTreeMap;
-use std::sync::mpsc::Sender;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::{mpsc, watch};

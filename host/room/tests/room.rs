@@ -74,7 +74,8 @@ async fn two_phones_and_a_bot_play_castel_to_the_end_and_seat_0_never_sees_seat_
             .iter()
             .filter_map(|text| {
                 let value: Value = serde_json::from_str(text).ok()?;
-                (value["type"] == "state").then(|| (value["moves"].as_u64().unwrap() as u32, text.clone()))
+                (value["type"] == "state")
+                    .then(|| (value["moves"].as_u64().unwrap() as u32, text.clone()))
             })
             .collect()
     };
@@ -107,16 +108,30 @@ async fn wrong_links_and_a_second_phone_are_refused_and_the_host_can_hand_a_seat
     let token = table.link(0).token.clone();
 
     // A made-up token, a token of another game, no hello: refused, each saying why.
-    let mut stranger = Phone::join(&table.base, &format!("{}-{}", table.session, "0".repeat(32)), None).await;
+    let mut stranger = Phone::join(
+        &table.base,
+        &format!("{}-{}", table.session, "0".repeat(32)),
+        None,
+    )
+    .await;
     assert_eq!(stranger.next_of("refused").await["code"], "bad_token");
     assert!(stranger.next().await.is_none(), "the connection ends");
     let (_, secret) = token.split_once('-').unwrap();
-    let mut old = Phone::join(&table.base, &format!("{}-{secret}", table.session + 1), None).await;
+    let mut old = Phone::join(
+        &table.base,
+        &format!("{}-{secret}", table.session + 1),
+        None,
+    )
+    .await;
     let refused = old.next_of("refused").await;
     assert_eq!(refused["code"], "other_session");
-    assert!(refused["message"]["en"].as_str().unwrap().contains("another game"));
+    assert!(refused["message"]["en"]
+        .as_str()
+        .unwrap()
+        .contains("another game"));
     let mut rude = Phone::connect(&table.base).await;
-    rude.send(json!({"type": "act", "action": "x", "version": 1})).await;
+    rude.send(json!({"type": "act", "action": "x", "version": 1}))
+        .await;
     assert_eq!(rude.next_of("refused").await["code"], "no_hello");
 
     // Ana's phone takes seat 0; another phone with the same link is refused.
@@ -138,7 +153,9 @@ async fn wrong_links_and_a_second_phone_are_refused_and_the_host_can_hand_a_seat
 }
 
 /// A room without a game, to test what needs no game.
-fn open_room_on_loopback(session: u64) -> (Room, std::sync::mpsc::Receiver<veillee_room::PhoneMove>) {
+fn open_room_on_loopback(
+    session: u64,
+) -> (Room, std::sync::mpsc::Receiver<veillee_room::PhoneMove>) {
     let (moves_in, moves) = channel();
     let config = RoomConfig {
         session,
@@ -155,7 +172,10 @@ async fn the_host_hands_a_seat_to_a_new_phone_and_the_old_link_stops_working() {
     let base = room.base_url();
     let old_token = room.links()[0].token.clone();
     let mut first = Phone::join(&base, &old_token, None).await;
-    let claim = first.next_of("welcome").await["claim"].as_str().unwrap().to_string();
+    let claim = first.next_of("welcome").await["claim"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(room.links()[0].connected && room.links()[0].taken);
 
     let new_url = room.hand_over(0).unwrap();
@@ -192,10 +212,29 @@ async fn bad_and_oversized_messages_are_refused_with_a_reason_and_never_reach_th
         ("not json".to_string(), "bad_message"),
         (r#"{"type":"act"}"#.to_string(), "bad_message"),
         (r#"{"type":"undo"}"#.to_string(), "bad_message"),
-        (json!({"type": "act", "action": "no-such-move", "version": version}).to_string(), if state["actions"].as_array().unwrap().is_empty() { "not_your_turn" } else { "illegal" }),
-        (json!({"type": "act", "action": "x", "version": 999}).to_string(), "stale"),
-        (json!({"type": "hello", "token": seat}).to_string(), "already_seated"),
-        (format!(r#"{{"type":"act","action":"{}","version":1}}"#, "x".repeat(MAX_MESSAGE)), "bad_message"),
+        (
+            json!({"type": "act", "action": "no-such-move", "version": version}).to_string(),
+            if state["actions"].as_array().unwrap().is_empty() {
+                "not_your_turn"
+            } else {
+                "illegal"
+            },
+        ),
+        (
+            json!({"type": "act", "action": "x", "version": 999}).to_string(),
+            "stale",
+        ),
+        (
+            json!({"type": "hello", "token": seat}).to_string(),
+            "already_seated",
+        ),
+        (
+            format!(
+                r#"{{"type":"act","action":"{}","version":1}}"#,
+                "x".repeat(MAX_MESSAGE)
+            ),
+            "bad_message",
+        ),
     ] {
         ana.send_text(message.clone()).await;
         let error = ana.next_of("error").await;
@@ -223,7 +262,10 @@ async fn a_dropped_phone_comes_back_to_its_seat_and_sees_the_game_as_it_stands()
     let table = Table::open(8, 3, &[1]);
     let token = table.link(1).token.clone();
     let mut bo = Phone::join(&table.base, &token, None).await;
-    let claim = bo.next_of("welcome").await["claim"].as_str().unwrap().to_string();
+    let claim = bo.next_of("welcome").await["claim"]
+        .as_str()
+        .unwrap()
+        .to_string();
     // The bots play up to Bo's turn.
     let state = loop {
         let state = bo.next_of("state").await;
@@ -240,7 +282,8 @@ async fn a_dropped_phone_comes_back_to_its_seat_and_sees_the_game_as_it_stands()
     assert_eq!(again["scene"], state["scene"]);
     // ...and plays on: the move is saved before the phone sees its result.
     let action = again["actions"][0]["id"].clone();
-    back.send(json!({"type": "act", "action": action, "version": again["version"]})).await;
+    back.send(json!({"type": "act", "action": action, "version": again["version"]}))
+        .await;
     let after = loop {
         let s = back.next_of("state").await;
         if s["moves"].as_u64() > again["moves"].as_u64() {
@@ -250,14 +293,21 @@ async fn a_dropped_phone_comes_back_to_its_seat_and_sees_the_game_as_it_stands()
     let saved = table.sessions.get(table.session).unwrap().moves;
     assert!(u64::from(saved) >= after["moves"].as_u64().unwrap());
     let log = table.sessions.log(table.session).unwrap();
-    assert_eq!(log[again["moves"].as_u64().unwrap() as usize].action, action.as_str().unwrap());
+    assert_eq!(
+        log[again["moves"].as_u64().unwrap() as usize].action,
+        action.as_str().unwrap()
+    );
     table.close();
 }
 
 fn http_get(base: &str, path: &str) -> String {
     let address = base.trim_start_matches("http://");
     let mut stream = std::net::TcpStream::connect(address).unwrap();
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n").unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
     response

@@ -26,7 +26,10 @@ use veillee_runtime::variants::{library, Script, VariantEngine, VariantLimits};
 use veillee_sdk::{GameError, GameRng, Seat, Setup, Status};
 
 /// Castel with its cards' script, as the launcher plays it.
-pub fn castel() -> (Box<dyn GameEngine>, Vec<veillee_runtime::store::model::VariantScript>) {
+pub fn castel() -> (
+    Box<dyn GameEngine>,
+    Vec<veillee_runtime::store::model::VariantScript>,
+) {
     let runtime = Runtime::new(None).expect("the plugin runtime starts");
     let bytes = veillee_runtime::builtin::plugin_bytes("castel").expect("castel is built in");
     let plugin = runtime.load_builtin("castel", bytes).expect("castel loads");
@@ -34,7 +37,10 @@ pub fn castel() -> (Box<dyn GameEngine>, Vec<veillee_runtime::store::model::Vari
         .iter()
         .map(|s| s.load(VariantLimits::default()).expect("the cards load"))
         .collect();
-    let recorded = scripts.iter().map(veillee_runtime::launch::recorded).collect();
+    let recorded = scripts
+        .iter()
+        .map(veillee_runtime::launch::recorded)
+        .collect();
     let engine = VariantEngine::new(Box::new(plugin), scripts).expect("the cards run");
     (Box::new(engine), recorded)
 }
@@ -97,7 +103,10 @@ impl Table {
 
     /// The link of a seat.
     pub fn link(&self, seat: Seat) -> &SeatLink {
-        self.links.iter().find(|l| l.seat == seat).expect("a phone seat")
+        self.links
+            .iter()
+            .find(|l| l.seat == seat)
+            .expect("a phone seat")
     }
 
     /// Stops the host (closing the room) and waits for it; a failure in the host thread
@@ -223,7 +232,13 @@ impl Host {
     fn info(&self) -> TableInfo {
         TableInfo {
             game: self.engine.manifest().name.clone(),
-            players: self.live.meta.seats.iter().map(|s| s.name.clone()).collect(),
+            players: self
+                .live
+                .meta
+                .seats
+                .iter()
+                .map(|s| s.name.clone())
+                .collect(),
             moves: self.live.meta.moves,
         }
     }
@@ -345,8 +360,11 @@ impl Phone {
                 }
                 Some(Ok(Message::Close(frame))) => {
                     if let Some(frame) = frame {
-                        self.received
-                            .push(format!("close {} {}", u16::from(frame.code), frame.reason));
+                        self.received.push(format!(
+                            "close {} {}",
+                            u16::from(frame.code),
+                            frame.reason
+                        ));
                     }
                     return None;
                 }
@@ -360,7 +378,10 @@ impl Phone {
     pub async fn next_of(&mut self, kind: &str) -> Value {
         loop {
             let message = self.next().await.unwrap_or_else(|| {
-                panic!("the room closed while waiting for {kind}: {:?}", self.received)
+                panic!(
+                    "the room closed while waiting for {kind}: {:?}",
+                    self.received
+                )
             });
             if message["type"] == kind {
                 return message;
