@@ -45,7 +45,7 @@ impl SetupScreen {
                     .unwrap_or_else(|| {
                         m.seats
                             .get(i)
-                            .map(|s| s.name.get(lang.code()).to_string())
+                            .map(|s| limits::fit_name(s.name.get(lang.code())))
                             .unwrap_or_else(|| lang.f(S::Seat, &[&(i + 1).to_string()]))
                     })
             })

@@ -15,6 +15,7 @@ use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::{EngineError, GameEngine};
 use veillee_runtime::launch::{engine_for_session, engine_with_variants};
 use veillee_runtime::session::{LiveSession, SessionError, Sessions, TURN_TIME_KEY};
+use veillee_runtime::store::limits;
 use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
 
 /// `veillee play`: a new session.
@@ -395,12 +396,13 @@ fn phone_seats(seats: &[String]) -> Vec<Seat> {
         .collect()
 }
 
-/// A seat's name as the manifest gives it (stored as is; printed through [`line`]).
+/// A seat's name as the manifest gives it, fitted to the store's limits (printed through
+/// [`line`]).
 fn seat_name(manifest: &Manifest, seat: Seat, lang: &str) -> String {
     manifest
         .seats
         .get(seat as usize)
-        .map(|s| s.name.get(lang).to_string())
+        .map(|s| limits::fit_name(s.name.get(lang)))
         .unwrap_or_else(|| format!("seat {seat}"))
 }
 

@@ -56,6 +56,16 @@ pub fn check_name(seat: usize, name: &str) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// `name` made into a name the store accepts: control characters dropped, cut to
+/// [`NAME_CHARS`] characters. For default names taken from a plugin's manifest, which the
+/// player did not type and cannot be asked to shorten.
+pub fn fit_name(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_control())
+        .take(NAME_CHARS)
+        .collect()
+}
+
 fn check_label(what: &str, value: &str) -> Result<(), StoreError> {
     if value.len() > LABEL_BYTES {
         return Err(refused(format!(
@@ -162,4 +172,19 @@ pub(crate) fn check_setting(name: &str, bytes: usize) -> Result<(), StoreError> 
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_manifest_name_is_fitted_to_a_name_the_store_accepts() {
+        let hostile = format!("Ana\u{1b}[2J{}", "x".repeat(100));
+        let fitted = fit_name(&hostile);
+        assert_eq!(fitted.chars().count(), NAME_CHARS);
+        assert!(fitted.starts_with("Ana[2J"));
+        assert!(check_name(0, &fitted).is_ok());
+        assert_eq!(fit_name("Défenseur"), "Défenseur");
+    }
 }
