@@ -252,7 +252,7 @@ impl Host {
             .expect("the phones' states");
         self.check_seat_0_against_a_redraw(&info);
         let mut record = self.record.lock().unwrap();
-        if let Some(seat1) = seat_state(&mut *self.engine, game, 1, &info, &self.log).ok() {
+        if let Ok(seat1) = seat_state(&mut *self.engine, game, 1, &info, &self.log) {
             let hand: Vec<String> = seat1
                 .scene
                 .zones
