@@ -19,11 +19,13 @@ const HEAVY: &[(&str, &str)] = &[
     ("eframe", "veillee-app"),
     ("egui", "veillee-app"),
     ("rfd", "veillee-app"),
+    ("axum", "veillee-room"),
+    ("tokio", "veillee-room"),
 ];
 
 /// What each of Veillée's crates may depend on among Veillée's crates (normal dependencies).
 /// Everything points down: sdk ← engine ← {sandbox, variants, conformance, games} ← runtime
-/// ← app ← veillee; the store knows no engine.
+/// ← room ← app ← veillee; the store knows no engine.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("veillee-files", &[]),
     ("veillee-engine", &["veillee-sdk"]),
@@ -59,10 +61,19 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "veillee-files",
         ],
     ),
-    ("veillee-app", &["veillee-sdk", "veillee-runtime"]),
+    ("veillee-room", &["veillee-sdk", "veillee-runtime"]),
+    (
+        "veillee-app",
+        &["veillee-sdk", "veillee-runtime", "veillee-room"],
+    ),
     (
         "veillee",
-        &["veillee-sdk", "veillee-runtime", "veillee-app"],
+        &[
+            "veillee-sdk",
+            "veillee-runtime",
+            "veillee-room",
+            "veillee-app",
+        ],
     ),
 ];
 

@@ -63,9 +63,17 @@ pub enum Command {
     Play {
         /// Game id.
         game: String,
-        /// One entry per seat: `human` or `random` (e.g. `human,random`).
+        /// One entry per seat: `human` (this terminal), `phone` (a player's phone, joining
+        /// by a link or QR code printed here) or `random` (e.g. `human,random`).
         #[arg(long, value_delimiter = ',', default_value = "human,random")]
         seats: Vec<String>,
+        /// With phone seats: the address to listen on (default: this computer's address on
+        /// the local network).
+        #[arg(long, value_name = "IP")]
+        room_address: Option<std::net::IpAddr>,
+        /// With phone seats: the port to listen on (default: any free port).
+        #[arg(long, default_value_t = 0)]
+        room_port: u16,
         /// Seed of the game (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,

@@ -13,6 +13,7 @@ mod games;
 mod inspect;
 mod new;
 mod play;
+mod room;
 mod sessions;
 mod simulate;
 mod term;
@@ -116,13 +117,20 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             seed,
             options,
             variants,
+            room_address,
+            room_port,
         } => {
+            let listen = room::Listen {
+                address: room_address,
+                port: room_port,
+            };
             let new_game = play::NewGame {
                 game: &game,
                 seats: &seats,
                 seed,
                 options: &options,
                 variants: &variants,
+                listen: &listen,
             };
             play::run(&open()?, &data, &new_game, &lang)
         }

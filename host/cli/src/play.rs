@@ -4,10 +4,11 @@
 use std::io::BufRead;
 
 use anyhow::{bail, Context};
-use veillee_sdk::{GameError, GameRng, Manifest, Seat, Status};
+use veillee_sdk::{GameError, GameRng, Manifest, Seat, Status, Text};
 
 use super::board_text::render;
 use super::open_sessions;
+use crate::room::{Listen, Phones};
 use crate::term::{self, errln, line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
@@ -22,7 +23,7 @@ use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
 pub struct NewGame<'a> {
     /// Game id.
     pub game: &'a str,
-    /// One entry per seat: `human` or `random`.
+    /// One entry per seat: `human`, `random` or `phone`.
     pub seats: &'a [String],
     /// Seed (default: from the clock).
     pub seed: Option<u64>,
@@ -30,6 +31,8 @@ pub struct NewGame<'a> {
     pub options: &'a [String],
     /// House rules: ids or `.lua` files.
     pub variants: &'a [String],
+    /// Where the room listens when seats are phones.
+    pub listen: &'a Listen,
 }
 
 /// `veillee play`: a new session.
@@ -40,6 +43,7 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
         seed,
         options,
         variants,
+        listen,
     } = *new;
     let (mut engine, recorded) = engine_with_variants(catalog, game, variants, &data.variants())?;
     // The game's own scripts come first (Castel's cards), then the chosen house rules.
@@ -74,7 +78,12 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
         live.meta.id
     );
     let id = live.meta.id;
-    play_loop(&sessions, &mut *engine, live, lang).with_context(|| kept(id))
+    let phones = phone_seats(seats);
+    let phones = match phones.is_empty() {
+        true => None,
+        false => Some(Phones::open(&live, phones, listen)?),
+    };
+    play_loop(&sessions, &mut *engine, live, lang, phones).with_context(|| kept(id))
 }
 
 /// What a failure in the middle of a game leaves: the session as saved.
@@ -93,7 +102,7 @@ pub fn resume(catalog: &Catalog, data: &DataDir, id: u64, lang: &str) -> anyhow:
         line(engine.manifest().name.get(lang)),
         live.meta.moves
     );
-    play_loop(&sessions, &mut *engine, live, lang).with_context(|| kept(id))
+    play_loop(&sessions, &mut *engine, live, lang, None).with_context(|| kept(id))
 }
 
 /// How many refused bot moves in a row end the game (see `bot_refusals`).
@@ -111,6 +120,7 @@ fn play_loop(
     engine: &mut dyn GameEngine,
     mut live: LiveSession,
     lang: &str,
+    mut phones: Option<Phones>,
 ) -> anyhow::Result<()> {
     let manifest = engine.manifest().clone();
     let mut rng = GameRng::new(live.meta.setup.seed ^ 0xb07 ^ u64::from(live.meta.moves));
@@ -122,8 +132,18 @@ fn play_loop(
     // Bots' moves refused in a row (by house rules): a bot only picks listed moves, so a
     // long run of refusals means nothing it can play will do, and asking again would loop.
     let mut bot_refusals = 0u32;
+    // The move count the phones were last sent, and the one the big screen last showed.
+    let mut published: Option<u32> = None;
+    let mut shown: Option<u32> = None;
     loop {
-        let seat = match engine.status(live.game)? {
+        if let Some(phones) = &phones {
+            if published != Some(live.meta.moves) {
+                phones.publish(engine, &live, None)?;
+                published = Some(live.meta.moves);
+            }
+        }
+        let status = engine.status(live.game)?;
+        let seat = match &status {
             Status::Finished { outcome } => {
                 outln!("{}", render(&engine.view(live.game, None)?, lang));
                 let winners: Vec<String> = outcome
@@ -141,12 +161,41 @@ fn play_loop(
                 }
                 return Ok(());
             }
-            Status::ToAct { seats } => *seats
-                .first()
-                .context("the game says it goes on, but no seat is to act")?,
+            // Seats on this computer first (terminal humans, bots); phones answer meanwhile.
+            Status::ToAct { seats } => {
+                let first = *seats
+                    .first()
+                    .context("the game says it goes on, but no seat is to act")?;
+                let here = |s: &Seat| phones.as_ref().is_none_or(|p| !p.holds(*s));
+                seats.iter().copied().find(here).unwrap_or(first)
+            }
         };
         if turn.is_none_or(|(s, _)| s != seat) {
             turn = Some((seat, std::time::Instant::now()));
+        }
+        if let Some(phones) = phones.as_mut().filter(|p| p.holds(seat)) {
+            if shown != Some(live.meta.moves) {
+                shown = Some(live.meta.moves);
+                outln!("\n{}", render(&engine.view(live.game, None)?, lang));
+                let waiting: Vec<String> = status
+                    .seats()
+                    .iter()
+                    .map(|&s| shown_seat(&manifest, s, lang))
+                    .collect();
+                outln!("Waiting for {} (on their phones)…", waiting.join(", "));
+            }
+            let since = turn.map_or_else(std::time::Instant::now, |(_, started)| started);
+            phone_turn(
+                phones,
+                sessions,
+                engine,
+                &mut live,
+                status.seats(),
+                since,
+                lang,
+            )?;
+            published = Some(live.meta.moves);
+            continue;
         }
         let kind = live
             .meta
@@ -232,9 +281,60 @@ fn play_loop(
             shown_seat(&manifest, seat, lang),
             line(action.label.get(lang))
         );
-        for event in events {
+        for event in &events {
             outln!("    {}", event.text.get(lang));
         }
+        if let Some(phones) = phones.as_mut() {
+            let who = seat_name(&manifest, seat, lang);
+            let hidden = manifest.hidden_information;
+            phones.note(&who, seat, &action.id, &action.label, &events, hidden);
+        }
+    }
+}
+
+/// Waits for a move from a phone whose seat is to act and plays it like a terminal move
+/// (saved before shown); the phones then see the new state, or that phone why its move was
+/// refused.
+fn phone_turn(
+    phones: &mut Phones,
+    sessions: &Sessions,
+    engine: &mut dyn GameEngine,
+    live: &mut LiveSession,
+    to_act: &[Seat],
+    since: std::time::Instant,
+    lang: &str,
+) -> anyhow::Result<()> {
+    let mv = phones.wait(to_act)?;
+    let actions = engine.legal_actions(live.game, mv.seat)?;
+    let label = actions
+        .iter()
+        .find(|a| a.id == mv.action)
+        .map(|a| a.label.clone())
+        .unwrap_or_else(|| Text::same(mv.action.clone()));
+    let extra = serde_json::json!({ TURN_TIME_KEY: since.elapsed().as_millis() as u64 });
+    match sessions.apply(engine, live, mv.seat, &mv.action, extra) {
+        Ok(events) => {
+            let manifest = engine.manifest();
+            let who = seat_name(manifest, mv.seat, lang);
+            let hidden = manifest.hidden_information;
+            // The big screen reads what everyone may read (a private choice is "made a choice").
+            for note in phones.note(&who, mv.seat, &mv.action, &label, &events, hidden) {
+                match note.who.is_empty() {
+                    true => outln!("    {}", line(note.text.get(lang))),
+                    false => outln!("{}: {}", line(&note.who), line(note.text.get(lang))),
+                }
+            }
+            phones.publish(engine, live, Some(&mv))
+        }
+        Err(SessionError::Engine(EngineError::Game(refused))) => {
+            let why = match refused {
+                GameError::Refused { reason, .. } => reason,
+                other => Text::same(other.to_string()),
+            };
+            phones.refuse(&mv, why);
+            Ok(())
+        }
+        Err(other) => Err(other.into()),
     }
 }
 
@@ -304,10 +404,18 @@ fn parse_seats(seats: &[String]) -> anyhow::Result<Vec<PlayerKind>> {
     seats
         .iter()
         .map(|s| match s.trim() {
-            "human" => Ok(PlayerKind::Human),
+            // A player on their phone is a human (undo takes their moves back as such).
+            "human" | "phone" => Ok(PlayerKind::Human),
             "random" | "bot" => Ok(PlayerKind::Bot),
-            other => bail!("seat kind `{other}` is unknown: use human or random"),
+            other => bail!("seat kind `{other}` is unknown: use human, phone or random"),
         })
+        .collect()
+}
+
+/// The seats held by phones.
+fn phone_seats(seats: &[String]) -> Vec<Seat> {
+    (0..seats.len() as Seat)
+        .filter(|&s| seats[s as usize].trim() == "phone")
         .collect()
 }
 

@@ -1487,3 +1487,108 @@ fn a_castel_cards_copy_the_game_refuses_fails_every_command_naming_the_error() {
         stderr(&out)
     );
 }
+
+/// A phone for `play --seats phone,…`: a WebSocket client that plays random legal moves of
+/// its seat until the game ends; returns how many moves it saw in the end.
+fn phone_plays_to_the_end(link: &str, seed: u64) -> u64 {
+    let (base, token) = link.split_once("/s/").expect("a seat link");
+    let url = format!("{}/ws", base.replacen("http://", "ws://", 1));
+    let (mut socket, _) = tungstenite::connect(url).expect("the room accepts the phone");
+    let hello = serde_json::json!({"type": "hello", "token": token}).to_string();
+    socket.send(tungstenite::Message::text(hello)).unwrap();
+    let mut rng = veillee_sdk::GameRng::new(seed);
+    let mut version = None;
+    loop {
+        let message = match socket.read().expect("the room keeps the phone connected") {
+            tungstenite::Message::Text(text) => text,
+            _ => continue,
+        };
+        let state: serde_json::Value = serde_json::from_str(&message).unwrap();
+        if state["type"] == "refused" {
+            panic!("the phone was refused: {state}");
+        }
+        if state["type"] != "state" {
+            continue;
+        }
+        if state["status"]["state"] == "finished" {
+            return state["moves"].as_u64().unwrap();
+        }
+        let actions = state["actions"].as_array().unwrap();
+        if actions.is_empty() || version == Some(state["version"].clone()) {
+            continue;
+        }
+        version = Some(state["version"].clone());
+        let action = &actions[rng.below(actions.len())]["id"];
+        let act = serde_json::json!({"type": "act", "action": action, "version": state["version"]});
+        socket
+            .send(tungstenite::Message::text(act.to_string()))
+            .unwrap();
+    }
+}
+
+#[test]
+fn play_with_phone_seats_prints_links_and_qr_codes_and_phones_play_castel_to_the_end() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = command(
+        dir.path(),
+        &[
+            "play",
+            "castel",
+            "--seats",
+            "phone,phone,random",
+            "--seed",
+            "4",
+            "--room-address",
+            "127.0.0.1",
+        ],
+    )
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("veillee starts");
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut printed = String::new();
+    let mut links = Vec::new();
+    while links.len() < 2 {
+        let line = lines
+            .next()
+            .expect("veillee prints the seats' links")
+            .unwrap();
+        if let Some(at) = line.find("http://127.0.0.1:") {
+            if line[at..].contains("/s/") {
+                links.push(line[at..].trim().to_string());
+            }
+        }
+        printed.push_str(&line);
+        printed.push('\n');
+    }
+    // The rest of the output is read on a thread, so that the game never waits on the pipe.
+    let rest =
+        std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>().join("\n"));
+    assert!(
+        printed.contains("Players join with their phones"),
+        "{printed}"
+    );
+    assert!(printed.contains('█'), "a QR code is printed:\n{printed}");
+    let phones: Vec<_> = links
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(i, link)| std::thread::spawn(move || phone_plays_to_the_end(&link, i as u64)))
+        .collect();
+    let moves: Vec<u64> = phones.into_iter().map(|p| p.join().unwrap()).collect();
+    assert_eq!(moves[0], moves[1]);
+    let status = child.wait().unwrap();
+    let rest = rest.join().unwrap();
+    assert!(status.success(), "{rest}");
+    assert!(
+        rest.contains("Winner: ") || rest.contains("Draw — "),
+        "the game ended on the big screen:\n{rest}"
+    );
+    assert!(rest.contains("(on their phones)"), "{rest}");
+    // The whole game is saved.
+    let sessions = stdout(&veillee(dir.path(), &["sessions"]));
+    assert!(sessions.contains("castel"), "{sessions}");
+}

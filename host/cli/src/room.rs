@@ -1,0 +1,145 @@
+//! `veillee play … --seats phone,…`: seats held by players' phones. The terminal is the big
+//! screen (the spectator's view, the log, whose turn it is); each phone seat gets a link and
+//! a QR code; phones' moves are played like the terminal's (saved before shown).
+
+use std::net::IpAddr;
+use std::sync::mpsc::{channel, Receiver};
+
+use anyhow::Context;
+use veillee_room::qr::Qr;
+use veillee_room::table::{move_lines, seat_states, Audience, LogLine, TableInfo};
+use veillee_room::{PhoneMove, Room, RoomConfig};
+use veillee_runtime::engine::GameEngine;
+use veillee_runtime::session::LiveSession;
+use veillee_sdk::{Event, Seat, Text};
+
+use crate::term::{line, outln};
+
+/// Where and how the room listens (`--room-address`, `--room-port`).
+pub struct Listen {
+    /// The address (default: the machine's address on the local network).
+    pub address: Option<IpAddr>,
+    /// The port (0: any free one).
+    pub port: u16,
+}
+
+/// The phones of a game played in the terminal.
+pub struct Phones {
+    room: Room,
+    moves: Receiver<PhoneMove>,
+    seats: Vec<Seat>,
+    log: Vec<LogLine>,
+}
+
+impl Phones {
+    /// Opens the room for these seats of a session and prints each seat's link and QR code.
+    pub fn open(live: &LiveSession, seats: Vec<Seat>, listen: &Listen) -> anyhow::Result<Phones> {
+        let address = match listen.address {
+            Some(address) => address,
+            None => veillee_room::lan_address().context(
+                "phones need this computer to be on a local network (Wi-Fi or Ethernet), and it is on none; join one, or name an address with --room-address",
+            )?,
+        };
+        let (moves_in, moves) = channel();
+        let config = RoomConfig {
+            session: live.meta.id,
+            seats: seats.iter().map(|&s| (s, seat_name(live, s))).collect(),
+            address,
+            port: listen.port,
+        };
+        let room = Room::open(config, moves_in)?;
+        let phones = Phones {
+            room,
+            moves,
+            seats,
+            log: Vec::new(),
+        };
+        phones.print_links();
+        Ok(phones)
+    }
+
+    fn print_links(&self) {
+        outln!(
+            "Players join with their phones, on the same network ({}):",
+            self.room.base_url()
+        );
+        for link in self.room.links() {
+            let url = self.room.url(&link.token);
+            outln!("\n  {} — {url}", line(&link.name));
+            if let Some(qr) = Qr::new(&url) {
+                outln!("{}", qr.terminal());
+            }
+        }
+    }
+
+    /// Whether a phone holds this seat.
+    pub fn holds(&self, seat: Seat) -> bool {
+        self.seats.contains(&seat)
+    }
+
+    /// Notes a move in the phones' log; returns the lines everyone may read, for the big
+    /// screen (a private choice reads "made a choice").
+    pub fn note(
+        &mut self,
+        who: &str,
+        seat: Seat,
+        action: &str,
+        label: &Text,
+        events: &[Event],
+        hidden: bool,
+    ) -> Vec<LogLine> {
+        let lines = move_lines(who, seat, action, label, events, hidden);
+        self.log.extend(lines.iter().cloned());
+        lines
+            .into_iter()
+            .filter(|l| l.audience == Audience::Everyone)
+            .collect()
+    }
+
+    /// Sends every phone its seat's state; `answered`: the phone move just played.
+    pub fn publish(
+        &self,
+        engine: &mut dyn GameEngine,
+        live: &LiveSession,
+        answered: Option<&PhoneMove>,
+    ) -> anyhow::Result<()> {
+        let info = TableInfo {
+            game: engine.manifest().name.clone(),
+            players: live.meta.seats.iter().map(|s| s.name.clone()).collect(),
+            moves: live.meta.moves,
+        };
+        let states = seat_states(engine, live.game, &self.seats, &info, &self.log)?;
+        self.room.publish(&states, answered);
+        Ok(())
+    }
+
+    /// Waits for a move from a phone whose seat is to act.
+    pub fn wait(&self, to_act: &[Seat]) -> anyhow::Result<PhoneMove> {
+        loop {
+            let mv = self
+                .moves
+                .recv()
+                .context("the room stopped while waiting for a phone")?;
+            if to_act.contains(&mv.seat) {
+                return Ok(mv);
+            }
+            self.refuse(
+                &mv,
+                Text::new("Ce n'est pas à vous de jouer.", "It is not your turn."),
+            );
+        }
+    }
+
+    /// Tells a phone its move was refused, and why.
+    pub fn refuse(&self, mv: &PhoneMove, why: Text) {
+        self.room.refuse(mv, why);
+    }
+}
+
+fn seat_name(live: &LiveSession, seat: Seat) -> String {
+    live.meta
+        .seats
+        .get(seat as usize)
+        .map(|p| p.name.clone())
+        .unwrap_or_else(|| format!("{}", seat + 1))
+}
