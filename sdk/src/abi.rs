@@ -50,12 +50,15 @@
 //! English), read with a serde default so that a plugin without it loads and simply ships
 //! no rules, and ignored by older hosts (they do not refuse unknown manifest fields); 1.3
 //! added the optional scene field `Piece::name` (what a piece is, in both languages), read
-//! and ignored the same way.
+//! and ignored the same way; 1.4 added the optional fields `Action::private` and
+//! `Event::private` ([`crate::Private`]: what the acting seat, or the seats named, read
+//! instead of the public text), with the same serde default: an older plugin's texts are
+//! all public, as they always were.
 
 /// Major version of the plugin ABI. A host and a plugin must agree on it.
 pub const ABI_MAJOR: u16 = 1;
 /// Minor version of the plugin ABI: additions only.
-pub const ABI_MINOR: u16 = 3;
+pub const ABI_MINOR: u16 = 4;
 
 /// The ABI version as `veillee_abi_version` returns it.
 pub const fn encoded_version() -> i32 {

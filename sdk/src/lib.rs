@@ -27,7 +27,7 @@ mod table;
 pub mod testing;
 mod text;
 
-pub use action::{Action, Event, Target};
+pub use action::{Action, Event, Private, Target};
 pub use colour::Colour;
 pub use error::GameError;
 pub use game::{unknown_operation, Game, Log};

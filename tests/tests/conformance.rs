@@ -40,3 +40,28 @@ fn every_builtin_game_has_a_native_reference() {
         );
     }
 }
+
+/// `veillee check castel` found leaks at 4 players (seed 11, move 9): a card effect asked
+/// its placer a question only when their hand held two kinds or more, and the copy re-drawn
+/// for another seat replayed the answers against re-dealt cards, so the hook went elsewhere
+/// and changed the exchange that everybody sees. A re-draw must now fit the questions the
+/// viewer saw (else the questions are kept as asked, the game untouched).
+#[test]
+fn castel_redrawn_mid_choice_shows_each_viewer_the_same_game() {
+    let native = native_engine("castel").unwrap();
+    let mut engine = with_own_scripts(native, None).unwrap();
+    for (players, seed) in [(4, 11), (4, 14)] {
+        let config = CheckConfig {
+            games: 1,
+            seed,
+            players: Some(players..=players),
+            ..CheckConfig::default()
+        };
+        let report = check(&mut *engine, None, &config);
+        assert!(
+            report.passed(),
+            "castel, {players} players, seed {seed}:\n{}",
+            report.failures.join("\n")
+        );
+    }
+}

@@ -67,11 +67,7 @@ impl<const BUG: u8> Game for Nim<BUG> {
     }
 
     fn describe(&self, _: Seat, take: &u32) -> Action {
-        Action {
-            id: format!("take-{take}"),
-            path: vec![],
-            label: text("", ""),
-        }
+        Action::new(format!("take-{take}"), vec![], text("", ""))
     }
 
     fn play(&mut self, _: Seat, take: &u32, _: &mut Log) {

@@ -23,6 +23,8 @@ pub struct SavedScreen {
     /// which may be unavailable: no desktop portal, a bare X server).
     pub export: Option<(u64, String)>,
     confirm_delete: Option<(u64, String)>,
+    /// An unfinished game with hidden information about to be exported: (id, game id).
+    confirm_export: Option<(u64, String)>,
     notice: Option<String>,
     error: Option<String>,
     /// The import dialog answered nothing: say that the path can be typed.
@@ -207,15 +209,12 @@ impl SavedScreen {
                                 egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken)
                             });
                             if export.clicked() {
-                                // The dialog, and the typed path beside it in case there
-                                // is no dialog on this system.
-                                let path =
-                                    default_export_path(&shared.data_dir, &meta.game, meta.id);
-                                export_clicked = Some((meta.id, path.display().to_string()));
-                                shared.worker.pick_file(
-                                    Pick::ExportSession(meta.id),
-                                    lang.t(S::Export).to_string(),
-                                );
+                                if holds_secrets(shared, meta) {
+                                    self.confirm_export = Some((meta.id, meta.game.clone()));
+                                } else {
+                                    export_clicked =
+                                        Some(start_export(shared, meta.id, &meta.game));
+                                }
                             }
                             let resume = widgets::primary(ui, lang.t(S::Resume));
                             let spoken = format!("{} #{}", lang.t(S::Resume), meta.id);
@@ -231,6 +230,22 @@ impl SavedScreen {
                 ui.add_space(8.0);
             }
         });
+        if let Some((id, game)) = self.confirm_export.clone() {
+            match widgets::confirm(
+                ui.ctx(),
+                "export-secrets",
+                &lang.f(S::ExportSecrets, &[&id.to_string()]),
+                lang.t(S::ExportAnyway),
+                lang.t(S::Cancel),
+            ) {
+                Answer::Yes => {
+                    self.confirm_export = None;
+                    export_clicked = Some(start_export(shared, id, &game));
+                }
+                Answer::No => self.confirm_export = None,
+                Answer::Open => {}
+            }
+        }
         if let Some(export) = export_clicked {
             self.export = Some(export);
         }
@@ -253,6 +268,27 @@ impl SavedScreen {
         }
         nav
     }
+}
+
+/// Whether a saved game's file would hold secrets: a game with hidden information that is
+/// not over (its log and seed give every hand and every secret move).
+fn holds_secrets(shared: &Shared, meta: &SessionMeta) -> bool {
+    let hidden = shared
+        .games
+        .iter()
+        .any(|g| g.manifest.id == meta.game && g.manifest.hidden_information);
+    hidden && !matches!(meta.status, veillee_sdk::Status::Finished { .. })
+}
+
+/// Opens the file dialog for an export (and the typed path beside it, in case there is no
+/// dialog on this system); returns the export row to show.
+fn start_export(shared: &Shared, id: u64, game: &str) -> (u64, String) {
+    let path = default_export_path(&shared.data_dir, game, id);
+    shared.worker.pick_file(
+        Pick::ExportSession(id),
+        shared.lang.t(S::Export).to_string(),
+    );
+    (id, path.display().to_string())
 }
 
 /// A date and time in the local time zone, `2026-11-21 22:40`.

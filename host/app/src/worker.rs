@@ -20,7 +20,7 @@ use veillee_runtime::store::model::{
 };
 use veillee_runtime::store::{SessionChange, Store, StoreError};
 use veillee_runtime::variants::library::{self, ScriptSource};
-use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits, CHOOSE_PREFIX};
+use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits};
 
 /// Set to anything: never open a native file dialog (tests, systems without a desktop
 /// portal); the screens' typed-path fields do the job.
@@ -136,8 +136,22 @@ pub enum Request {
 pub struct LogLine {
     /// Who did it (empty for the launcher's own notes).
     pub who: String,
+    /// The seat whose move it is (or whose move caused it), if any.
+    pub actor: Option<Seat>,
+    /// What the seats concerned read instead of `text` (a secret move, a card drawn).
+    pub private: Option<veillee_sdk::Private>,
     /// What happened.
     pub text: Text,
+}
+
+impl LogLine {
+    /// What `viewer` reads of this line (the window shows the log of the seat it shows).
+    pub fn text_for(&self, viewer: Option<Seat>) -> &Text {
+        match &self.private {
+            Some(p) if p.is_for(self.actor, viewer) => &p.text,
+            _ => &self.text,
+        }
+    }
 }
 
 /// The game being played, as the window draws it.
@@ -618,6 +632,8 @@ impl State {
         self.replace_playing(engine, live);
         let mut view = self.view(vec![LogLine {
             who: String::new(),
+            actor: None,
+            private: None,
             text: Text::new(
                 format!("Nouvelle partie, graine {seed}"),
                 format!("New game, seed {seed}"),
@@ -657,6 +673,8 @@ impl State {
         self.replace_playing(engine, live);
         let mut view = self.view(vec![LogLine {
             who: String::new(),
+            actor: None,
+            private: None,
             text: Text::new(
                 format!("Partie reprise au coup {moves}"),
                 format!("Game resumed at move {moves}"),
@@ -679,17 +697,13 @@ impl State {
             .engine
             .legal_actions(playing.live.game, seat)
             .map_err(words)?;
-        let label =
-            if playing.engine.manifest().hidden_information && action.starts_with(CHOOSE_PREFIX) {
-                // A house rule's question may be about a hand: what was picked stays private.
-                Text::new("a fait son choix", "made a choice")
-            } else {
-                actions
-                    .iter()
-                    .find(|a| a.id == action)
-                    .map(|a| a.label.clone())
-                    .unwrap_or_else(|| Text::same(action))
-            };
+        // The public label for everyone, the private one for the seat itself (a house
+        // rule's answer, a secret move): the log shows each viewer its own version.
+        let played = actions
+            .iter()
+            .find(|a| a.id == action)
+            .cloned()
+            .unwrap_or_else(|| veillee_sdk::Action::new(action, Vec::new(), Text::same(action)));
         let events = sessions
             .apply(
                 &mut *playing.engine,
@@ -702,14 +716,18 @@ impl State {
         let who = seat_name(&playing.live.meta, seat);
         let mut log = vec![LogLine {
             who: who.clone(),
-            text: label.clone(),
+            actor: Some(seat),
+            private: played.private.clone(),
+            text: played.label.clone(),
         }];
         log.extend(
             events
                 .into_iter()
-                .filter(|e| e.text != label)
+                .filter(|e| e.text != played.label)
                 .map(|e| LogLine {
                     who: String::new(),
+                    actor: Some(seat),
+                    private: e.private,
                     text: e.text,
                 }),
         );
@@ -744,6 +762,8 @@ impl State {
                 let n = undone.moves.to_string();
                 self.view(vec![LogLine {
                     who: String::new(),
+                    actor: None,
+                    private: None,
                     text: Text::new(
                         format!("Coup(s) annulé(s) : {n}"),
                         format!("Move(s) taken back: {n}"),
@@ -756,6 +776,8 @@ impl State {
                 let mut view = self.view(Vec::new()).map_err(|_| None)?;
                 view.log.push(LogLine {
                     who: String::new(),
+                    actor: None,
+                    private: None,
                     text: Text::same(other.to_string()),
                 });
                 Ok(view)
@@ -773,6 +795,8 @@ impl State {
             .into_iter()
             .map(|e| LogLine {
                 who: String::new(),
+                actor: None,
+                private: None,
                 text: e.text,
             })
             .collect();

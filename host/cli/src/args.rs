@@ -148,6 +148,9 @@ pub enum Command {
         /// First seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Only this player count (default: every count the game allows).
+        #[arg(long)]
+        players: Option<u8>,
     },
     /// List house rules (Lua variants) per game: built-in ones and yours.
     Variants {

@@ -14,6 +14,7 @@ pub fn run(
     game: &str,
     games: u32,
     seed: u64,
+    players: Option<u8>,
 ) -> anyhow::Result<()> {
     let path = Path::new(game);
     let (plugin, native) = if path.is_file() {
@@ -45,6 +46,7 @@ pub fn run(
     let config = CheckConfig {
         games,
         seed,
+        players: players.map(|n| n..=n),
         ..CheckConfig::default()
     };
     let reference = native.as_deref_mut().map(|n| n as &mut dyn GameEngine);

@@ -112,7 +112,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Resume { id } => play::resume(&open()?, &data, id, &lang),
         Command::Undo { id, steps, agree } => sessions::undo(&open()?, &data, id, steps, agree),
         Command::Redo { id } => sessions::redo(&open()?, &data, id),
-        Command::Export { id, file } => sessions::export(&data, id, &file),
+        Command::Export { id, file } => sessions::export(&open()?, &data, id, &file),
         Command::Import { file } => sessions::import(&open()?, &data, &file),
         Command::Delete { id } => sessions::delete(&data, id),
         Command::Inspect {
@@ -123,9 +123,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             viewer,
             json: _,
         } => inspect::run(&open()?, &game, seed, players, &actions, viewer),
-        Command::Check { game, games, seed } => {
-            check::run(&open()?, &data.variants(), &game, games, seed)
-        }
+        Command::Check {
+            game,
+            games,
+            seed,
+            players,
+        } => check::run(&open()?, &data.variants(), &game, games, seed, players),
         Command::Variants { game, dir } => variants::list(&data, game.as_deref(), dir, &lang),
         Command::CheckVariant { file } => variants::check_variant(&open()?, &data, &file, &lang),
         Command::Bench {

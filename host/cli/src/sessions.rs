@@ -78,12 +78,23 @@ pub fn redo(catalog: &Catalog, data: &DataDir, id: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn export(data: &DataDir, id: u64, file: &Path) -> anyhow::Result<()> {
+pub fn export(catalog: &Catalog, data: &DataDir, id: u64, file: &Path) -> anyhow::Result<()> {
     let sessions = open_sessions(data)?;
     let exported = sessions.export(id)?;
     let json = serde_json::to_string_pretty(&exported)?;
     std::fs::write(file, json).with_context(|| format!("cannot write {}", file.display()))?;
     println!("Session {id} exported to {}.", file.display());
+    let hidden = catalog
+        .game(&exported.session.game)
+        .is_some_and(|g| g.manifest().hidden_information);
+    if hidden && !matches!(exported.session.status, Status::Finished { .. }) {
+        // The log is the truth for replay: it holds every seat's secret moves and the seed.
+        eprintln!(
+            "Warning: this game is not over and has hidden information. The file holds every \
+             player's secrets (the seed that dealt the hands, every secret move): whoever opens \
+             it can read them. Share it once the game is over."
+        );
+    }
     Ok(())
 }
 

@@ -199,8 +199,10 @@ impl Catalog {
     }
 }
 
-/// A few short random games through the conformance kit.
-fn self_check(plugin: &mut Plugin) -> anyhow::Result<()> {
+/// The install self-check: a few short random games through the conformance kit, leak
+/// checks included (a game that declares hidden information and never re-draws it is
+/// refused). What `install` runs on every plugin before it copies it.
+pub fn self_check(plugin: &mut dyn GameEngine) -> anyhow::Result<()> {
     let config = CheckConfig {
         games: 2,
         seed: 1,
@@ -209,6 +211,7 @@ fn self_check(plugin: &mut Plugin) -> anyhow::Result<()> {
     };
     let report = conformance::check(plugin, None, &config);
     if !report.passed() {
+        // Each distinct problem once, with where it first happened.
         bail!(
             "{}",
             report

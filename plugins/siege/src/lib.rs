@@ -270,11 +270,7 @@ impl Game for Siege {
             ],
             Move::Pass => Vec::new(),
         };
-        Action {
-            id: self.move_id(seat, mv),
-            path,
-            label: self.label(mv),
-        }
+        Action::new(self.move_id(seat, mv), path, self.label(mv))
     }
 
     fn move_id(&self, _seat: Seat, mv: &Move) -> String {

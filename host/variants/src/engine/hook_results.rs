@@ -76,7 +76,12 @@ pub(super) fn apply_filter(
         }
         let mut action = action.clone();
         if let Some(label) = label {
-            action.label = printable(label);
+            // What the seat reads of its own action: the public label unless the game
+            // gave it a private one.
+            match action.private.as_mut() {
+                Some(private) => private.text = printable(label),
+                None => action.label = printable(label),
+            }
         }
         kept.push(action);
     }
