@@ -18,16 +18,18 @@
 //! `Game::moves` in order with the ids of `Game::move_id`; every click path points at
 //! a piece, a cell or a card of the actor's scene; an unlisted action and a seat out of turn
 //! are refused and change nothing; saving then loading gives the same game and bytes. At the
-//! end, replaying the seed and the action ids gives the same game. For a game with hidden
-//! information, the kit's leak checks run too, at every one of a game's first 200 moves and
-//! then every `deep_every` moves, for every seat
-//! and a spectator: re-drawing what the viewer cannot see ([`Game::redraw_hidden`]) must not
-//! change the viewer's scene, its legal actions, nor what it reads of the move played next
-//! (the action's label, the events that are not reveals); and over the whole run, the
-//! re-draws must change the game at least once (a `redraw_hidden` left at its do-nothing
-//! default proves nothing). The host's conformance kit
-//! (`veillee check`) checks the same and more through the wasm build; this one runs natively,
-//! in a game crate's own `cargo test`.
+//! end, replaying the seed and the action ids gives the same game.
+//!
+//! For a game with hidden information, the kit's leak checks run too, at every one of a
+//! game's first 200 moves and then every `deep_every` moves, for every seat and a spectator:
+//! re-drawing what the viewer cannot see ([`Game::redraw_hidden`]) must not change the
+//! viewer's scene, its legal actions, nor what it reads of the move played next — its label,
+//! and, when the viewer sees the same scene after it in both games and nothing was revealed,
+//! its events that are not reveals; two moves of the actor that leave the viewer the same
+//! scene must read the same to that viewer; and over the whole run, the re-draws must change
+//! the game at least once (a `redraw_hidden` left at its do-nothing default proves nothing).
+//! The host's conformance kit (`veillee check`) checks the same and more through the wasm
+//! build; this one runs natively, in a game crate's own `cargo test`.
 
 use std::fmt::Debug;
 use std::ops::{Range, RangeInclusive};
@@ -308,7 +310,6 @@ impl Secrets<'_> {
         let events = table
             .apply(played, seat, &action.id)
             .expect("a listed action applies");
-        table.drop_game(played);
         let viewers = std::iter::once(None).chain((0..self.players).map(Some));
         for viewer in viewers {
             let who = viewer_name::<G>(viewer);
@@ -342,28 +343,27 @@ impl Secrets<'_> {
                 let theirs = table
                     .apply(copy, seat, &action.id)
                     .expect("a listed action");
-                // Once a move reveals chance or a hidden card, what follows in it may differ.
-                let chance = events.iter().chain(&theirs).any(|e| e.reveal);
-                let read = |events: &[crate::Event]| -> Vec<crate::Text> {
-                    events
-                        .iter()
-                        .filter(|e| !e.reveal)
-                        .map(|e| e.text_for(Some(seat), viewer).clone())
-                        .collect()
-                };
-                // Only the label: a move that brings a hidden card into view may tell it in
-                // its events; `secret_moves` checks what a viewer cannot see of a move.
-                let _ = (&theirs, &read);
+                // A move may tell what it brings into view (a hand's card laid on the table):
+                // its events are held to the re-drawn game's only where the viewer sees the
+                // same scene after it on both, and nothing was drawn or revealed on the way.
+                let revealed = events.iter().chain(&theirs).any(|e| e.reveal);
+                let same_scene = table.view(copy, viewer).expect("view")
+                    == table.view(played, viewer).expect("view");
                 assert!(
-                    chance || true,
+                    revealed
+                        || !same_scene
+                        || read_by(&events, seat, viewer) == read_by(&theirs, seat, viewer),
                     "{at}: leak: the events of {actor}'s action `{}` as {who} reads them depend \
-                     on what {who} cannot see (mark a reveal with `Event::reveal`, a secret \
-                     with `Event::with_private`)",
-                    action.id
+                     on what {who} cannot see: {:?} / {:?} (mark a reveal with `Event::reveal`, \
+                     a secret with `Event::with_private`)",
+                    action.id,
+                    read_by(&events, seat, viewer),
+                    read_by(&theirs, seat, viewer)
                 );
             }
             table.drop_game(copy);
         }
+        table.drop_game(played);
     }
 }
 
@@ -395,11 +395,7 @@ impl Secrets<'_> {
                         (
                             table.view(copy, v).expect("view"),
                             action.label_for(seat, v).clone(),
-                            events
-                                .iter()
-                                .filter(|e| !e.reveal)
-                                .map(|e| e.text_for(Some(seat), v).clone())
-                                .collect(),
+                            read_by(&events, seat, v),
                         )
                     })
                     .collect();
@@ -429,6 +425,15 @@ impl Secrets<'_> {
             }
         }
     }
+}
+
+/// The texts `viewer` reads of the events of `actor`'s move that reveal nothing.
+fn read_by(events: &[crate::Event], actor: Seat, viewer: Option<Seat>) -> Vec<crate::Text> {
+    events
+        .iter()
+        .filter(|e| !e.reveal)
+        .map(|e| e.text_for(Some(actor), viewer).clone())
+        .collect()
 }
 
 /// `the spectator`, or `seat 1, Red`.

@@ -22,6 +22,8 @@ const EVENT: u8 = 2;
 const VIEW: u8 = 3;
 /// Everyone's view shows the burrow, and `redraw_hidden` is left at its do-nothing default.
 const NO_REDRAW: u8 = 4;
+/// The burrow revealed after the search is logged as an ordinary event, not a reveal.
+const UNMARKED_REVEAL: u8 = 5;
 
 const BURROWS: [&str; 4] = ["a1", "b1", "c1", "d1"];
 const FOX: Seat = 0;
@@ -132,10 +134,14 @@ impl<const BUG: u8> Game for Renard<BUG> {
         }
         self.round += 1;
         log.record(|| {
-            Event::reveal(text(
+            let told = text(
                 format!("Le renard était en {hidden}"),
                 format!("The fox was on {hidden}"),
-            ))
+            );
+            match BUG {
+                UNMARKED_REVEAL => Event::new(told),
+                _ => Event::reveal(told),
+            }
         });
     }
 
@@ -233,7 +239,7 @@ fn a_secret_in_the_view_is_refused_naming_who_sees_it() {
             "{found}"
         );
         assert!(
-            found.contains("first difference: .message: \"Round"),
+            found.contains("first difference: .message.en: \"Round"),
             "{found}"
         );
     }
@@ -275,4 +281,21 @@ fn a_game_that_never_redraws_is_refused_with_what_to_write() {
 #[should_panic(expected = "its redraw_hidden never changed anything")]
 fn the_native_helper_refuses_a_game_that_never_redraws() {
     native::<NO_REDRAW>();
+}
+
+#[test]
+fn an_unmarked_reveal_is_refused_saying_to_mark_it() {
+    for found in [kit::<UNMARKED_REVEAL>(), install::<UNMARKED_REVEAL>()] {
+        assert!(
+            found.contains("leak: the events of seat 1, Hens's action as the spectator reads them depend on what the spectator cannot see (mark an event that reveals chance or a hidden card with `Event::reveal`"),
+            "{found}"
+        );
+        assert!(found.contains("\"The fox was on "), "{found}");
+    }
+}
+
+#[test]
+#[should_panic(expected = "as the spectator reads them depend on what the spectator cannot see")]
+fn the_native_helper_finds_an_unmarked_reveal() {
+    native::<UNMARKED_REVEAL>();
 }

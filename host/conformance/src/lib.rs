@@ -375,7 +375,7 @@ impl GameCheck<'_, '_, '_> {
             }
             let action = &actions[chosen];
             let events = self.engine.apply(game, seat, &action.id)?;
-            self.check_texts(step, redrawn.take(), seat, action, &events)?;
+            self.check_texts(step, game, redrawn.take(), seat, action, &events)?;
             if let (Some(r), Some(h)) = (self.reference.as_deref_mut(), reference) {
                 if let Err(e) = r.apply(h, seat, &action.id) {
                     self.fail(
@@ -560,40 +560,42 @@ impl GameCheck<'_, '_, '_> {
     }
 
     /// The move just played, replayed on each viewer's re-drawn copy: what that viewer reads
-    /// of it (the action's label, the events that are not reveals) must be the same there,
-    /// since it must not depend on what the viewer cannot see. A move the re-drawn game does
-    /// not allow (the actor's re-dealt hand lacks the card) tells nothing and is skipped.
+    /// of it must not depend on what the viewer cannot see. Its label, always; its events
+    /// that are not reveals, when the viewer sees the same scene after the move on both
+    /// games and nothing was revealed on the way (a move may tell what it brings into view:
+    /// the Alchimiste names the hand card it lays in the exchange, which the scene then
+    /// shows). A move the re-drawn game does not allow (the actor's re-dealt hand lacks the
+    /// card) tells nothing and is skipped.
     fn check_texts(
         &mut self,
         step: u32,
+        game: Handle,
         copies: Vec<Redrawn>,
         seat: Seat,
         action: &Action,
         events: &[Event],
     ) -> Result<(), EngineError> {
         for Redrawn { viewer, copy } in copies {
-            let result = self.texts_on_copy(copy, seat, action, viewer);
+            let result = self.texts_on_copy(game, copy, seat, action, viewer);
             self.engine.drop_game(copy);
-            let Some((label, seen)) = result? else {
+            let Some(there) = result? else {
                 continue;
             };
             let who = self.name(viewer);
             let actor = self.name(Some(seat));
-            if &label != action.label_for(seat, viewer) {
+            let label = action.label_for(seat, viewer);
+            if &there.label != label {
                 self.fail_with(
                     step,
                     format!("leak: the label of {actor}'s action as {who} reads it depends on what {who} cannot see"),
-                    first_difference(&json_of(action.label_for(seat, viewer)), &json_of(&label)),
+                    first_difference(&json_of(label), &json_of(&there.label)),
                 );
             }
-            // The events are not compared here: a move that brings a hidden card into view
-            // (the Alchimiste gives a hand card to the exchange) may tell it, and what a
-            // viewer cannot see of a move is checked by `check_secret_moves`.
-            let (read, seen) = (Vec::<Text>::new(), {
-                let _ = (events, seen);
-                Vec::<Text>::new()
-            });
-            if read != seen {
+            let Some(seen) = there.events else {
+                continue;
+            };
+            let read = read_by(events, seat, viewer);
+            if events.iter().all(|e| !e.reveal) && read != seen {
                 self.fail_with(
                     step,
                     format!("leak: the events of {actor}'s action as {who} reads them depend on what {who} cannot see (mark an event that reveals chance or a hidden card with `Event::reveal`, give secrets to their seat with `Event::with_private`)"),
@@ -681,27 +683,32 @@ impl GameCheck<'_, '_, '_> {
         Ok(())
     }
 
-    /// On a re-drawn copy: the label `viewer` reads of the action and the texts of its
-    /// events that are not reveals, or `None` when the copy does not allow the action.
+    /// On a re-drawn copy: what `viewer` reads of the action played on `game` (already
+    /// played there), or `None` when the copy does not allow the action.
     fn texts_on_copy(
         &mut self,
+        game: Handle,
         copy: Handle,
         seat: Seat,
         action: &Action,
         viewer: Option<Seat>,
-    ) -> Result<Option<(Text, Vec<Text>)>, EngineError> {
+    ) -> Result<Option<ReadOnCopy>, EngineError> {
         let listed = self.engine.legal_actions(copy, seat)?;
         let Some(there) = listed.iter().find(|a| a.id == action.id) else {
             return Ok(None);
         };
         let label = there.label_for(seat, viewer).clone();
-        match self.engine.apply(copy, seat, &action.id) {
-            // Once a move reveals chance or a hidden card, what follows in it may differ.
-            Ok(events) if events.iter().any(|e| e.reveal) => Ok(None),
-            Ok(events) => Ok(Some((label, read_by(&events, seat, viewer)))),
-            Err(EngineError::Game(_)) => Ok(None),
-            Err(e) => Err(e),
-        }
+        let events = match self.engine.apply(copy, seat, &action.id) {
+            Ok(events) => events,
+            Err(EngineError::Game(_)) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let comparable = events.iter().all(|e| !e.reveal)
+            && self.engine.view(copy, viewer)? == self.engine.view(game, viewer)?;
+        Ok(Some(ReadOnCopy {
+            label,
+            events: comparable.then(|| read_by(&events, seat, viewer)),
+        }))
     }
 
     /// Seed + actions replay to the same state.
@@ -857,6 +864,15 @@ fn read_by(events: &[Event], actor: Seat, viewer: Option<Seat>) -> Vec<Text> {
         .filter(|e| !e.reveal)
         .map(|e| e.text_for(Some(actor), viewer).clone())
         .collect()
+}
+
+/// What a viewer reads of a move replayed on a re-drawn copy.
+struct ReadOnCopy {
+    /// The action's label.
+    label: Text,
+    /// Its events that are not reveals, when they are comparable with the real game's:
+    /// nothing revealed, and the viewer sees the same scene after the move on both.
+    events: Option<Vec<Text>>,
 }
 
 /// Re-drawn copies that must be dropped on every way out of a step.
