@@ -322,10 +322,12 @@ impl Secrets<'_> {
                 table.view(copy, viewer).expect("view") == table.view(h, viewer).expect("view"),
                 "{at}: leak: re-drawing what {who} cannot see changed what {who} sees (the view)"
             );
+            // What a seat reads of its own options; their public labels are what the
+            // others read, checked below for each of them.
             if let Some(s) = viewer {
                 assert!(
-                    table.legal_actions(copy, s).expect("actions")
-                        == table.legal_actions(h, s).expect("actions"),
+                    actions_read(&table.legal_actions(copy, s).expect("actions"), s)
+                        == actions_read(&table.legal_actions(h, s).expect("actions"), s),
                     "{at}: leak: re-drawing what {who} cannot see changed the legal actions {who} reads"
                 );
             }
@@ -425,6 +427,20 @@ impl Secrets<'_> {
             }
         }
     }
+}
+
+/// What `seat` reads of its own legal actions: each one's id, click path and label.
+fn actions_read(actions: &[crate::Action], seat: Seat) -> Vec<(&str, &[Target], &crate::Text)> {
+    actions
+        .iter()
+        .map(|a| {
+            (
+                a.id.as_str(),
+                a.path.as_slice(),
+                a.label_for(seat, Some(seat)),
+            )
+        })
+        .collect()
 }
 
 /// The texts `viewer` reads of the events of `actor`'s move that reveal nothing.

@@ -24,6 +24,9 @@ const VIEW: u8 = 3;
 const NO_REDRAW: u8 = 4;
 /// The burrow revealed after the search is logged as an ordinary event, not a reveal.
 const UNMARKED_REVEAL: u8 = 5;
+/// The hens' moves are labelled for the table with whether they will find the fox
+/// ("Search c1: found!"); the hens' own text says nothing.
+const PEEK: u8 = 6;
 
 const BURROWS: [&str; 4] = ["a1", "b1", "c1", "d1"];
 const FOX: Seat = 0;
@@ -96,8 +99,20 @@ impl<const BUG: u8> Game for Renard<BUG> {
     fn describe(&self, seat: Seat, burrow: &u8) -> Action {
         let square = BURROWS[*burrow as usize];
         if seat == HENS {
+            let found = match (BUG, self.burrow) {
+                (PEEK, Some(b)) if b == *burrow => (" : trouvé !", ": found!"),
+                _ => ("", ""),
+            };
             let guess = text(format!("Fouiller {square}"), format!("Search {square}"));
-            return Action::new(format!("search-{square}"), vec![], guess);
+            let id = format!("search-{square}");
+            if BUG == PEEK {
+                let told = text(
+                    format!("Fouiller {square}{}", found.0),
+                    format!("Search {square}{}", found.1),
+                );
+                return Action::new(id, vec![], told).with_private(guess);
+            }
+            return Action::new(id, vec![], guess);
         }
         let secret = text(
             format!("Terrier en {square}"),
@@ -298,4 +313,26 @@ fn an_unmarked_reveal_is_refused_saying_to_mark_it() {
 #[should_panic(expected = "as the spectator reads them depend on what the spectator cannot see")]
 fn the_native_helper_finds_an_unmarked_reveal() {
     native::<UNMARKED_REVEAL>();
+}
+
+#[test]
+fn a_label_that_tells_what_a_move_will_find_is_refused() {
+    for found in [kit::<PEEK>(), install::<PEEK>()] {
+        assert!(
+            found.contains("leak: the label of seat 1, Hens's action as the spectator reads it depends on what the spectator cannot see"),
+            "{found}"
+        );
+        assert!(
+            found.contains("first difference: .en: \"Search "),
+            "{found}"
+        );
+    }
+}
+
+#[test]
+#[should_panic(
+    expected = "as the spectator reads it depends on what the spectator cannot see: Text { fr: \"Fouiller"
+)]
+fn the_native_helper_finds_a_label_that_tells_what_a_move_will_find() {
+    native::<PEEK>();
 }

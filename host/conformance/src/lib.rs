@@ -542,10 +542,11 @@ impl GameCheck<'_, '_, '_> {
                 );
             }
             // What a seat may do is also what it reads (its options, their labels): it must
-            // not depend on what that seat cannot see either.
+            // not depend on what that seat cannot see either. (The public labels of its
+            // actions are what the others read: checked with the move, for each of them.)
             if let Some(seat) = viewer {
-                let mine = self.engine.legal_actions(game, seat)?;
-                let theirs = self.engine.legal_actions(copy, seat)?;
+                let mine = actions_read(&self.engine.legal_actions(game, seat)?, seat);
+                let theirs = actions_read(&self.engine.legal_actions(copy, seat)?, seat);
                 if mine != theirs {
                     let who = self.name(viewer);
                     self.fail_with(
@@ -863,6 +864,14 @@ fn read_by(events: &[Event], actor: Seat, viewer: Option<Seat>) -> Vec<Text> {
         .iter()
         .filter(|e| !e.reveal)
         .map(|e| e.text_for(Some(actor), viewer).clone())
+        .collect()
+}
+
+/// What `seat` reads of its own legal actions: each one's id, click path and label.
+fn actions_read(actions: &[Action], seat: Seat) -> Vec<serde_json::Value> {
+    actions
+        .iter()
+        .map(|a| serde_json::json!({"id": a.id, "path": a.path, "label": a.label_for(seat, Some(seat))}))
         .collect()
 }
 
