@@ -43,6 +43,17 @@ pub fn run(
     let mut native = native
         .map(|n| with_own_scripts(n as Box<dyn GameEngine>, Some(user_variants)))
         .transpose()?;
+    let manifest = plugin.manifest().clone();
+    let counts = manifest.min_players..=manifest.max_players;
+    if let Some(n) = players {
+        anyhow::ensure!(
+            counts.contains(&n),
+            "{} plays with {}–{} players, not {n}",
+            manifest.id,
+            manifest.min_players,
+            manifest.max_players
+        );
+    }
     let config = CheckConfig {
         games,
         seed,
@@ -56,8 +67,13 @@ pub fn run(
     } else {
         ""
     };
+    let tables = match players {
+        Some(n) => format!("{n} players"),
+        None if counts.start() == counts.end() => format!("{} players", counts.start()),
+        None => format!("{}–{} players", counts.start(), counts.end()),
+    };
     println!(
-        "{}: {} games, {} moves checked{versus}",
+        "{}: {} games ({tables}), {} moves checked{versus}",
         report.game, report.games, report.moves
     );
     if report.passed() {
