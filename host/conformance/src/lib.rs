@@ -610,7 +610,9 @@ impl GameCheck<'_, '_, '_> {
     /// A move whose outcome a viewer cannot see must not be told to that viewer either:
     /// when two of the actor's moves leave the viewer the same scene (the fox's burrow is
     /// secret), the viewer must read the same of both (the label, the events that are not
-    /// reveals). Checked on copies for the chosen move and a few others.
+    /// reveals). Two moves that give the very same game hide nothing, and may read apart
+    /// (Roc noir: exchanging a portrait with an empty pile takes it back, as keeping does).
+    /// Checked on copies for the chosen move and a few others.
     fn check_secret_moves(
         &mut self,
         step: u32,
@@ -630,7 +632,7 @@ impl GameCheck<'_, '_, '_> {
                 picks.push(other);
             }
         }
-        // For each pick: per viewer, (scene, label read, events read).
+        // For each pick: the game after it, and per viewer (scene, label read, events read).
         let mut outcomes = Vec::new();
         for &i in &picks {
             let copy = self.engine.clone_game(game)?;
@@ -651,19 +653,20 @@ impl GameCheck<'_, '_, '_> {
                     read_by(&events, seat, viewer),
                 ));
             }
+            let after = self.engine.save(copy)?;
             self.engine.drop_game(copy);
-            outcomes.push((i, read));
+            outcomes.push((i, after, read));
         }
-        let Some((first, mine)) = outcomes.first() else {
+        let Some((first, after, mine)) = outcomes.first() else {
             return Ok(());
         };
         for (k, &viewer) in viewers.iter().enumerate() {
             let (scene, label, events) = &mine[k];
-            let told = outcomes[1..].iter().find(|(_, theirs)| {
+            let told = outcomes[1..].iter().find(|(_, after2, theirs)| {
                 let (scene2, label2, events2) = &theirs[k];
-                scene == scene2 && (label != label2 || events != events2)
+                scene == scene2 && after != after2 && (label != label2 || events != events2)
             });
-            let Some((other, theirs)) = told else {
+            let Some((other, _, theirs)) = told else {
                 continue;
             };
             let (_, label2, events2) = &theirs[k];
