@@ -2,7 +2,7 @@
 
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
-use veillee_runtime::plugin::{Plugin, Runtime};
+use veillee_runtime::plugin::{CacheConfig, Plugin, Runtime};
 
 /// A runtime without an on-disk cache, as tests use.
 pub fn runtime() -> Runtime {
@@ -14,7 +14,7 @@ pub fn builtin_plugin(runtime: &Runtime, id: &str) -> Plugin {
     let bytes =
         veillee_runtime::builtin::plugin_bytes(id).unwrap_or_else(|| panic!("{id} is built in"));
     runtime
-        .load(id, bytes)
+        .load_builtin(id, bytes)
         .unwrap_or_else(|e| panic!("{id} loads: {e}"))
 }
 
@@ -22,8 +22,17 @@ pub fn builtin_plugin(runtime: &Runtime, id: &str) -> Plugin {
 pub fn temp_catalog() -> (Catalog, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let data = DataDir::at(dir.path());
-    let runtime = Runtime::new(Some(data.compiled_cache())).expect("the plugin runtime starts");
+    let runtime = Runtime::new(Some(temp_cache(&data))).expect("the plugin runtime starts");
     (Catalog::open(runtime, data), dir)
+}
+
+/// The compiled-code cache of a temporary data directory, with its key beside it rather
+/// than in the user's configuration directory (tests leave the home directory alone).
+pub fn temp_cache(data: &DataDir) -> CacheConfig {
+    CacheConfig {
+        dir: data.compiled_cache().dir,
+        key_file: data.root().join("compiled-code.key"),
+    }
 }
 
 pub mod dice;

@@ -25,9 +25,13 @@ const HEAVY: &[(&str, &str)] = &[
 /// Everything points down: sdk ← engine ← {sandbox, variants, conformance, games} ← runtime
 /// ← app ← veillee; the store knows no engine.
 const ALLOWED: &[(&str, &[&str])] = &[
+    ("veillee-files", &[]),
     ("veillee-engine", &["veillee-sdk"]),
     ("veillee-sandbox", &["veillee-sdk", "veillee-engine"]),
-    ("veillee-variants", &["veillee-sdk", "veillee-engine"]),
+    (
+        "veillee-variants",
+        &["veillee-sdk", "veillee-engine", "veillee-files"],
+    ),
     ("veillee-conformance", &["veillee-sdk", "veillee-engine"]),
     ("veillee-store", &["veillee-sdk"]),
     (
@@ -51,6 +55,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "veillee-store",
             "veillee-conformance",
             "veillee-games",
+            "veillee-files",
         ],
     ),
     ("veillee-app", &["veillee-sdk", "veillee-runtime"]),

@@ -55,7 +55,7 @@ fn castel_redrawn_mid_choice_shows_each_viewer_the_same_game() {
         let config = CheckConfig {
             games: 1,
             seed,
-            players: Some(players..=players),
+            players: Some(players),
             ..CheckConfig::default()
         };
         let report = check(&mut *engine, None, &config);
@@ -116,7 +116,7 @@ fn castel_redrawn_mid_question_asks_the_same_seats() {
     let mut engine = VariantEngine::new(native_engine("castel").unwrap(), scripts).unwrap();
     let config = CheckConfig {
         games: 2,
-        players: Some(4..=4),
+        players: Some(4),
         deep_steps: 60,
         ..CheckConfig::default()
     };

@@ -128,6 +128,11 @@ fn a_seat_to_act_without_moves_is_reported() {
 fn a_view_that_shows_another_seats_secret_is_a_leak() {
     let failures = failures_of(&mut NativeEngine::<Nim<2>>::default(), None);
     assert!(failures.contains("leak: re-drawing what"), "{failures}");
+    // The report says what changed: the message, which shows the other seat's secret.
+    assert!(
+        failures.contains("first difference: .message.en: \"12 stones, secrets"),
+        "{failures}"
+    );
 }
 
 #[test]

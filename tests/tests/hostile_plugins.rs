@@ -13,7 +13,10 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use veillee_runtime::engine::{EngineError, GameEngine};
-use veillee_runtime::plugin::{Limits, Plugin, PluginError, Runtime};
+use veillee_runtime::plugin::{
+    CacheConfig, CompileLimits, CompilerCommand, Limits, Plugin, PluginError, Runtime,
+    COMPILE_SUBCOMMAND,
+};
 use veillee_sdk::abi::{ABI_MAJOR, ABI_MINOR, REQUIRED_EXPORTS};
 use veillee_sdk::{GameError, Setup, Status};
 
@@ -112,6 +115,8 @@ struct Wat {
     imports: Vec<&'static str>,
     start: Option<&'static str>,
     panic: Option<String>,
+    /// More texts laid out in memory, used in bodies as `$$KEY` (offset and length).
+    texts: Vec<(&'static str, String)>,
 }
 
 impl Wat {
@@ -127,7 +132,14 @@ impl Wat {
             imports: Vec::new(),
             start: None,
             panic: None,
+            texts: Vec::new(),
         }
+    }
+
+    /// Lays out one more text, which bodies name `$$KEY`.
+    fn text_named(mut self, key: &'static str, text: impl Into<String>) -> Self {
+        self.texts.push((key, text.into()));
+        self
     }
 
     /// Replaces an export's body.
@@ -228,6 +240,10 @@ impl Wat {
             ("SAVE", "01".into()),
             ("PANIC", self.panic.clone().unwrap_or_default()),
         ];
+        let strings: Vec<(&str, String)> = strings
+            .into_iter()
+            .chain(self.texts.iter().cloned())
+            .collect();
         // Strings are laid out from 1024 on; inputs go to 32768.
         let mut data = String::new();
         let mut places = Vec::new();
@@ -350,11 +366,12 @@ fn limits() -> Limits {
 }
 
 /// One compiled-code cache for the whole test binary: Siège is compiled once.
-fn shared_cache() -> PathBuf {
+fn shared_cache() -> CacheConfig {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| tempfile::tempdir().expect("temporary directory"))
-        .path()
-        .to_path_buf()
+    cache_in(
+        DIR.get_or_init(|| tempfile::tempdir().expect("temporary directory"))
+            .path(),
+    )
 }
 
 fn runtime() -> Runtime {
@@ -389,7 +406,7 @@ fn play_full_game(engine: &mut dyn GameEngine, seed: u64) -> (Status, u32) {
 /// The runtime survived: it still loads and plays the real Siège plugin.
 fn siege_still_plays(runtime: &Runtime) {
     let mut siege = runtime
-        .load("siege", siege_bytes())
+        .load_builtin("siege", siege_bytes())
         .unwrap_or_else(|e| panic!("Siège loads: {e}"));
     let (status, moves) = play_full_game(&mut siege, 7);
     assert!(moves > 0, "Siège played no move ({status:?})");
@@ -994,7 +1011,7 @@ fn non_wasm_files_are_refused() {
 #[test]
 fn the_compiled_code_cache_is_used_and_behaves_identically() {
     let dir = tempfile::tempdir().unwrap();
-    let runtime = Runtime::with_limits(Some(dir.path().join("cache")), limits()).unwrap();
+    let runtime = Runtime::with_limits(Some(cache_in(dir.path())), limits()).unwrap();
     for (name, bytes) in [
         ("good", Wat::good().bytes()),
         ("siege", siege_bytes().to_vec()),
@@ -1016,7 +1033,7 @@ fn the_compiled_code_cache_is_used_and_behaves_identically() {
             );
         }
         // Another runtime on the same directory uses it too.
-        let other = Runtime::with_limits(Some(dir.path().join("cache")), limits()).unwrap();
+        let other = Runtime::with_limits(Some(cache_in(dir.path())), limits()).unwrap();
         assert!(other.load(name, &bytes).unwrap().loaded_from_cache());
     }
 
@@ -1054,4 +1071,639 @@ fn duplicates_run_on_other_threads() {
         let result = thread.join().expect("the thread finished");
         assert_eq!(result, play_full_game(&mut original, seed as u64));
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Answers that do not hold (issue 17): each is a protocol error naming the plugin, the call
+// and the problem, and the host goes on.
+// ---------------------------------------------------------------------------------------
+
+/// The message of a protocol violation of `call` by plugin `name`.
+fn protocol<T: std::fmt::Debug>(name: &str, call: &str, result: Result<T, EngineError>) -> String {
+    let error = plugin_error(name, result);
+    assert!(
+        matches!(error, PluginError::Protocol { call: ref c, .. } if c == call),
+        "{name}: expected a protocol error of {call}, got {error}"
+    );
+    error.to_string()
+}
+
+const OUTCOME_GHOST: &str = r#"{"winners":[9],"scores":[],"reason":{"fr":"x","en":"x"}}"#;
+
+#[test]
+fn a_status_with_no_seat_to_act_or_a_seat_that_does_not_exist_is_refused() {
+    let runtime = runtime();
+    let finished_ghost = format!(r#"{{"state":"finished","outcome":{OUTCOME_GHOST}}}"#);
+    let cases = [
+        (
+            "nobody-to-act",
+            r#"{"state":"to_act","seats":[]}"#,
+            "no seat to act",
+        ),
+        (
+            "ghost-to-act",
+            r#"{"state":"to_act","seats":[7]}"#,
+            "seat 7 to act",
+        ),
+        (
+            "twice-to-act",
+            r#"{"state":"to_act","seats":[1,1]}"#,
+            "seat 1 to act twice",
+        ),
+        (
+            "ghost-winner",
+            finished_ghost.as_str(),
+            "seat 9 among the winners",
+        ),
+    ];
+    for (name, status, problem) in cases {
+        let wat = Wat::good()
+            .text_named("ODD_STATUS", status)
+            .body("veillee_status", "(call $emit $$ODD_STATUS)");
+        let mut plugin = load(&runtime, name, &wat);
+        let game = plugin.create(&Setup::new(2, 1)).unwrap();
+        let message = protocol(name, "veillee_status", plugin.status(game));
+        assert!(message.contains(problem), "{message}");
+    }
+    let wat = Wat::good()
+        .text_named(
+            "GHOST_PLAYOUT",
+            format!(r#"{{"moves":1,"outcome":{OUTCOME_GHOST},"stuck":false}}"#),
+        )
+        .body("veillee_playout", "(call $emit $$GHOST_PLAYOUT)");
+    let mut plugin = load(&runtime, "ghost-playout", &wat);
+    let game = plugin.create(&Setup::new(2, 1)).unwrap();
+    let message = protocol(
+        "ghost-playout",
+        "veillee_playout",
+        plugin.playout(game, 1, 10),
+    );
+    assert!(message.contains("seat 9"), "{message}");
+    siege_still_plays(&runtime);
+}
+
+#[test]
+fn a_seat_to_act_without_a_move_is_refused() {
+    let runtime = runtime();
+    let wat = Wat::good()
+        .body("veillee_legal_actions", "(call $emit $$EMPTY)")
+        .body("veillee_action_count", "(i64.const 0)");
+    let mut plugin = load(&runtime, "stuck", &wat);
+    let game = plugin.create(&Setup::new(2, 1)).unwrap();
+    // Seat 1 is not to act: no move is the right answer.
+    assert_eq!(plugin.legal_actions(game, 1).unwrap(), vec![]);
+    let message = protocol(
+        "stuck",
+        "veillee_legal_actions",
+        plugin.legal_actions(game, 0),
+    );
+    assert!(message.contains("no action for seat 0"), "{message}");
+    let game = plugin.create(&Setup::new(2, 1)).unwrap();
+    let message = protocol(
+        "stuck",
+        "veillee_action_count",
+        plugin.action_count(game, 0),
+    );
+    assert!(message.contains("seat 0"), "{message}");
+    siege_still_plays(&runtime);
+}
+
+/// Lists `a` and `b` in turn: a byte of memory flips at every listing.
+const FLIPPING_LIST: &str = "(i32.store8 (i32.const 200) (i32.xor (i32.load8_u (i32.const 200)) (i32.const 1))) \
+     (if (result i64) (i32.load8_u (i32.const 200)) (then (call $emit $$LIST_A)) (else (call $emit $$LIST_B)))";
+
+fn one_action(id: &str) -> String {
+    format!(r#"[{{"id":"{id}","path":[],"label":{{"fr":"{id}","en":"{id}"}}}}]"#)
+}
+
+#[test]
+fn action_ids_that_change_between_two_listings_are_refused() {
+    let runtime = runtime();
+    let wat = Wat::good()
+        .text_named("LIST_A", one_action("a"))
+        .text_named("LIST_B", one_action("b"))
+        .body("veillee_legal_actions", FLIPPING_LIST);
+    let mut plugin = load(&runtime, "shifty", &wat);
+    let game = plugin.create(&Setup::new(2, 1)).unwrap();
+    assert_eq!(plugin.legal_actions(game, 0).unwrap()[0].id, "a");
+    let message = protocol(
+        "shifty",
+        "veillee_legal_actions",
+        plugin.legal_actions(game, 0),
+    );
+    assert!(
+        message.contains("(`b`) than a moment before (`a`)"),
+        "{message}"
+    );
+
+    // Listed, then refused as illegal with nothing in between.
+    let wat = Wat::good().body("veillee_apply", "(call $fail $$ILLEGAL)");
+    let mut plugin = load(&runtime, "fickle", &wat);
+    let game = plugin.create(&Setup::new(2, 1)).unwrap();
+    assert_eq!(plugin.legal_actions(game, 0).unwrap()[0].id, "win");
+    let message = protocol("fickle", "veillee_apply", plugin.apply(game, 0, "win"));
+    assert!(message.contains("refused `win`"), "{message}");
+    // An id it never listed is only the game refusing it.
+    let game = plugin.create(&Setup::new(2, 1)).unwrap();
+    assert!(matches!(
+        plugin.apply(game, 0, "lose"),
+        Err(EngineError::Game(GameError::IllegalAction { .. }))
+    ));
+
+    let twice = format!(
+        "[{}, {}]",
+        &one_action("x")[1..one_action("x").len() - 1],
+        &one_action("x")[1..one_action("x").len() - 1]
+    );
+    let wat = Wat::good()
+        .text_named("TWICE", twice)
+        .body("veillee_legal_actions", "(call $emit $$TWICE)");
+    let mut plugin = load(&runtime, "echo", &wat);
+    let game = plugin.create(&Setup::new(2, 1)).unwrap();
+    let message = protocol(
+        "echo",
+        "veillee_legal_actions",
+        plugin.legal_actions(game, 0),
+    );
+    assert!(message.contains("`x` twice"), "{message}");
+    siege_still_plays(&runtime);
+}
+
+#[test]
+fn a_238_mb_answer_under_the_memory_cap_is_refused_before_it_is_read() {
+    // The plugin may have 256 MiB, and fills most of it with one answer.
+    let runtime = Runtime::with_limits(
+        None,
+        Limits {
+            memory_bytes: 256 << 20,
+            ..limits()
+        },
+    )
+    .unwrap();
+    let huge = "(drop (memory.grow (i32.const 3700))) (global.set $out (i32.const 65536)) \
+                (i64.const 238000000)";
+    let mut plugin = load(
+        &runtime,
+        "huge-answer",
+        &Wat::good().body("veillee_view", huge),
+    );
+    let game = plugin.create(&Setup::new(2, 1)).unwrap();
+    let message = protocol("huge-answer", "veillee_view", plugin.view(game, None));
+    assert!(
+        message.contains("238000000 bytes") && message.contains("nothing was read"),
+        "{message}"
+    );
+    // Three bytes per value, 300,000 values: small, but far too many values to parse.
+    let many = "(local $at i32) (drop (memory.grow (i32.const 16))) (local.set $at (i32.const 65537)) \
+        (i32.store8 (i32.const 65536) (i32.const 91)) \
+        (block $done (loop $fill (br_if $done (i32.ge_u (local.get $at) (i32.const 965537))) \
+          (i32.store8 (local.get $at) (i32.const 91)) (i32.store8 offset=1 (local.get $at) (i32.const 93)) \
+          (i32.store8 offset=2 (local.get $at) (i32.const 44)) \
+          (local.set $at (i32.add (local.get $at) (i32.const 3))) (br $fill))) \
+        (global.set $out (i32.const 65536)) (i64.const 900001)";
+    let mut plugin = load(
+        &runtime,
+        "many-values",
+        &Wat::good().body("veillee_legal_actions", many),
+    );
+    let game = plugin.create(&Setup::new(2, 1)).unwrap();
+    let message = protocol(
+        "many-values",
+        "veillee_legal_actions",
+        plugin.legal_actions(game, 0),
+    );
+    assert!(message.contains("JSON objects and lists"), "{message}");
+    siege_still_plays(&runtime);
+}
+
+// ---------------------------------------------------------------------------------------
+// The compiled-code cache is not trusted (issue 17)
+// ---------------------------------------------------------------------------------------
+
+fn cache_in(dir: &std::path::Path) -> CacheConfig {
+    CacheConfig {
+        dir: dir.join("cache"),
+        key_file: dir.join("compiled-code.key"),
+    }
+}
+
+/// The cache entry of the plugin whose content hash is `hash`.
+fn entry_of(dir: &std::path::Path, hash: &str) -> PathBuf {
+    let entries: Vec<PathBuf> = std::fs::read_dir(dir.join("cache"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "cwasm")
+                && p.file_name().unwrap().to_string_lossy().starts_with(hash)
+        })
+        .collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    entries[0].clone()
+}
+
+/// Loads Siège and checks that what runs is Siège, compiled afresh (`from_cache`) or not.
+fn siege_from(runtime: &Runtime, from_cache: bool) {
+    let mut siege = runtime.load_builtin("siege", siege_bytes()).unwrap();
+    assert_eq!(
+        siege.manifest().id,
+        "siege",
+        "another plugin's code ran as Siège"
+    );
+    assert_eq!(siege.loaded_from_cache(), from_cache);
+    assert!(play_full_game(&mut siege, 3).1 > 0);
+}
+
+#[test]
+fn a_planted_or_tampered_compiled_artifact_is_never_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = Runtime::with_limits(Some(cache_in(dir.path())), limits()).unwrap();
+    assert_eq!(runtime.cache_problem(), None);
+    let good = runtime.load("good", &Wat::good().bytes()).unwrap();
+    let siege = runtime.load_builtin("siege", siege_bytes()).unwrap();
+    let (good_entry, siege_entry) = (
+        entry_of(dir.path(), good.hash()),
+        entry_of(dir.path(), siege.hash()),
+    );
+    siege_from(&runtime, true);
+
+    // Another plugin's entry, signature and all, planted under Siège's name.
+    std::fs::copy(&good_entry, &siege_entry).unwrap();
+    siege_from(&runtime, false);
+    siege_from(&runtime, true);
+
+    // One byte of Siège's compiled code changed.
+    let mut bytes = std::fs::read(&siege_entry).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&siege_entry, &bytes).unwrap();
+    siege_from(&runtime, false);
+
+    // A genuine wasmtime artifact without a signature (what the former cache wrote, and what
+    // anyone with a copy of wasmtime can make): the other plugin's code under Siège's name.
+    let signed = std::fs::read(&good_entry).unwrap();
+    std::fs::write(&siege_entry, &signed[16 + 32..]).unwrap();
+    siege_from(&runtime, false);
+
+    // The same directory under another installation's key: nothing of it verifies.
+    let other_key = CacheConfig {
+        key_file: dir.path().join("another.key"),
+        ..cache_in(dir.path())
+    };
+    let other = Runtime::with_limits(Some(other_key), limits()).unwrap();
+    siege_from(&other, false);
+    // … and what it wrote does not verify under the first key.
+    siege_from(&runtime, false);
+    siege_from(&runtime, true);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_cache_or_key_that_others_can_write_is_not_used() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let config = cache_in(dir.path());
+    std::fs::create_dir_all(&config.dir).unwrap();
+    std::fs::set_permissions(&config.dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let runtime = Runtime::with_limits(Some(config.clone()), limits()).unwrap();
+    let problem = runtime
+        .cache_problem()
+        .expect("a world-writable cache is refused");
+    assert!(problem.contains("writable by other users"), "{problem}");
+    siege_from(&runtime, false);
+    siege_from(&runtime, false);
+
+    // Private again: used. Then an entry others may write is thrown away.
+    std::fs::set_permissions(&config.dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let runtime = Runtime::with_limits(Some(config.clone()), limits()).unwrap();
+    assert_eq!(runtime.cache_problem(), None);
+    siege_from(&runtime, false);
+    let hash = runtime
+        .load_builtin("siege", siege_bytes())
+        .unwrap()
+        .hash()
+        .to_string();
+    let entry = entry_of(dir.path(), &hash);
+    std::fs::set_permissions(&entry, std::fs::Permissions::from_mode(0o666)).unwrap();
+    siege_from(&runtime, false);
+
+    // A key others can read signs nothing.
+    std::fs::set_permissions(&config.key_file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let runtime = Runtime::with_limits(Some(config), limits()).unwrap();
+    let problem = runtime.cache_problem().expect("a readable key is refused");
+    assert!(
+        problem.contains("readable or writable by other users"),
+        "{problem}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Compiling untrusted plugins (issue 17)
+// ---------------------------------------------------------------------------------------
+
+/// The tests' compiler process (`src/bin/compile_child.rs`).
+fn compiler() -> CompilerCommand {
+    CompilerCommand::new(env!("CARGO_BIN_EXE_compile_child"), [COMPILE_SUBCOMMAND])
+}
+
+/// Unsigned LEB128, as wasm writes counts and sizes.
+fn leb(mut v: u64, out: &mut Vec<u8>) {
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+/// A module of `functions` functions `() -> ()`, each `body` (its locals declaration and
+/// instructions, without the final `end`), written byte by byte. With `abi_names`, it also
+/// has a memory and exports every name of the ABI (all as function 0, of the wrong type):
+/// it passes the checks made before compiling and is refused only once compiled.
+fn module_of(functions: u32, body: &[u8], abi_names: bool) -> Vec<u8> {
+    let section = |id: u8, content: Vec<u8>, out: &mut Vec<u8>| {
+        out.push(id);
+        leb(content.len() as u64, out);
+        out.extend(content);
+    };
+    let mut wasm = b"\0asm\x01\0\0\0".to_vec();
+    section(1, vec![1, 0x60, 0, 0], &mut wasm);
+    let mut declared = Vec::new();
+    leb(u64::from(functions), &mut declared);
+    declared.extend(std::iter::repeat_n(0u8, functions as usize));
+    section(3, declared, &mut wasm);
+    if abi_names {
+        section(5, vec![1, 0, 1], &mut wasm); // one memory of one page
+        let mut exports = Vec::new();
+        leb(REQUIRED_EXPORTS.len() as u64 + 1, &mut exports);
+        let mut export = |name: &str, kind: u8| {
+            leb(name.len() as u64, &mut exports);
+            exports.extend_from_slice(name.as_bytes());
+            exports.extend_from_slice(&[kind, 0]);
+        };
+        export("memory", 2);
+        for name in REQUIRED_EXPORTS {
+            export(name, 0);
+        }
+        section(7, exports, &mut wasm);
+    }
+    let mut code = Vec::new();
+    leb(u64::from(functions), &mut code);
+    for _ in 0..functions {
+        leb(body.len() as u64 + 1, &mut code);
+        code.extend_from_slice(body);
+        code.push(0x0b);
+    }
+    section(10, code, &mut wasm);
+    wasm
+}
+
+/// A body that returns at once (no locals, no instructions).
+const TRIVIAL: &[u8] = &[0];
+
+/// A body with one i32 local and `n` times `local.get 0; i32.const 1; i32.add; local.set 0`.
+fn arithmetic(n: usize) -> Vec<u8> {
+    let mut body = vec![0x01, 0x01, 0x7f];
+    for _ in 0..n {
+        body.extend_from_slice(&[0x20, 0, 0x41, 1, 0x6a, 0x21, 0]);
+    }
+    body
+}
+
+/// A module within the size caps that takes the compiler far longer and far more memory
+/// than any game: 9,500 functions of 60 additions each (4 MB of code).
+fn heavy_module() -> Vec<u8> {
+    module_of(9_500, &arithmetic(60), true)
+}
+
+#[test]
+fn a_module_of_300000_trivial_functions_is_refused_before_compiling() {
+    let bomb = module_of(300_000, TRIVIAL, false);
+    assert!(bomb.len() < 4 << 20, "a small file: {} bytes", bomb.len());
+    for runtime in [runtime(), runtime().compiling_in(Some(compiler()))] {
+        let error = load_error(&runtime, "bomb", &bomb);
+        assert!(matches!(error, PluginError::TooLarge { .. }), "{error}");
+        assert!(error.to_string().contains("300000 functions"), "{error}");
+        siege_still_plays(&runtime);
+    }
+}
+
+#[test]
+fn one_enormous_function_is_refused_before_compiling() {
+    let mut body = vec![0u8];
+    body.extend(std::iter::repeat_n(0x01u8, 2 << 20)); // two million `nop`s
+    let error = load_error(&runtime(), "enormous", &module_of(1, &body, false));
+    assert!(matches!(error, PluginError::TooLarge { .. }), "{error}");
+    assert!(error.to_string().contains("function number 0"), "{error}");
+}
+
+#[test]
+fn every_builtin_game_compiles_in_a_compiler_process_and_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = Runtime::with_limits(Some(cache_in(dir.path())), limits())
+        .unwrap()
+        .compiling_in(Some(compiler()));
+    assert!(runtime.compiles_in_child());
+    for (id, bytes) in veillee_runtime::builtin::BUILTIN_PLUGINS {
+        let mut plugin = runtime
+            .load(id, bytes)
+            .unwrap_or_else(|e| panic!("{id} compiles in a child: {e}"));
+        assert!(!plugin.loaded_from_cache());
+        let game = plugin
+            .create(&Setup::new(plugin.manifest().min_players, 1))
+            .unwrap();
+        assert!(plugin.playout(game, 1, 100_000).unwrap().moves > 0, "{id}");
+        // What the child compiled went into the cache.
+        assert!(runtime.load(id, bytes).unwrap().loaded_from_cache(), "{id}");
+    }
+}
+
+#[test]
+fn a_compile_past_its_time_or_memory_budget_is_stopped() {
+    let heavy = heavy_module();
+    let budget = |compile: CompileLimits| {
+        Runtime::with_limits(
+            None,
+            Limits {
+                compile,
+                ..limits()
+            },
+        )
+        .unwrap()
+        .compiling_in(Some(compiler()))
+    };
+    let slow = budget(CompileLimits {
+        seconds: 0.2,
+        ..CompileLimits::default()
+    });
+    let error = load_error(&slow, "slow-to-compile", &heavy);
+    assert!(
+        matches!(error, PluginError::CompileBudget { .. })
+            && error.to_string().contains("took more than 0.2 s"),
+        "{error}"
+    );
+    siege_still_plays(&slow);
+    let greedy = budget(CompileLimits {
+        memory_bytes: 64 << 20,
+        ..CompileLimits::default()
+    });
+    let error = load_error(&greedy, "greedy-to-compile", &heavy);
+    assert!(
+        matches!(error, PluginError::CompileBudget { .. })
+            && error.to_string().contains("more than 64 MiB of memory"),
+        "{error}"
+    );
+    siege_still_plays(&greedy);
+
+    // With a cache, a compile past its budget is remembered: the next start refuses the
+    // same bytes at once, until they are installed again.
+    let dir = tempfile::tempdir().unwrap();
+    let remembering = Runtime::with_limits(
+        Some(cache_in(dir.path())),
+        Limits {
+            compile: CompileLimits {
+                seconds: 0.2,
+                ..CompileLimits::default()
+            },
+            ..limits()
+        },
+    )
+    .unwrap()
+    .compiling_in(Some(compiler()));
+    let first = load_error(&remembering, "slow", &heavy).to_string();
+    assert!(!first.contains("tried before"), "{first}");
+    let again = load_error(&remembering, "slow", &heavy).to_string();
+    assert!(
+        again.contains("took more than 0.2 s when it was tried before"),
+        "{again}"
+    );
+    let retried = match remembering.load_again("slow", &heavy) {
+        Ok(_) => panic!("the heavy module compiled within 0.2 s"),
+        Err(error) => error.to_string(),
+    };
+    assert!(!retried.contains("tried before"), "{retried}");
+}
+
+/// `veillee_apply` that refuses what it does not list (seat 0's "win"), as the
+/// conformance kit of the install self-check wants.
+const APPLY_WIN_ONLY: &str = "(if (result i64) (call $state (local.get 0)) (then (call $fail $$GAME_OVER)) \
+     (else (if (result i64) (i32.and (i32.eqz (local.get 1)) (i32.and (i32.eq (local.get 2) (i32.const 3)) \
+       (i32.and (i32.eq (i32.load16_u (i32.const 32768)) (i32.const 0x6977)) \
+         (i32.eq (i32.load8_u (i32.const 32770)) (i32.const 0x6e))))) \
+       (then (call $finish (local.get 0)) (call $emit $$EVENTS)) (else (call $fail $$ILLEGAL)))))";
+
+#[test]
+fn hostile_installed_plugins_are_left_out_with_their_reasons_and_the_library_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = veillee_runtime::data_dir::DataDir::at(dir.path());
+    let plugins = data.plugins();
+    std::fs::create_dir_all(&plugins).unwrap();
+    std::fs::write(
+        plugins.join("bomb.wasm"),
+        module_of(300_000, TRIVIAL, false),
+    )
+    .unwrap();
+    std::fs::write(plugins.join("loops.wasm"), Wat::good().start(LOOP).bytes()).unwrap();
+    // Passes loading, fails its self-check: seat 0 never has a move.
+    let stuck = Wat::good()
+        .body("veillee_legal_actions", "(call $emit $$EMPTY)")
+        .manifest(&MANIFEST.replace(r#""id":"hostile""#, r#""id":"stuck""#));
+    std::fs::write(plugins.join("stuck.wasm"), stuck.bytes()).unwrap();
+    let fine = Wat::good().body("veillee_apply", APPLY_WIN_ONLY);
+    std::fs::write(plugins.join("fine.wasm"), fine.bytes()).unwrap();
+    let runtime = Runtime::with_limits(Some(veillee_tests::temp_cache(&data)), limits())
+        .unwrap()
+        .compiling_in(Some(compiler()));
+    let catalog = veillee_runtime::catalog::Catalog::open(runtime, data);
+    let problems = catalog.problems().join("\n");
+    for (file, why) in [
+        ("bomb.wasm", "300000 functions"),
+        ("loops", "did not finish"),
+        ("stuck.wasm", "self-check"),
+    ] {
+        assert!(
+            problems.lines().any(|l| l.contains(file)) && problems.contains(why),
+            "{file}: {why} in {problems}"
+        );
+    }
+    let ids: Vec<&str> = catalog
+        .games()
+        .iter()
+        .map(|g| g.manifest().id.as_str())
+        .collect();
+    assert!(
+        ids.contains(&"siege") && ids.contains(&"hostile"),
+        "{ids:?}\n{problems}"
+    );
+    assert!(!ids.contains(&"stuck"), "{ids:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Sessions over a plugin that misbehaves, is fixed, or changes its rules (issue 17)
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn a_session_resumes_once_its_plugin_is_fixed_and_other_rules_under_its_id_are_caught() {
+    use veillee_runtime::session::{SessionError, Sessions};
+    use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
+
+    let (store, _dir) = veillee_tests::temp_store();
+    let sessions = Sessions::new(store);
+    let runtime = runtime();
+    let seats: Vec<SeatPlayer> = ["Ana", "Bruno"]
+        .map(|name| SeatPlayer {
+            name: name.into(),
+            kind: PlayerKind::Human,
+        })
+        .into();
+    let stuck_wat = Wat::good().body("veillee_legal_actions", "(call $emit $$EMPTY)");
+    let mut stuck = load(&runtime, "stuck", &stuck_wat);
+    let live = sessions.start(&mut stuck, seats, Setup::new(2, 1)).unwrap();
+    let id = live.meta.id;
+    // The front end asks for seat 0's moves: an error naming the plugin, nothing lost.
+    protocol(
+        "stuck",
+        "veillee_legal_actions",
+        stuck.legal_actions(live.game, 0),
+    );
+    let live = sessions.resume(&mut stuck, id).unwrap();
+    protocol(
+        "stuck",
+        "veillee_legal_actions",
+        stuck.legal_actions(live.game, 0),
+    );
+
+    // The fixed build (other bytes, same game): the session resumes and ends.
+    let mut fixed = load(&runtime, "fixed", &Wat::good());
+    let mut live = sessions.resume(&mut fixed, id).unwrap();
+    let actions = fixed.legal_actions(live.game, 0).unwrap();
+    sessions
+        .apply(
+            &mut fixed,
+            &mut live,
+            0,
+            &actions[0].id,
+            serde_json::Value::Null,
+        )
+        .unwrap();
+    assert!(sessions.get(id).unwrap().status.outcome().is_some());
+
+    // Other rules under the same id: the same moves stay legal and the outcome is the
+    // same, but the game is not (its state differs): refused, saying where.
+    let impostor_wat = Wat::good().text_named("OTHER_SAVE", "ab").body(
+        "veillee_save",
+        "(call $emit (i32.add @OTHER_SAVE (call $state (local.get 0))) (i32.const 1))",
+    );
+    let mut impostor = load(&runtime, "impostor", &impostor_wat);
+    let error = sessions.resume(&mut impostor, id).unwrap_err();
+    let message = error.to_string();
+    assert!(matches!(error, SessionError::Diverged(_)), "{message}");
+    assert!(
+        message.contains("move 0") && message.contains("not the one saved"),
+        "{message}"
+    );
+    // Untouched: it still resumes with the build it was played with.
+    assert!(sessions.resume(&mut fixed, id).is_ok());
 }

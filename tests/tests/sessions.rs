@@ -337,7 +337,7 @@ fn a_database_from_a_newer_veillee_is_refused_and_left_alone() {
     assert!(
         error
             .to_string()
-            .contains("schema 99, newer than this Veillée's (1)"),
+            .contains("schema 99, newer than this Veillée's (2)"),
         "{error}"
     );
     assert!(dir.path().join("sessions.sled").exists(), "not moved aside");

@@ -942,9 +942,13 @@ fn ca_t3_roi_returns_a_castle_card_and_the_favorites_owner_one_too() {
     assert_eq!(square(&t.at("barbare")), "");
 }
 
+/// CA-T3, the Roi with the Favorite in play, decided: « Le roi renvois du château n'importe
+/// quelle autre carte. Si la favorite est à la cour, le joueur ayant un pion sur la favorite
+/// renvoie également une carte de son choix. » The Roi's own return names the castle; the
+/// Favorite owner's « carte de son choix » names no place, so it may be any card in play,
+/// outside the walls included (the Roi excepted).
 #[test]
 fn ca_t3_roi_favorites_owner_returns_a_card_of_their_choice_even_outside() {
-    // « une carte de son choix »: the Favourite's owner is not held to the castle.
     let mut t = T::new(3);
     let owner = t.other(1);
     t.put("courtisan", "c5", Some(2));
@@ -1080,10 +1084,11 @@ fn ca_t3_fee_lures_a_character_outside() {
     assert_eq!(square(&t.at("fantome")), "a1");
 }
 
+/// CA-T4, the Fée decided: « La fée attire hors des murs l'un des personnages se trouvant
+/// dans le château. » A Chevalier standing on a card of the castle is one of them, and
+/// outside it then protects nothing.
 #[test]
 fn ca_t4_fee_lures_a_chevalier_of_the_castle_outside() {
-    // « l'un des personnages se trouvant dans le château »: a Chevalier standing on a
-    // card of the castle is one of them, and outside it then protects nothing.
     let mut t = T::new(3);
     t.put("fantome", "a1", Some(1)); // not a character itself
     t.put("chevalier-1", "on-fantome", Some(2));

@@ -206,6 +206,8 @@ impl App {
             Reply::GameFailed(message) => self.play.on_error(message),
             Reply::RevealInTheWay(reveals) => self.play.on_reveal(reveals),
             Reply::Saved(list) => self.saved.list = list,
+            Reply::SetAside(found) => self.saved.set_aside = found,
+            Reply::Restored(result) => self.saved.restored(&self.shared, result),
             Reply::FileDone(result) => self.saved.file_done(&self.shared, result),
             Reply::Picked(pick, path) => match (pick, path) {
                 (Pick::Plugin, Some(path)) => self.library.install(&mut self.shared, path),

@@ -173,6 +173,11 @@ strings! {
     CannotOpen => "Les données de Veillée n'ont pas pu être ouvertes", "Veillée's data could not be opened";
     Quit => "Quitter", "Quit";
     Recovered => "Les parties sauvegardées ont été réparées", "The saved games were repaired";
+    SetAsideTitle => "Une base de parties a été mise de côté", "A saved-games database was set aside";
+    SetAsideBody => "Le {}, une base de parties abîmée (ou prise pour telle) a été mise de côté dans {}. Veillée peut en récupérer toutes les parties encore lisibles ; celles déjà présentes ne sont pas dupliquées.", "On {}, a damaged saved-games database (or one taken for damaged) was set aside in {}. Veillée can bring back every game in it that can still be read; games already here are not duplicated.";
+    RestoreSetAside => "Récupérer ses parties", "Bring its games back";
+    RestoredGames => "{} partie(s) récupérée(s), {} déjà présente(s), {} encore illisible(s).", "{} game(s) brought back, {} already here, {} still unreadable.";
+    NameRefused => "Le nom de la place {} n'est pas accepté : {} caractères au plus, sans caractère de contrôle.", "The name of seat {} is refused: at most {} characters, and no control characters.";
     NoRules => "Les règles complètes de ce jeu ne sont pas encore fournies par le jeu. En voici la présentation :", "This game does not ship its full rules yet. Here is its description:";
     Resumed => "Partie reprise au coup {}", "Game resumed at move {}";
     Started => "Nouvelle partie, graine {}", "New game, seed {}";

@@ -420,8 +420,14 @@ impl PlayScreen {
             }
         }
 
-        // Bots: a short visible pause, then the worker plays.
-        if view.bot.is_some() && !self.waiting && self.reveal.is_none() && finished.is_none() {
+        // Bots: a short visible pause, then the worker plays. Not while an error is shown: a
+        // bot whose move failed would otherwise fail again every pause, for ever.
+        if view.bot.is_some()
+            && !self.waiting
+            && self.reveal.is_none()
+            && finished.is_none()
+            && self.error.is_none()
+        {
             let now = ui.input(|i| i.time);
             let due = *self.bot_due.get_or_insert(now + BOT_PAUSE_SECONDS);
             if now >= due {

@@ -9,6 +9,7 @@ use super::i18n::S;
 use super::widgets::{self, Answer, ACCENT, MUTED};
 use super::worker::{FileDone, Pick, Request};
 use veillee_runtime::store::model::SessionMeta;
+use veillee_runtime::store::SetAside;
 
 /// The saved-games screen.
 #[derive(Default)]
@@ -29,6 +30,8 @@ pub struct SavedScreen {
     error: Option<String>,
     /// The import dialog answered nothing: say that the path can be typed.
     dialog_failed: bool,
+    /// Damaged databases set aside, whose games can be brought back.
+    pub set_aside: Vec<SetAside>,
 }
 
 /// Where an export goes unless the player types another path: the documents folder, else
@@ -66,6 +69,47 @@ impl SavedScreen {
                 self.notice = None;
                 self.error = Some(e)
             }
+        }
+    }
+
+    /// A restore of a set-aside database ended.
+    pub fn restored(&mut self, shared: &Shared, result: Result<(usize, usize, usize), String>) {
+        match result {
+            Ok((added, already, lost)) => {
+                self.error = None;
+                let counts = [added, already, lost].map(|n| n.to_string());
+                let counts: Vec<&str> = counts.iter().map(String::as_str).collect();
+                self.notice = Some(shared.lang.f(S::RestoredGames, &counts));
+            }
+            Err(e) => {
+                self.notice = None;
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// The set-aside databases, each with its "bring its games back" button.
+    fn set_aside_ui(&self, ui: &mut Ui, shared: &mut Shared) {
+        let lang = shared.lang;
+        for aside in &self.set_aside {
+            widgets::card(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.label(
+                    RichText::new(lang.t(S::SetAsideTitle))
+                        .strong()
+                        .color(ACCENT),
+                );
+                let since = aside.since.map_or_else(|| "?".into(), when);
+                let path = aside.path.display().to_string();
+                ui.label(lang.f(S::SetAsideBody, &[&since, &path]));
+                let button = widgets::primary(ui, lang.t(S::RestoreSetAside));
+                let spoken = format!("{} — {}", lang.t(S::RestoreSetAside), aside.name);
+                button.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken));
+                if button.clicked() {
+                    shared.worker.send(Request::Restore(aside.name.clone()));
+                }
+            });
+            ui.add_space(8.0);
         }
     }
 
@@ -155,6 +199,7 @@ impl SavedScreen {
             }
         }
         ui.add_space(8.0);
+        self.set_aside_ui(ui, shared);
         if self.list.is_empty() {
             ui.label(RichText::new(lang.t(S::NoSaved)).color(MUTED));
         }

@@ -9,6 +9,7 @@ use super::app::{Nav, Shared};
 use super::i18n::S;
 use super::widgets::{self, colour, ACCENT, MUTED};
 use super::worker::{GameInfo, Request};
+use veillee_runtime::store::limits;
 use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
 
 /// The new-game screen for one game.
@@ -39,12 +40,12 @@ impl SetupScreen {
             .map(|i| {
                 remembered
                     .get(i)
-                    .filter(|n| !n.trim().is_empty())
+                    .filter(|n| !n.trim().is_empty() && limits::check_name(i, n).is_ok())
                     .cloned()
                     .unwrap_or_else(|| {
                         m.seats
                             .get(i)
-                            .map(|s| s.name.get(lang.code()).to_string())
+                            .map(|s| limits::fit_name(s.name.get(lang.code())))
                             .unwrap_or_else(|| lang.f(S::Seat, &[&(i + 1).to_string()]))
                     })
             })
@@ -87,9 +88,14 @@ impl SetupScreen {
         let m = &game.manifest;
         let mut nav = None;
         let seed = self.seed.trim().parse::<u64>();
-        let names_ok = self.names[..self.players as usize]
+        let refused = self.names[..self.players as usize]
             .iter()
-            .all(|n| !n.trim().is_empty());
+            .enumerate()
+            .find_map(|(seat, n)| limits::check_name(seat, n.trim()).err().map(|_| seat));
+        let names_ok = refused.is_none()
+            && self.names[..self.players as usize]
+                .iter()
+                .all(|n| !n.trim().is_empty());
         ui.horizontal(|ui| {
             if widgets::button(ui, lang.t(S::Back)).clicked() {
                 nav = Some(Nav::Library);
@@ -135,8 +141,15 @@ impl SetupScreen {
                                 widgets::seat_dot(ui, dot, 22.0);
                                 ui.label(RichText::new(role).strong())
                             });
+                            if let Some(seat) = refused {
+                                let limit = limits::NAME_CHARS.to_string();
+                                let message =
+                                    lang.f(S::NameRefused, &[&(seat + 1).to_string(), &limit]);
+                                ui.label(RichText::new(message).color(widgets::DANGER));
+                            }
                             ui.add(
                                 egui::TextEdit::singleline(&mut self.names[seat])
+                                    .char_limit(limits::NAME_CHARS)
                                     .min_size(egui::vec2(260.0, 0.0))
                                     .desired_width(260.0),
                             )

@@ -15,10 +15,8 @@ use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::plugin::Runtime;
 use veillee_runtime::session::{LiveSession, SessionError, Sessions};
-use veillee_runtime::store::model::{
-    PlayerKind, SeatPlayer, SessionFile, SessionMeta, VariantScript,
-};
-use veillee_runtime::store::{SessionChange, Store, StoreError};
+use veillee_runtime::store::model::{PlayerKind, SeatPlayer, SessionMeta, VariantScript};
+use veillee_runtime::store::{SetAside, Store, StoreError};
 use veillee_runtime::variants::library::{self, ScriptSource};
 use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits};
 
@@ -127,6 +125,8 @@ pub enum Request {
     Export(u64, PathBuf),
     /// Read a session file.
     Import(PathBuf),
+    /// Bring back the games of a set-aside database (its folder's name).
+    Restore(String),
     /// Remember a setting.
     SetSetting(&'static str, serde_json::Value),
 }
@@ -229,6 +229,10 @@ pub enum Reply {
     GameFailed(String),
     /// The saved sessions.
     Saved(Vec<SessionMeta>),
+    /// The damaged databases set aside, whose games can be brought back.
+    SetAside(Vec<SetAside>),
+    /// A restore ended: (games brought back, already here, still unreadable), or the error.
+    Restored(Result<(usize, usize, usize), String>),
     /// An export, import or delete ended.
     FileDone(Result<FileDone, String>),
     /// A file was chosen in a dialog (or none).
@@ -449,7 +453,18 @@ impl State {
                 }
                 vec![]
             }
-            Request::ListSaved => vec![Reply::Saved(self.saved())],
+            Request::ListSaved => vec![Reply::Saved(self.saved()), self.set_aside()],
+            Request::Restore(name) => {
+                let result = self.sessions().and_then(|s| {
+                    let restored = s.store().restore(&name).map_err(words)?;
+                    Ok((restored.added.len(), restored.already, restored.lost.len()))
+                });
+                vec![
+                    Reply::Restored(result),
+                    Reply::Saved(self.saved()),
+                    self.set_aside(),
+                ]
+            }
             Request::Delete(id) => {
                 let result = self
                     .sessions()
@@ -499,16 +514,7 @@ impl State {
         replies.push(Reply::Opened {
             games: self.games(),
             problems,
-            recovery: recovery.map(|r| {
-                let to = r.moved_to.display().to_string();
-                Text::new(
-                    format!(
-                        "La base des parties sauvegardées était illisible ({}). Ses fichiers ont été mis de côté dans {to} et une nouvelle base, vide, a été ouverte.",
-                        r.reason
-                    ),
-                    r.to_string(),
-                )
-            }),
+            recovery: recovery.map(|r| recovery_text(&r)),
             seat_names,
             language,
             scale,
@@ -605,29 +611,15 @@ impl State {
                 .map_err(words)?;
         let recorded: Vec<VariantScript> = scripts
             .iter()
-            .map(|s| VariantScript {
-                id: s.info().id.clone(),
-                file: s.file().to_string(),
-                hash: s.hash().to_string(),
-                text: s.text().to_string(),
-            })
+            .map(veillee_runtime::launch::recorded)
             .collect();
         let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
         let mut engine = self.engine(game, scripts)?;
         let sessions = self.sessions()?.clone();
         let _ = sessions.store().set_setting(SEAT_NAMES, &names);
-        let mut live = sessions.start(&mut *engine, seats, setup).map_err(words)?;
-        if !recorded.is_empty() {
-            live.meta.variants = recorded;
-            let change = SessionChange {
-                meta: Some(&live.meta),
-                ..SessionChange::default()
-            };
-            sessions
-                .store()
-                .commit(live.meta.id, &change)
-                .map_err(words)?;
-        }
+        let live = sessions
+            .start_with_variants(&mut *engine, seats, setup, recorded)
+            .map_err(words)?;
         let seed = live.meta.setup.seed;
         self.replace_playing(engine, live);
         let mut view = self.view(vec![LogLine {
@@ -858,6 +850,11 @@ impl State {
         })
     }
 
+    fn set_aside(&self) -> Reply {
+        let found = self.sessions().map(|s| s.store().set_aside());
+        Reply::SetAside(found.unwrap_or_default())
+    }
+
     fn saved(&self) -> Vec<SessionMeta> {
         self.sessions()
             .and_then(|s| s.list().map_err(words))
@@ -872,10 +869,7 @@ impl State {
     }
 
     fn import(&mut self, path: &std::path::Path) -> Res<FileDone> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let file: SessionFile = serde_json::from_str(&text)
-            .map_err(|e| format!("{} is not a Veillée game file: {e}", path.display()))?;
+        let file = veillee_runtime::session::read_file(path).map_err(words)?;
         let scripts = file
             .session
             .variants
@@ -888,6 +882,30 @@ impl State {
         let meta = sessions.import(&mut *engine, file).map_err(words)?;
         Ok(FileDone::Imported(meta.id))
     }
+}
+
+/// A salvage of the saved games, in words for the window.
+fn recovery_text(r: &veillee_runtime::store::Recovery) -> Text {
+    let to = r.moved_to.display().to_string();
+    let lost: Vec<String> = r.lost.iter().map(ToString::to_string).collect();
+    let lost = match lost.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", lost.join("; ")),
+    };
+    Text::new(
+        format!(
+            "La base des parties sauvegardées était abîmée ({}). {} partie(s) ont pu être lues et sont gardées ; {} n'ont pas pu l'être{lost}. La base abîmée est gardée telle quelle dans {to} : l'écran « Parties sauvegardées » peut en récupérer les parties.",
+            r.reason,
+            r.kept.len(),
+            r.lost.len()
+        ),
+        format!(
+            "The saved-games database was damaged ({}). {} game(s) could be read and were kept; {} could not{lost}. The damaged database is kept as it was in {to}: the Saved games screen can bring its games back.",
+            r.reason,
+            r.kept.len(),
+            r.lost.len()
+        ),
+    )
 }
 
 /// Fonts with wide symbol coverage, where the system keeps them (DejaVu, Noto Symbols).

@@ -775,3 +775,80 @@ fn the_interface_size_applies_at_once_and_is_remembered() {
         h.state().shared.scale
     );
 }
+
+#[test]
+fn a_set_aside_database_is_offered_on_the_saved_games_screen_and_its_games_come_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = finished_siege_game(dir.path());
+    // What an older Veillée did on a full disk: the healthy database renamed as broken.
+    std::fs::rename(
+        dir.path().join("sessions.sled"),
+        dir.path().join("sessions.broken-1700000000"),
+    )
+    .unwrap();
+    let mut h = harness(dir.path(), "en");
+    h.get_by_label("Saved games").click();
+    wait(&mut h, "the set-aside database", |h| {
+        h.query_by_label("Bring its games back — sessions.broken-1700000000")
+            .is_some()
+    });
+    assert!(h.query_by_label_contains("No saved games yet").is_some());
+    h.get_by_label("Bring its games back — sessions.broken-1700000000")
+        .click();
+    wait(&mut h, "the games brought back", |h| {
+        h.query_by_label(&format!("Resume #{id}")).is_some()
+    });
+    assert!(
+        h.query_by_label_contains("1 game(s) brought back, 0 already here, 0 still unreadable")
+            .is_some(),
+        "{:?}",
+        labels(&h)
+    );
+    assert!(h.query_by_label_contains("Bring its games back").is_none());
+}
+
+#[test]
+fn a_damaged_database_keeps_its_readable_games_in_the_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = finished_siege_game(dir.path());
+    {
+        let (store, _) = veillee_runtime::store::Store::open(dir.path()).unwrap();
+        // A version number that cannot be: once every command panicked on it.
+        veillee_runtime::store::force_schema_version(&store, 0).unwrap();
+    }
+    let mut h = harness(dir.path(), "en");
+    assert!(
+        h.query_by_label_contains("1 game(s) could be read and were kept")
+            .is_some(),
+        "{:?}",
+        labels(&h)
+    );
+    h.get_by_label("Saved games").click();
+    wait(&mut h, "the kept game", |h| {
+        h.query_by_label(&format!("Resume #{id}")).is_some()
+    });
+    assert!(h.query_by_label_contains("Bring its games back").is_some());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_device_or_a_fifo_among_the_installed_games_is_reported_and_the_library_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugins = dir.path().join("plugins");
+    std::fs::create_dir_all(&plugins).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", plugins.join("zero.wasm")).unwrap();
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(plugins.join("pipe.wasm"))
+        .status()
+        .unwrap();
+    assert!(fifo.success());
+    let h = harness(dir.path(), "en");
+    assert!(
+        h.query_by_label_contains("zero.wasm is a character device")
+            .is_some(),
+        "{:?}",
+        labels(&h)
+    );
+    assert!(h.query_by_label_contains("pipe.wasm is a FIFO").is_some());
+    assert!(h.query_all_by_label("Siège").count() > 0);
+}

@@ -22,7 +22,11 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List built-in and installed games.
-    Games,
+    Games {
+        /// Also list each game's options (for `--option id=value`).
+        #[arg(long)]
+        options: bool,
+    },
     /// Play many random games through the wasm plugin and report the results.
     Simulate {
         /// Game id.
@@ -36,6 +40,9 @@ pub enum Command {
         /// Players per game (default: the game's minimum).
         #[arg(long)]
         players: Option<u8>,
+        /// A game option as `id=value` (repeatable; `veillee games --options` lists them).
+        #[arg(long = "option", value_name = "ID=VALUE")]
+        options: Vec<String>,
         /// A game longer than this counts as an error.
         #[arg(long, default_value_t = 100_000)]
         max_moves: u32,
@@ -62,6 +69,9 @@ pub enum Command {
         /// Seed of the game (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,
+        /// A game option as `id=value` (repeatable; `veillee games --options` lists them).
+        #[arg(long = "option", value_name = "ID=VALUE")]
+        options: Vec<String>,
         /// A house rule to play with: its id or a .lua file (repeatable, applied in order).
         #[arg(long = "variant", value_name = "ID_OR_FILE")]
         variants: Vec<String>,
@@ -89,12 +99,26 @@ pub enum Command {
         /// Session id.
         id: u64,
     },
-    /// Write a session to a readable JSON file.
+    /// Write a session to a readable JSON file (every secret of it: the seed, every move),
+    /// or with --seat, the game as one seat saw it (for sharing a game in progress).
     Export {
         /// Session id.
         id: u64,
         /// The file to write.
         file: PathBuf,
+        /// Only what this seat saw, move by move: no seed, no move ids, nobody else's
+        /// secrets (`veillee show-view FILE` shows it; it cannot be imported and played on).
+        #[arg(long)]
+        seat: Option<u8>,
+    },
+    /// Show a file written by `export --seat`: each move as that seat read it, then the
+    /// board as it saw it.
+    ShowView {
+        /// The file to read.
+        file: PathBuf,
+        /// The board after this move (0: before the first; default: the last).
+        #[arg(long = "move")]
+        at: Option<u32>,
     },
     /// Validate a session file fully (game installed, log replays) and store it.
     Import {
@@ -105,6 +129,11 @@ pub enum Command {
     Delete {
         /// Session id.
         id: u64,
+    },
+    /// List the saved-games databases set aside as damaged, or bring one's games back.
+    Restore {
+        /// The set-aside folder's name (`sessions.broken-…`, see `veillee sessions`).
+        name: Option<String>,
     },
     /// Validate a plugin file fully and install it.
     Install {
@@ -118,7 +147,8 @@ pub enum Command {
     },
     /// List installed plugin files, and any that failed to load.
     Plugins,
-    /// Apply actions from the start and print status, legal actions and a viewer's scene.
+    /// Apply actions from the start of a game as it is played (with its own scripts) and print
+    /// status, legal actions and a viewer's scene.
     Inspect {
         /// Game id.
         game: String,
@@ -128,6 +158,9 @@ pub enum Command {
         /// Players (default: the game's minimum).
         #[arg(long)]
         players: Option<u8>,
+        /// A game option as `id=value` (repeatable; `veillee games --options` lists them).
+        #[arg(long = "option", value_name = "ID=VALUE")]
+        options: Vec<String>,
         /// Action ids to apply in order; `SEAT:ID` picks the seat when several may act.
         #[arg(long, value_delimiter = ',')]
         actions: Vec<String>,
@@ -148,9 +181,12 @@ pub enum Command {
         /// First seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Only this player count (default: every count the game allows).
+        /// Only this player count (default: every one the game allows).
         #[arg(long)]
         players: Option<u8>,
+        /// A game option as `id=value` (repeatable; `veillee games --options` lists them).
+        #[arg(long = "option", value_name = "ID=VALUE")]
+        options: Vec<String>,
     },
     /// List house rules (Lua variants) per game: built-in ones and yours.
     Variants {

@@ -2,20 +2,36 @@
 
 use std::path::Path;
 
+use crate::term::outln;
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::conformance::{check, CheckConfig};
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::launch::with_own_scripts;
 use veillee_runtime::native::native_engine;
+use veillee_runtime::options::parse_options;
 
-pub fn run(
-    catalog: &Catalog,
-    user_variants: &Path,
-    game: &str,
-    games: u32,
-    seed: u64,
-    players: Option<u8>,
-) -> anyhow::Result<()> {
+/// What to check.
+pub struct Request<'a> {
+    /// Game id or path to a `.wasm` file.
+    pub game: &'a str,
+    /// Random games per player count.
+    pub games: u32,
+    /// First seed.
+    pub seed: u64,
+    /// Only this player count (default: every one the game allows).
+    pub players: Option<u8>,
+    /// The game's options, as `id=value`.
+    pub options: &'a [String],
+}
+
+pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow::Result<()> {
+    let Request {
+        game,
+        games,
+        seed,
+        players,
+        options,
+    } = *request;
     let path = Path::new(game);
     let (plugin, native) = if path.is_file() {
         let bytes = std::fs::read(path)?;
@@ -45,19 +61,18 @@ pub fn run(
         .transpose()?;
     let manifest = plugin.manifest().clone();
     let counts = manifest.min_players..=manifest.max_players;
-    if let Some(n) = players {
-        anyhow::ensure!(
-            counts.contains(&n),
-            "{} plays with {}–{} players, not {n}",
-            manifest.id,
-            manifest.min_players,
-            manifest.max_players
-        );
+    if let Some(players) = players {
+        super::ensure_players(&manifest, players)?;
+    }
+    let own = super::variants::own_scripts(&manifest.id, user_variants);
+    if let Some(line) = super::variants::own_scripts_line(&own) {
+        outln!("{line}");
     }
     let config = CheckConfig {
         games,
         seed,
-        players: players.map(|n| n..=n),
+        players,
+        options: parse_options(&manifest, options)?,
         ..CheckConfig::default()
     };
     let reference = native.as_deref_mut().map(|n| n as &mut dyn GameEngine);
@@ -72,16 +87,23 @@ pub fn run(
         None if counts.start() == counts.end() => format!("{} players", counts.start()),
         None => format!("{}–{} players", counts.start(), counts.end()),
     };
-    println!(
-        "{}: {} games ({tables}), {} moves checked{versus}",
-        report.game, report.games, report.moves
+    let with = if options.is_empty() {
+        String::new()
+    } else {
+        format!(" with {}", options.join(" "))
+    };
+    outln!(
+        "{}{with}: {} games ({tables}), {} moves checked{versus}",
+        report.game,
+        report.games,
+        report.moves
     );
     if report.passed() {
-        println!("conformance: passed");
+        outln!("conformance: passed");
         Ok(())
     } else {
         for failure in &report.failures {
-            println!("  FAILED {failure}");
+            outln!("  FAILED {failure}");
         }
         anyhow::bail!(
             "{} failed the conformance kit ({} problems)",

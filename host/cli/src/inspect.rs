@@ -1,27 +1,53 @@
 //! `veillee inspect`: the state after some actions, as JSON, for debugging rules from outside.
 
+use std::path::Path;
+
 use anyhow::{bail, Context};
 use serde_json::json;
-use veillee_sdk::{Seat, Setup};
+use veillee_sdk::Seat;
 
+use crate::term::{self, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::conformance::state_hash;
 use veillee_runtime::engine::GameEngine;
+use veillee_runtime::launch::engine_with_variants;
+use veillee_runtime::options::setup_with_options;
 
-pub fn run(
-    catalog: &Catalog,
-    game: &str,
-    seed: u64,
-    players: Option<u8>,
-    actions: &[String],
-    viewer: Option<Seat>,
-) -> anyhow::Result<()> {
-    let mut engine = catalog.engine(game)?;
-    let players = players.unwrap_or(engine.manifest().min_players);
-    let handle = engine.create(&Setup::new(players, seed))?;
+/// What to inspect.
+pub struct Request<'a> {
+    /// Game id.
+    pub game: &'a str,
+    /// Seed of the game.
+    pub seed: u64,
+    /// Players (default: the game's minimum).
+    pub players: Option<u8>,
+    /// The game's options, as `id=value`.
+    pub options: &'a [String],
+    /// Action ids to apply in order (`SEAT:ID` picks the seat).
+    pub actions: &'a [String],
+    /// Seat whose view to print (default: a spectator's).
+    pub viewer: Option<Seat>,
+}
+
+/// Runs the game as it is played — with its own scripts (Castel's cards), like `play`,
+/// `check` and `simulate` — applies the actions and prints the state as JSON.
+pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow::Result<()> {
+    let Request {
+        game,
+        seed,
+        players,
+        options,
+        actions,
+        viewer,
+    } = *request;
+    let (mut engine, scripts) = engine_with_variants(catalog, game, &[], user_variants)?;
+    let manifest = engine.manifest().clone();
+    let players = players.unwrap_or(manifest.min_players);
+    let setup = setup_with_options(&manifest, players, seed, options)?;
+    let handle = engine.create(&setup)?;
     let mut applied = Vec::new();
     for (index, spec) in actions.iter().enumerate() {
-        let (seat, id) = resolve(&mut engine, handle, spec)
+        let (seat, id) = resolve(&mut *engine, handle, spec)
             .with_context(|| format!("action {} of --actions (`{spec}`)", index + 1))?;
         let events = engine.apply(handle, seat, &id)?;
         applied.push(json!({ "seat": seat, "id": id, "events": events }));
@@ -31,10 +57,15 @@ pub fn run(
     for &seat in status.seats() {
         legal.push(json!({ "seat": seat, "actions": engine.legal_actions(handle, seat)? }));
     }
+    let failed = engine.failed_scripts(handle);
     let output = json!({
         "game": engine.manifest().id,
         "seed": seed,
         "players": players,
+        "options": setup.options,
+        "own_scripts": super::variants::own_scripts(game, user_variants),
+        "scripts": scripts.iter().map(|s| json!({ "id": s.id, "file": s.file, "hash": s.hash })).collect::<Vec<_>>(),
+        "failed_scripts": failed,
         "applied": applied,
         "status": status,
         "legal_actions": legal,
@@ -42,7 +73,11 @@ pub fn run(
         "scene": engine.view(handle, viewer)?,
         "state_hash": state_hash(&engine.save(handle)?),
     });
-    println!("{}", serde_json::to_string_pretty(&output)?);
+    outln!("{}", term::json(&serde_json::to_string_pretty(&output)?));
+    // A script switched off leaves another game than the one asked for: say so, and fail.
+    if !failed.is_empty() {
+        bail!("a script was switched off: {}", failed.join("; "));
+    }
     Ok(())
 }
 

@@ -14,6 +14,7 @@ mod inspect;
 mod play;
 mod sessions;
 mod simulate;
+mod term;
 mod variants;
 
 use clap::Parser;
@@ -21,13 +22,17 @@ use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::plugin::Runtime;
 
+use crate::term::errln;
 use args::{Cli, Command};
 
 fn main() -> std::process::ExitCode {
+    // Started as a compiler process, this compiles one plugin and exits; otherwise every
+    // runtime of this process will compile untrusted plugins in such a child.
+    veillee_runtime::plugin::init_compiler_process();
     match run(Cli::parse()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            errln!("error: {error:#}");
             std::process::ExitCode::FAILURE
         }
     }
@@ -64,7 +69,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Ok(Catalog::open(runtime, data.clone()))
     };
     match command {
-        Command::Games => games::list_games(&open()?, &lang),
+        Command::Games { options } => games::list_games(&open()?, options, &lang),
         Command::Plugins => games::list_plugins(&open()?, &data),
         Command::Install { file } => games::install(&mut open()?, &file, &lang),
         Command::Uninstall { id } => games::uninstall(&mut open()?, &id),
@@ -73,6 +78,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             games,
             seed,
             players,
+            options: written_options,
             max_moves,
             threads,
             json,
@@ -88,6 +94,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 games,
                 seed,
                 players,
+                options: written_options,
                 max_moves,
                 threads,
                 json,
@@ -106,29 +113,65 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             game,
             seats,
             seed,
+            options,
             variants,
-        } => play::run(&open()?, &data, &game, &seats, seed, &variants, &lang),
+        } => {
+            let new_game = play::NewGame {
+                game: &game,
+                seats: &seats,
+                seed,
+                options: &options,
+                variants: &variants,
+            };
+            play::run(&open()?, &data, &new_game, &lang)
+        }
         Command::Sessions => sessions::list(&data),
         Command::Resume { id } => play::resume(&open()?, &data, id, &lang),
         Command::Undo { id, steps, agree } => sessions::undo(&open()?, &data, id, steps, agree),
         Command::Redo { id } => sessions::redo(&open()?, &data, id),
-        Command::Export { id, file } => sessions::export(&open()?, &data, id, &file),
+        Command::Export { id, file, seat } => match seat {
+            None => sessions::export(&open()?, &data, id, &file),
+            Some(seat) => sessions::export_seat(&open()?, &data, id, seat, &file),
+        },
+        Command::ShowView { file, at } => sessions::show_view(&file, at, &lang),
         Command::Import { file } => sessions::import(&open()?, &data, &file),
         Command::Delete { id } => sessions::delete(&data, id),
+        Command::Restore { name } => sessions::restore(&data, name.as_deref()),
         Command::Inspect {
             game,
             seed,
             players,
+            options,
             actions,
             viewer,
             json: _,
-        } => inspect::run(&open()?, &game, seed, players, &actions, viewer),
+        } => {
+            let request = inspect::Request {
+                game: &game,
+                seed,
+                players,
+                options: &options,
+                actions: &actions,
+                viewer,
+            };
+            inspect::run(&open()?, &data.variants(), &request)
+        }
         Command::Check {
             game,
             games,
             seed,
             players,
-        } => check::run(&open()?, &data.variants(), &game, games, seed, players),
+            options,
+        } => {
+            let request = check::Request {
+                game: &game,
+                games,
+                seed,
+                players,
+                options: &options,
+            };
+            check::run(&open()?, &data.variants(), &request)
+        }
         Command::Variants { game, dir } => variants::list(&data, game.as_deref(), dir, &lang),
         Command::CheckVariant { file } => variants::check_variant(&open()?, &data, &file, &lang),
         Command::Bench {
@@ -143,7 +186,23 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 fn open_sessions(data: &DataDir) -> anyhow::Result<veillee_runtime::session::Sessions> {
     let (store, recovery) = veillee_runtime::store::Store::open(data.root())?;
     if let Some(recovery) = recovery {
-        eprintln!("warning: {recovery}");
+        errln!("warning: {recovery}");
     }
     Ok(veillee_runtime::session::Sessions::new(store))
+}
+
+/// Refuses a player count the game does not allow, naming the counts it does.
+fn ensure_players(manifest: &veillee_sdk::Manifest, players: u8) -> anyhow::Result<()> {
+    let (min, max) = (manifest.min_players, manifest.max_players);
+    let allowed = if min == max {
+        min.to_string()
+    } else {
+        format!("{min}–{max}")
+    };
+    anyhow::ensure!(
+        (min..=max).contains(&players),
+        "{} plays with {allowed} players, not {players}",
+        manifest.id
+    );
+    Ok(())
 }

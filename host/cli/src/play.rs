@@ -1,33 +1,54 @@
 //! `veillee play` and `veillee resume`: a game in the terminal, hot-seat between humans and
 //! random bots, saved move by move as a session.
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 
 use anyhow::{bail, Context};
-use veillee_sdk::{GameError, GameRng, Manifest, Seat, Setup, Status};
+use veillee_sdk::{GameError, GameRng, Manifest, Seat, Status};
 
 use super::board_text::render;
 use super::open_sessions;
+use crate::term::{self, errln, line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::{EngineError, GameEngine};
 use veillee_runtime::launch::{engine_for_session, engine_with_variants};
+use veillee_runtime::options::setup_with_options;
 use veillee_runtime::session::{LiveSession, SessionError, Sessions, TURN_TIME_KEY};
+use veillee_runtime::store::limits;
 use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
 
+/// What `veillee play` starts.
+pub struct NewGame<'a> {
+    /// Game id.
+    pub game: &'a str,
+    /// One entry per seat: `human` or `random`.
+    pub seats: &'a [String],
+    /// Seed (default: from the clock).
+    pub seed: Option<u64>,
+    /// The game's options, as `id=value`.
+    pub options: &'a [String],
+    /// House rules: ids or `.lua` files.
+    pub variants: &'a [String],
+}
+
 /// `veillee play`: a new session.
-pub fn run(
-    catalog: &Catalog,
-    data: &DataDir,
-    game: &str,
-    seats: &[String],
-    seed: Option<u64>,
-    variants: &[String],
-    lang: &str,
-) -> anyhow::Result<()> {
+pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyhow::Result<()> {
+    let NewGame {
+        game,
+        seats,
+        seed,
+        options,
+        variants,
+    } = *new;
     let (mut engine, recorded) = engine_with_variants(catalog, game, variants, &data.variants())?;
-    for script in &recorded {
-        println!("House rule: {} ({})", script.id, script.file);
+    // The game's own scripts come first (Castel's cards), then the chosen house rules.
+    let own = super::variants::own_scripts(game, &data.variants());
+    if let Some(scripts) = super::variants::own_scripts_line(&own) {
+        outln!("{scripts}");
+    }
+    for script in recorded.iter().skip(own.len()) {
+        outln!("House rule: {} ({})", line(&script.id), line(&script.file));
     }
     let kinds = parse_seats(seats)?;
     let seed = seed.unwrap_or_else(clock_seed);
@@ -41,15 +62,24 @@ pub fn run(
         })
         .collect();
     let sessions = open_sessions(data)?;
-    let setup = Setup::new(kinds.len() as u8, seed);
+    let setup = setup_with_options(&manifest, kinds.len() as u8, seed, options)?;
     let live = sessions.start_with_variants(&mut *engine, players, setup, recorded)?;
-    println!(
+    for failure in engine.failed_scripts(live.game) {
+        errln!("Warning: a script was switched off, the game goes on without it: {failure}");
+    }
+    outln!(
         "{} — session {} (resume it with `veillee resume {}`), seed {seed}",
-        manifest.name.get(lang),
+        line(manifest.name.get(lang)),
         live.meta.id,
         live.meta.id
     );
-    play_loop(&sessions, &mut *engine, live, lang)
+    let id = live.meta.id;
+    play_loop(&sessions, &mut *engine, live, lang).with_context(|| kept(id))
+}
+
+/// What a failure in the middle of a game leaves: the session as saved.
+fn kept(id: u64) -> String {
+    format!("the game stopped; session {id} is saved up to its last move, `veillee resume {id}` goes on once the problem below is fixed")
 }
 
 /// `veillee resume ID`: goes on with a saved session.
@@ -58,13 +88,16 @@ pub fn resume(catalog: &Catalog, data: &DataDir, id: u64, lang: &str) -> anyhow:
     let meta = sessions.get(id)?;
     let mut engine = engine_for_session(catalog, &meta)?;
     let live = sessions.resume(&mut *engine, id)?;
-    println!(
+    outln!(
         "{} — session {id}, move {}",
-        engine.manifest().name.get(lang),
+        line(engine.manifest().name.get(lang)),
         live.meta.moves
     );
-    play_loop(&sessions, &mut *engine, live, lang)
+    play_loop(&sessions, &mut *engine, live, lang).with_context(|| kept(id))
 }
+
+/// How many refused bot moves in a row end the game (see `bot_refusals`).
+const MAX_BOT_REFUSALS: u32 = 100;
 
 enum Answer {
     Action(usize),
@@ -89,18 +122,21 @@ fn play_loop(
     let mut told = Told::default();
     // The host's turn timer: when the seat now to act started its turn.
     let mut turn: Option<(Seat, std::time::Instant)> = None;
+    // Bots' moves refused in a row (by house rules): a bot only picks listed moves, so a
+    // long run of refusals means nothing it can play will do, and asking again would loop.
+    let mut bot_refusals = 0u32;
     loop {
         let seat = match engine.status(live.game)? {
             Status::Finished { outcome } => {
-                println!("{}", render(&engine.view(live.game, None)?, lang));
+                outln!("{}", render(&engine.view(live.game, None)?, lang));
                 let winners: Vec<String> = outcome
                     .winners
                     .iter()
-                    .map(|&w| seat_name(&manifest, w, lang))
+                    .map(|&w| shown_seat(&manifest, w, lang))
                     .collect();
                 match winners.is_empty() {
-                    true => println!("Draw — {}", outcome.reason.get(lang)),
-                    false => println!(
+                    true => outln!("Draw — {}", outcome.reason.get(lang)),
+                    false => outln!(
                         "Winner: {} — {}",
                         winners.join(", "),
                         outcome.reason.get(lang)
@@ -108,7 +144,9 @@ fn play_loop(
                 }
                 return Ok(());
             }
-            Status::ToAct { seats } => *seats.first().context("no seat to act")?,
+            Status::ToAct { seats } => *seats
+                .first()
+                .context("the game says it goes on, but no seat is to act")?,
         };
         if turn.is_none_or(|(s, _)| s != seat) {
             turn = Some((seat, std::time::Instant::now()));
@@ -119,30 +157,44 @@ fn play_loop(
             .get(seat as usize)
             .map_or(PlayerKind::Human, |s| s.kind);
         let actions = engine.legal_actions(live.game, seat)?;
+        if actions.is_empty() {
+            bail!(
+                "{}: {} is to act but has no legal move, so the game cannot go on (a bug in the game or a house rule)",
+                manifest.id,
+                shown_seat(&manifest, seat, lang)
+            );
+        }
+        if bot_refusals >= MAX_BOT_REFUSALS {
+            bail!(
+                "{}: the moves of {} were refused {bot_refusals} times in a row (by a house rule?), so the game cannot go on",
+                manifest.id,
+                shown_seat(&manifest, seat, lang)
+            );
+        }
         let chosen = if kind == PlayerKind::Human {
             if manifest.hidden_information && last_human.is_some_and(|s| s != seat) {
                 // Nothing of the last player's secrets stays on the screen.
-                print!("\x1b[2J\x1b[H");
-                println!(
+                term::clear_screen();
+                outln!(
                     "==== Pass to {} — press Enter when ready ====",
-                    seat_name(&manifest, seat, lang)
+                    shown_seat(&manifest, seat, lang)
                 );
                 input.read_line(&mut String::new())?;
-                print!("\x1b[2J\x1b[H");
+                term::clear_screen();
                 told.catch_up(seat, &manifest, lang);
             }
             last_human = Some(seat);
-            println!("\n{}", render(&engine.view(live.game, Some(seat))?, lang));
+            outln!("\n{}", render(&engine.view(live.game, Some(seat))?, lang));
             for (i, action) in actions.iter().enumerate() {
-                println!(
+                outln!(
                     "  {:>3}. {}  [{}]",
                     i + 1,
-                    action.label_for(seat, Some(seat)).get(lang),
-                    action.id
+                    line(action.label_for(seat, Some(seat)).get(lang)),
+                    line(&action.id)
                 );
             }
             let ids: Vec<&str> = actions.iter().map(|a| a.id.as_str()).collect();
-            match ask(&mut input, &ids, &seat_name(&manifest, seat, lang))? {
+            match ask(&mut input, &ids, &shown_seat(&manifest, seat, lang))? {
                 Answer::Action(i) => i,
                 Answer::Undo => {
                     undo(sessions, engine, &mut live, &mut input, lang)?;
@@ -150,13 +202,13 @@ fn play_loop(
                 }
                 Answer::Redo => {
                     match sessions.redo(engine, &mut live) {
-                        Ok(_) => println!("Redone."),
-                        Err(e) => println!("{e}"),
+                        Ok(_) => outln!("Redone."),
+                        Err(e) => outln!("{e}"),
                     }
                     continue;
                 }
                 Answer::Quit => {
-                    println!("Saved. Resume with `veillee resume {}`.", live.meta.id);
+                    outln!("Saved. Resume with `veillee resume {}`.", live.meta.id);
                     return Ok(());
                 }
             }
@@ -169,16 +221,18 @@ fn play_loop(
         let events = match sessions.apply(engine, &mut live, seat, &action.id, extra) {
             Ok(events) => events,
             // A house rule refused the move (or the game did): say why and ask again.
-            Err(SessionError::Engine(EngineError::Game(GameError::Refused { reason, .. }))) => {
-                println!("Refused: {}", reason.get(lang));
-                continue;
-            }
             Err(SessionError::Engine(EngineError::Game(refused))) => {
-                println!("Refused: {refused}");
+                let why = match refused {
+                    GameError::Refused { reason, .. } => reason.get(lang).to_string(),
+                    other => other.to_string(),
+                };
+                outln!("Refused: {}", line(&why));
+                bot_refusals += u32::from(kind != PlayerKind::Human);
                 continue;
             }
             Err(other) => return Err(other.into()),
         };
+        bot_refusals = 0;
         told.played.push((seat, action.clone(), events));
         // Printed as the human at the terminal reads it (a spectator's text before any).
         told.show(last_human, &manifest, lang);
@@ -209,13 +263,13 @@ impl Told {
 
     fn print(&mut self, from: usize, reader: Option<Seat>, manifest: &Manifest, lang: &str) {
         for (seat, action, events) in self.played.iter().skip(from) {
-            println!(
+            outln!(
                 "{}: {}",
-                seat_name(manifest, *seat, lang),
-                action.label_for(*seat, reader).get(lang)
+                shown_seat(manifest, *seat, lang),
+                line(action.label_for(*seat, reader).get(lang))
             );
             for event in events {
-                println!("    {}", event.text_for(Some(*seat), reader).get(lang));
+                outln!("    {}", line(event.text_for(Some(*seat), reader).get(lang)));
             }
         }
         self.shown = self.played.len();
@@ -234,24 +288,23 @@ fn undo(
     lang: &str,
 ) -> anyhow::Result<()> {
     match sessions.undo(engine, live, 1, false) {
-        Ok(undone) => println!("Undone ({} moves).", undone.moves),
+        Ok(undone) => outln!("Undone ({} moves).", undone.moves),
         Err(SessionError::RevealInTheWay(reveals)) => {
             let texts: Vec<&str> = reveals.iter().map(|t| t.get(lang)).collect();
-            print!(
+            term::prompt(&format!(
                 "This takes back what was revealed: {}. Does everyone agree? [y/N] ",
                 texts.join("; ")
-            );
-            std::io::stdout().flush()?;
+            ));
             let mut line = String::new();
             input.read_line(&mut line)?;
             if line.trim().eq_ignore_ascii_case("y") {
                 let undone = sessions.undo(engine, live, 1, true)?;
-                println!("Undone ({} moves).", undone.moves);
+                outln!("Undone ({} moves).", undone.moves);
             } else {
-                println!("Not undone.");
+                outln!("Not undone.");
             }
         }
-        Err(e) => println!("{e}"),
+        Err(e) => outln!("{e}"),
     }
     Ok(())
 }
@@ -259,8 +312,9 @@ fn undo(
 /// Asks until the answer is an action number or id, `u`, `r` or `q` (or end of input).
 fn ask(input: &mut impl BufRead, ids: &[&str], who: &str) -> anyhow::Result<Answer> {
     loop {
-        print!("{who}, your move (number or id; u undo, r redo, q save and quit): ");
-        std::io::stdout().flush()?;
+        term::prompt(&format!(
+            "{who}, your move (number or id; u undo, r redo, q save and quit): "
+        ));
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
             return Ok(Answer::Quit);
@@ -280,7 +334,7 @@ fn ask(input: &mut impl BufRead, ids: &[&str], who: &str) -> anyhow::Result<Answ
         if let Some(i) = ids.iter().position(|id| *id == answer) {
             return Ok(Answer::Action(i));
         }
-        println!(
+        outln!(
             "`{answer}` is not one of the {} moves listed above.",
             ids.len()
         );
@@ -298,12 +352,19 @@ fn parse_seats(seats: &[String]) -> anyhow::Result<Vec<PlayerKind>> {
         .collect()
 }
 
+/// A seat's name as the manifest gives it, fitted to the store's limits (printed through
+/// [`line`]).
 fn seat_name(manifest: &Manifest, seat: Seat, lang: &str) -> String {
     manifest
         .seats
         .get(seat as usize)
-        .map(|s| s.name.get(lang).to_string())
+        .map(|s| limits::fit_name(s.name.get(lang)))
         .unwrap_or_else(|| format!("seat {seat}"))
+}
+
+/// A seat's name for the terminal: on one line, control characters quoted.
+fn shown_seat(manifest: &Manifest, seat: Seat, lang: &str) -> String {
+    line(&seat_name(manifest, seat, lang)).into_owned()
 }
 
 fn clock_seed() -> u64 {

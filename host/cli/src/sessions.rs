@@ -6,45 +6,112 @@ use anyhow::Context;
 use veillee_sdk::Status;
 
 use super::open_sessions;
+use crate::term::{errln, line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::launch::engine_for_session;
-use veillee_runtime::store::model::SessionFile;
+use veillee_runtime::session::{read_file, read_seat_view};
+use veillee_runtime::store::SetAside;
 
 pub fn list(data: &DataDir) -> anyhow::Result<()> {
     let sessions = open_sessions(data)?;
     let all = sessions.list()?;
+    let set_aside = sessions.store().set_aside();
     if all.is_empty() {
-        println!("No saved sessions yet: `veillee play GAME` starts one.");
+        outln!("No saved sessions yet: `veillee play GAME` starts one.");
+        print_set_aside(&set_aside);
         return Ok(());
     }
-    println!(
+    outln!(
         "{:>6}  {:<14} {:<28} {:<20} {:>6}  status",
-        "id", "game", "players", "last played", "moves"
+        "id",
+        "game",
+        "players",
+        "last played",
+        "moves"
     );
     for meta in all {
-        let players: Vec<&str> = meta.seats.iter().map(|s| s.name.as_str()).collect();
+        let players: Vec<_> = meta.seats.iter().map(|s| line(&s.name)).collect();
         let status = match &meta.status {
             Status::ToAct { .. } => "in progress".to_string(),
             Status::Finished { outcome } if outcome.is_draw() => "draw".to_string(),
             Status::Finished { outcome } => {
-                let winners: Vec<&str> = outcome
+                let winners: Vec<_> = outcome
                     .winners
                     .iter()
                     .filter_map(|&w| meta.seats.get(w as usize))
-                    .map(|s| s.name.as_str())
+                    .map(|s| line(&s.name))
                     .collect();
                 format!("won by {}", winners.join(", "))
             }
         };
-        println!(
+        outln!(
             "{:>6}  {:<14} {:<28} {:<20} {:>6}  {status}",
             meta.id,
-            meta.game,
+            line(&meta.game),
             players.join(", "),
             format_time(meta.last_played),
             meta.moves
         );
+    }
+    print_set_aside(&set_aside);
+    Ok(())
+}
+
+/// Says that set-aside databases exist and how to bring their games back.
+fn print_set_aside(set_aside: &[SetAside]) {
+    for aside in set_aside {
+        let since = aside.since.map_or_else(|| "?".into(), format_time);
+        outln!(
+            "Set aside on {since}: {} — `veillee restore {}` brings its games back.",
+            line(&aside.path.display().to_string()),
+            line(&aside.name)
+        );
+    }
+}
+
+/// `veillee restore [NAME]`: lists the set-aside databases, or brings one's games back.
+pub fn restore(data: &DataDir, name: Option<&str>) -> anyhow::Result<()> {
+    let sessions = open_sessions(data)?;
+    let store = sessions.store();
+    let Some(name) = name else {
+        let set_aside = store.set_aside();
+        if set_aside.is_empty() {
+            outln!("No saved-games database was set aside.");
+        }
+        print_set_aside(&set_aside);
+        return Ok(());
+    };
+    let restored = store
+        .restore(name)
+        .with_context(|| format!("the games of {name} were not brought back"))?;
+    for (from, to) in &restored.added {
+        if from == to {
+            outln!("Session {to} brought back.");
+        } else {
+            outln!("Session {from} brought back as session {to} (its id was taken).");
+        }
+    }
+    if restored.already > 0 {
+        outln!("{} session(s) were already here.", restored.already);
+    }
+    for lost in &restored.lost {
+        outln!("Still unreadable: {}.", line(&lost.to_string()));
+    }
+    if let Some(unlisted) = &restored.unlisted {
+        outln!(
+            "Part of its list of games cannot be read: {}.",
+            line(&unlisted.to_string())
+        );
+    }
+    let folder = restored.folder.display().to_string();
+    if restored.complete() {
+        outln!(
+            "Every game of it is back; its folder is now {} (you may delete it).",
+            line(&folder)
+        );
+    } else {
+        outln!("Its folder stays at {}.", line(&folder));
     }
     Ok(())
 }
@@ -61,9 +128,10 @@ pub fn undo(
     let mut engine = engine_for_session(catalog, &meta)?;
     let mut live = sessions.resume(&mut *engine, id)?;
     let undone = sessions.undo(&mut *engine, &mut live, steps, agree)?;
-    println!(
+    outln!(
         "Session {id}: {} moves taken back, now at move {}.",
-        undone.moves, live.meta.moves
+        undone.moves,
+        live.meta.moves
     );
     Ok(())
 }
@@ -74,7 +142,7 @@ pub fn redo(catalog: &Catalog, data: &DataDir, id: u64) -> anyhow::Result<()> {
     let mut engine = engine_for_session(catalog, &meta)?;
     let mut live = sessions.resume(&mut *engine, id)?;
     sessions.redo(&mut *engine, &mut live)?;
-    println!("Session {id}: redone, now at move {}.", live.meta.moves);
+    outln!("Session {id}: redone, now at move {}.", live.meta.moves);
     Ok(())
 }
 
@@ -83,13 +151,13 @@ pub fn export(catalog: &Catalog, data: &DataDir, id: u64, file: &Path) -> anyhow
     let exported = sessions.export(id)?;
     let json = serde_json::to_string_pretty(&exported)?;
     std::fs::write(file, json).with_context(|| format!("cannot write {}", file.display()))?;
-    println!("Session {id} exported to {}.", file.display());
+    outln!("Session {id} exported to {}.", file.display());
     let hidden = catalog
         .game(&exported.session.game)
         .is_some_and(|g| g.manifest().hidden_information);
     if hidden && !matches!(exported.session.status, Status::Finished { .. }) {
         // The log is the truth for replay: it holds every seat's secret moves and the seed.
-        eprintln!(
+        errln!(
             "Warning: this game is not over and has hidden information. The file holds every \
              player's secrets (the seed that dealt the hands, every secret move): whoever opens \
              it can read them. Share it once the game is over."
@@ -98,26 +166,85 @@ pub fn export(catalog: &Catalog, data: &DataDir, id: u64, file: &Path) -> anyhow
     Ok(())
 }
 
+/// Writes session `id` as `seat` saw it: the file shares a game in progress without
+/// spoilers (no seed, no move ids, only what that seat read and saw).
+pub fn export_seat(
+    catalog: &Catalog,
+    data: &DataDir,
+    id: u64,
+    seat: u8,
+    file: &Path,
+) -> anyhow::Result<()> {
+    let sessions = open_sessions(data)?;
+    let meta = sessions.get(id)?;
+    let mut engine = engine_for_session(catalog, &meta)?;
+    let view = sessions.export_seat(&mut *engine, id, seat)?;
+    let json = serde_json::to_string_pretty(&view)?;
+    std::fs::write(file, json).with_context(|| format!("cannot write {}", file.display()))?;
+    outln!(
+        "Session {id} as seat {seat} ({}) saw it, {} moves, exported to {} (`veillee show-view` shows it).",
+        line(view.players.get(seat as usize).map_or("", String::as_str)),
+        view.moves.len(),
+        file.display()
+    );
+    Ok(())
+}
+
+/// Prints a seat view file: each move as its seat read it, then the board it saw after
+/// move `at` (default: the last).
+pub fn show_view(file: &Path, at: Option<u32>, lang: &str) -> anyhow::Result<()> {
+    let view = read_seat_view(file)?;
+    let last = view.moves.len() as u32;
+    let at = at.unwrap_or(last);
+    anyhow::ensure!(
+        at <= last,
+        "{} has {last} moves: --move goes from 0 (before the first) to {last}",
+        file.display()
+    );
+    let name = |seat: u8| {
+        view.players
+            .get(seat as usize)
+            .map_or_else(|| format!("seat {seat}"), |n| line(n).into_owned())
+    };
+    outln!(
+        "{}, as {} saw it ({} moves):",
+        line(&view.game),
+        name(view.seat),
+        last
+    );
+    for (i, seen) in view.moves.iter().take(at as usize).enumerate() {
+        outln!("{:>4}. {}: {}", i + 1, name(seen.seat), line(seen.text.get(lang)));
+        for event in &seen.events {
+            outln!("        {}", line(event.get(lang)));
+        }
+    }
+    let scene = match at {
+        0 => &view.start,
+        n => &view.moves[n as usize - 1].scene,
+    };
+    outln!("\n{}", crate::board_text::render(scene, lang));
+    Ok(())
+}
+
 pub fn import(catalog: &Catalog, data: &DataDir, file: &Path) -> anyhow::Result<()> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let parsed: SessionFile = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a Veillée session file", file.display()))?;
+    let parsed = read_file(file).with_context(|| format!("{} was not imported", file.display()))?;
     let sessions = open_sessions(data)?;
     let mut engine = engine_for_session(catalog, &parsed.session)?;
     let meta = sessions
         .import(&mut *engine, parsed)
         .with_context(|| format!("{} was not imported", file.display()))?;
-    println!(
+    outln!(
         "Imported as session {} ({}, {} moves).",
-        meta.id, meta.game, meta.moves
+        meta.id,
+        meta.game,
+        meta.moves
     );
     Ok(())
 }
 
 pub fn delete(data: &DataDir, id: u64) -> anyhow::Result<()> {
     open_sessions(data)?.delete(id)?;
-    println!("Session {id} deleted.");
+    outln!("Session {id} deleted.");
     Ok(())
 }
 

@@ -2,9 +2,11 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::term::{self, line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::launch::engine_with_variants;
+use veillee_runtime::options::parse_options;
 use veillee_runtime::session::Sessions;
 use veillee_runtime::simulate::{
     simulate, simulate_stepwise, simulate_stepwise_threads, SimulationConfig,
@@ -12,11 +14,13 @@ use veillee_runtime::simulate::{
 use veillee_runtime::variants::library;
 
 /// The command's options.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Options {
     pub games: u32,
     pub seed: u64,
     pub players: Option<u8>,
+    /// The game's options, as `id=value`.
+    pub options: Vec<String>,
     pub max_moves: u32,
     pub threads: Option<usize>,
     pub json: bool,
@@ -37,6 +41,7 @@ pub fn run(
         games,
         seed,
         players,
+        options: ref written,
         max_moves,
         threads,
         json,
@@ -44,21 +49,17 @@ pub fn run(
     let plugin = catalog.engine(game)?;
     let manifest = plugin.manifest();
     let players = players.unwrap_or(manifest.min_players);
-    anyhow::ensure!(
-        (manifest.min_players..=manifest.max_players).contains(&players),
-        "{} plays with {}–{} players, not {players}",
-        manifest.id,
-        manifest.min_players,
-        manifest.max_players
-    );
+    super::ensure_players(manifest, players)?;
     let threads =
         threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let game_options = parse_options(manifest, written)?;
     let config = SimulationConfig {
         games,
         seed,
         players,
         max_moves,
         threads,
+        options: game_options,
     };
     let bar = if json || games < 50 {
         ProgressBar::hidden()
@@ -93,36 +94,51 @@ pub fn run(
             .map_err(anyhow::Error::msg)?
     };
     bar.finish_and_clear();
+    let own = super::variants::own_scripts(game, user_variants);
     if json {
-        println!("{}", serde_json::to_string(&report)?);
+        let mut value = serde_json::to_value(&report)?;
+        value["own_scripts"] = serde_json::json!(own);
+        value["variants"] = serde_json::json!(variants);
+        outln!("{}", term::json(&value.to_string()));
     } else {
-        println!(
-            "{}: {} games, {} players, seeds {}–{}",
+        outln!(
+            "{}: {} games, {} players, seeds {}–{}{}",
             report.game,
             report.games,
             players,
             seed,
-            seed + games.saturating_sub(1) as u64
+            seed + games.saturating_sub(1) as u64,
+            if written.is_empty() {
+                String::new()
+            } else {
+                format!(", options {}", written.join(" "))
+            }
         );
+        if !own.is_empty() {
+            outln!("  part of the game {}", own.join(", "));
+        }
+        if !variants.is_empty() {
+            outln!("  house rules      {}", variants.join(", "));
+        }
         for (seat, wins) in report.wins.iter().enumerate() {
             let name = manifest
                 .seats
                 .get(seat)
-                .map(|s| s.name.en.clone())
+                .map(|s| line(&s.name.en).into_owned())
                 .unwrap_or_else(|| format!("seat {seat}"));
-            println!("  wins {name:<12} {wins}");
+            outln!("  wins {name:<12} {wins}");
         }
-        println!("  draws            {}", report.draws);
-        println!("  errors           {}", report.errors);
-        println!("  mean length      {:.1} moves", report.mean_length);
-        println!(
+        outln!("  draws            {}", report.draws);
+        outln!("  errors           {}", report.errors);
+        outln!("  mean length      {:.1} moves", report.mean_length);
+        outln!(
             "  speed            {:.0} moves/s ({:.2} s, {} thread(s))",
             report.moves_per_second,
             report.seconds,
             if sessions.is_some() { 1 } else { threads }
         );
         for sample in &report.error_samples {
-            println!("  error: {sample}");
+            outln!("  error: {sample}");
         }
     }
     anyhow::ensure!(

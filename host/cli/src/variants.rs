@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use veillee_sdk::{GameRng, Setup, Status};
 
+use crate::term::{line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::conformance::{check, CheckConfig};
 use veillee_runtime::data_dir::DataDir;
@@ -17,20 +18,39 @@ pub fn user_dir(data: &DataDir) -> PathBuf {
     data.variants()
 }
 
+/// The game's own scripts (`part_of_game`, Castel's cards) as `id (origin)`: what `play`,
+/// `check`, `simulate` and `inspect` run with every game of it, a user's copy in place of
+/// the built-in one.
+pub fn own_scripts(game: &str, user_dir: &Path) -> Vec<String> {
+    library::available(Some(game), Some(user_dir))
+        .into_iter()
+        .filter_map(|a| {
+            let info = a.info.ok().filter(|i| i.part_of_game)?;
+            Some(format!("{} ({})", info.id, a.source.origin))
+        })
+        .collect()
+}
+
+/// One line naming the game's own scripts (from [`own_scripts`]), when it has some.
+pub fn own_scripts_line(own: &[String]) -> Option<String> {
+    let quoted: Vec<_> = own.iter().map(|script| line(script)).collect();
+    (!own.is_empty()).then(|| format!("Part of the game: {}", quoted.join(", ")))
+}
+
 /// `veillee variants [GAME] [--dir]`.
 pub fn list(data: &DataDir, game: Option<&str>, dir: bool, lang: &str) -> anyhow::Result<()> {
     let folder = user_dir(data);
     if dir {
-        println!("{}", folder.display());
+        outln!("{}", folder.display());
         return Ok(());
     }
     let available = library::available(game, Some(&folder));
     if available.is_empty() {
         match game {
-            Some(game) => println!("No house rules for {game}."),
-            None => println!("No house rules."),
+            Some(game) => outln!("No house rules for {game}."),
+            None => outln!("No house rules."),
         }
-        println!("Your own scripts go in {}", folder.display());
+        outln!("Your own scripts go in {}", folder.display());
         return Ok(());
     }
     let mut current_game = String::new();
@@ -38,7 +58,7 @@ pub fn list(data: &DataDir, game: Option<&str>, dir: bool, lang: &str) -> anyhow
         match &entry.info {
             Ok(info) => {
                 if info.game != current_game {
-                    println!("{}:", info.game);
+                    outln!("{}:", info.game);
                     current_game = info.game.clone();
                 }
                 let tag = match (info.part_of_game, info.exclusive) {
@@ -46,20 +66,20 @@ pub fn list(data: &DataDir, game: Option<&str>, dir: bool, lang: &str) -> anyhow
                     (false, true) => " [exclusive]",
                     (false, false) => "",
                 };
-                println!(
+                outln!(
                     "  {:<24} {}{tag}  ({})",
-                    info.id,
-                    info.name.get(lang),
-                    entry.source.origin
+                    line(&info.id),
+                    line(info.name.get(lang)),
+                    line(&entry.source.origin)
                 );
                 for change in &info.changes {
-                    println!("      - {}", change.get(lang));
+                    outln!("      - {}", change.get(lang));
                 }
             }
-            Err(error) => println!("  (broken) {}: {error}", entry.source.origin),
+            Err(error) => outln!("  (broken) {}: {error}", entry.source.origin),
         }
     }
-    println!("Your own scripts go in {}", folder.display());
+    outln!("Your own scripts go in {}", folder.display());
     Ok(())
 }
 
@@ -74,22 +94,27 @@ pub fn check_variant(
     let source = read(file)?;
     let script = Script::load(&source.file, &source.text, VariantLimits::default())?;
     let info = script.info().clone();
-    println!("{} ({}) — {}", info.name.get(lang), info.id, source.origin);
-    println!("  {}", info.description.get(lang));
-    println!("  game: {}, version {}", info.game, info.version);
+    outln!(
+        "{} ({}) — {}",
+        line(info.name.get(lang)),
+        line(&info.id),
+        line(&source.origin)
+    );
+    outln!("  {}", info.description.get(lang));
+    outln!("  game: {}, version {}", info.game, info.version);
     if info.exclusive {
-        println!("  exclusive: cannot be combined with another exclusive house rule");
+        outln!("  exclusive: cannot be combined with another exclusive house rule");
     }
-    println!("  hooks: {}", info.hooks.join(", "));
-    println!("  SHA-256: {}", script.hash());
+    outln!("  hooks: {}", info.hooks.join(", "));
+    outln!("  SHA-256: {}", script.hash());
     if !info.changes.is_empty() {
-        println!("  what changes:");
+        outln!("  what changes:");
         for change in &info.changes {
-            println!("    - {}", change.get(lang));
+            outln!("    - {}", change.get(lang));
         }
     }
     let Ok(plugin) = catalog.engine(&info.game) else {
-        println!("  (game `{}` is not available here: not played)", info.game);
+        outln!("  (game `{}` is not available here: not played)", info.game);
         return Ok(());
     };
     let mut scripts = Vec::new();
@@ -138,7 +163,7 @@ pub fn check_variant(
             ..CheckConfig::default()
         };
         let report = check(&mut engine, None, &config);
-        println!(
+        outln!(
             "  leak checks: {} games, {} moves, {}",
             report.games,
             report.moves,
@@ -147,11 +172,11 @@ pub fn check_variant(
         problems.extend(report.failures);
     }
     if problems.is_empty() {
-        println!("  played {games} random games with it: no problem");
+        outln!("  played {games} random games with it: no problem");
         Ok(())
     } else {
         for problem in &problems {
-            println!("  {problem}");
+            outln!("  {problem}");
         }
         anyhow::bail!("{} problem(s) in {games} random games", problems.len())
     }

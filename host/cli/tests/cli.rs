@@ -10,8 +10,10 @@ fn veillee(data: &Path, args: &[&str]) -> Output {
     veillee_with_input(data, args, "")
 }
 
-fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_veillee"))
+/// `veillee ARGS` on a data directory, in English.
+fn command(data: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_veillee"));
+    command
         .args(args)
         .env("VEILLEE_DATA_DIR", data)
         // One compiled-code cache for the whole run: each test has its own data directory,
@@ -20,9 +22,19 @@ fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
             "VEILLEE_CACHE_DIR",
             concat!(env!("CARGO_TARGET_TMPDIR"), "/compiled-plugins"),
         )
+        // Its key beside it, not in the user's configuration directory.
+        .env(
+            "VEILLEE_CACHE_KEY",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/compiled-plugins.key"),
+        )
         .env("LANG", "en_GB.UTF-8")
         .env_remove("LC_ALL")
-        .env_remove("LC_MESSAGES")
+        .env_remove("LC_MESSAGES");
+    command
+}
+
+fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = command(data, args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -262,6 +274,83 @@ fn the_terminal_shows_a_secret_answer_only_to_its_seat() {
     assert!(!beige.contains("ruby"), "{beige}");
 }
 
+/// A game in progress shared as one seat saw it: Beige's file tells that Black answered,
+/// not what, and holds no seed and no move ids; Black's own file has Black's answer. The
+/// full export warns that it holds everyone's secrets.
+#[test]
+fn export_as_a_seat_gives_that_seats_view_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = dir.path().join("tresor.lua");
+    std::fs::write(&rule, TREASURE).unwrap();
+    let out = veillee_with_input(
+        dir.path(),
+        &[
+            "play",
+            "castel",
+            "--seats",
+            "human,human",
+            "--seed",
+            "3",
+            "--variant",
+            rule.to_str().unwrap(),
+        ],
+        "place-chevalier-noir-b5\n1\ndraw\n\nq\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let id = session_id(&stdout(&out));
+
+    let full = dir.path().join("full.json");
+    let out = veillee(dir.path(), &["export", &id, full.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("The file holds every player's secrets"),
+        "{}",
+        stderr(&out)
+    );
+
+    let beige = dir.path().join("beige.json");
+    let out = veillee(
+        dir.path(),
+        &["export", &id, beige.to_str().unwrap(), "--seat", "1"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("as seat 1 (Beige"), "{}", stdout(&out));
+    let text = std::fs::read_to_string(&beige).unwrap();
+    assert!(text.contains("\"format\": \"veillee-seat-view\""), "{text}");
+    assert!(text.contains("answers: Where to hide the treasure?"), "{text}");
+    for secret in ["ruby", "rubis", "\"seed\"", "place-chevalier-noir-b5"] {
+        assert!(!text.contains(secret), "{secret} in {text}");
+    }
+    // The board Beige saw after each move is in the file, and shown by show-view.
+    let out = veillee(dir.path(), &["show-view", beige.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shown = stdout(&out);
+    assert!(shown.contains("Black pawns: answers: Where to hide"), "{shown}");
+    assert!(!shown.contains("ruby"), "{shown}");
+    let out = veillee(
+        dir.path(),
+        &["show-view", beige.to_str().unwrap(), "--move", "99"],
+    );
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--move goes from 0"), "{}", stderr(&out));
+
+    let black = dir.path().join("black.json");
+    let out = veillee(
+        dir.path(),
+        &["export", &id, black.to_str().unwrap(), "--seat", "0"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&black).unwrap();
+    assert!(text.contains("Hide the ruby"), "{text}");
+
+    let out = veillee(
+        dir.path(),
+        &["export", &id, black.to_str().unwrap(), "--seat", "2"],
+    );
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("not seat 2"), "{}", stderr(&out));
+}
+
 /// The session id a `play` printed.
 fn session_id(play_output: &str) -> String {
     let after = play_output
@@ -423,6 +512,14 @@ fn a_broken_installed_plugin_is_reported_and_the_rest_still_works() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("siege"));
     assert!(stderr(&out).contains("broken.wasm"), "{}", stderr(&out));
+    // Asking for a game that is not there points at the plugins that were left out.
+    let out = veillee(dir.path(), &["play", "broken", "--seats", "random,random"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("`veillee plugins` says why"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -455,7 +552,7 @@ fn check_plays_only_the_player_count_asked_and_refuses_one_the_game_has_not() {
     let out = veillee(dir.path(), &["check", "siege", "--players", "3"]);
     assert!(!out.status.success(), "{}", stdout(&out));
     assert!(
-        stderr(&out).contains("siege plays with 2–2 players, not 3"),
+        stderr(&out).contains("siege plays with 2 players, not 3"),
         "{}",
         stderr(&out)
     );
@@ -707,4 +804,728 @@ fn simulations_with_scripts_give_the_same_games_on_one_thread_or_two() {
         (report["wins"].clone(), report["mean_length"].clone())
     };
     assert_eq!(run("1"), run("2"));
+}
+
+/// Runs `veillee` and fails the test if it has not finished within `seconds` (a FIFO or a
+/// device in the data directory once made every start hang or read forever).
+fn veillee_within(data: &Path, args: &[&str], seconds: u64) -> Output {
+    let child = command(data, args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("veillee starts");
+    let id = child.id();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(child.wait_with_output());
+    });
+    match receiver.recv_timeout(std::time::Duration::from_secs(seconds)) {
+        Ok(output) => output.expect("veillee finishes"),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &id.to_string()]).status();
+            panic!("veillee {args:?} did not finish within {seconds} s");
+        }
+    }
+}
+
+#[cfg(unix)]
+fn symlink(target: impl AsRef<Path>, at: &Path) {
+    std::os::unix::fs::symlink(target, at).unwrap();
+}
+
+#[cfg(unix)]
+fn mkfifo(at: &Path) {
+    let made = Command::new("mkfifo")
+        .arg(at)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_fifos_and_link_loops_in_the_data_directory_are_reported_and_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugins = dir.path().join("plugins");
+    let variants = dir.path().join("variants");
+    std::fs::create_dir_all(&plugins).unwrap();
+    std::fs::create_dir_all(&variants).unwrap();
+    symlink("/dev/zero", &plugins.join("zero.wasm"));
+    mkfifo(&plugins.join("pipe.wasm"));
+    symlink("/dev/zero", &variants.join("zero.lua"));
+    mkfifo(&variants.join("pipe.lua"));
+    symlink(".", &variants.join("again"));
+    symlink("self.lua", &variants.join("self.lua"));
+    let rule = r#"return { id = "maison", name = { fr = "Maison", en = "House" },
+        description = { fr = "-", en = "-" }, game = "siege", version = "1.0.0" }"#;
+    std::fs::write(variants.join("maison.lua"), rule).unwrap();
+    symlink("maison.lua", &variants.join("twin.lua"));
+
+    let out = veillee_within(dir.path(), &["games"], 60);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("siege"));
+    let errors = stderr(&out);
+    assert!(
+        errors.contains("zero.wasm is a character device, not a regular file; skipped"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("pipe.wasm is a FIFO (named pipe), not a regular file; skipped"),
+        "{errors}"
+    );
+
+    let out = veillee_within(dir.path(), &["variants", "siege"], 60);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.matches("maison ").count(), 1, "read once:\n{text}");
+    for expected in [
+        "zero.lua: is a character device, not a regular file; skipped",
+        "pipe.lua: is a FIFO (named pipe), not a regular file; skipped",
+        "again: leads back to",
+        "self.lua: is a loop of links; skipped",
+        "twin.lua: is the same file as",
+    ] {
+        assert!(text.contains(expected), "{expected} in:\n{text}");
+    }
+
+    let out = veillee_within(dir.path(), &["install", "/dev/zero"], 60);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("/dev/zero is a character device, not a regular file"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `count` random Siège games saved as sessions 1, 2, …
+fn saved_siege_games(data: &Path, count: &str) {
+    let out = veillee(
+        data,
+        &[
+            "simulate", "siege", "--games", count, "--save", "--seed", "4",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_set_aside_database_is_offered_and_its_games_brought_back() {
+    let dir = tempfile::tempdir().unwrap();
+    saved_siege_games(dir.path(), "2");
+    // What an older Veillée did on a full disk: the healthy database renamed as broken.
+    std::fs::rename(
+        dir.path().join("sessions.sled"),
+        dir.path().join("sessions.broken-1700000000"),
+    )
+    .unwrap();
+    let out = veillee(dir.path(), &["sessions"]);
+    let text = stdout(&out);
+    assert!(text.contains("No saved sessions yet"), "{text}");
+    assert!(
+        text.contains("`veillee restore sessions.broken-1700000000` brings its games back"),
+        "{text}"
+    );
+    let out = veillee(dir.path(), &["restore", "sessions.broken-1700000000"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("Session 1 brought back.") && text.contains("Session 2 brought back."),
+        "{text}"
+    );
+    assert!(text.contains("Every game of it is back"), "{text}");
+    let out = veillee(dir.path(), &["sessions"]);
+    let text = stdout(&out);
+    assert_eq!(
+        text.lines().filter(|l| l.contains("siege")).count(),
+        2,
+        "{text}"
+    );
+    assert!(!text.contains("Set aside"), "{text}");
+}
+
+#[cfg(unix)]
+#[test]
+fn on_a_full_disk_the_saved_games_stay_where_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    saved_siege_games(dir.path(), "3");
+    // No file may grow: every write fails with EFBIG, as on a full disk (root included).
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 0; exec \"$0\" sessions")
+        .arg(env!("CARGO_BIN_EXE_veillee"))
+        .env("VEILLEE_DATA_DIR", dir.path())
+        .env("LANG", "en_GB.UTF-8")
+        .output()
+        .unwrap();
+    let text = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(!text.contains("No saved sessions yet"), "{text}");
+    if !out.status.success() {
+        assert!(text.contains("the disk refused"), "{text}");
+        assert!(
+            text.contains("saved games were left where they are"),
+            "{text}"
+        );
+    }
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.iter().any(|n| n.starts_with("sessions.broken")),
+        "{names:?}"
+    );
+    let out = veillee(dir.path(), &["sessions"]);
+    assert_eq!(
+        stdout(&out).lines().filter(|l| l.contains("siege")).count(),
+        3,
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn games_options_lists_each_games_options_with_their_values_and_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(dir.path(), &["games", "--options"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("--option mode=teams|individual   With four players (default: teams)"),
+        "{text}"
+    );
+    assert!(text.contains("(no options)"), "siege has none:\n{text}");
+    // Without the flag, one line per game.
+    let plain = stdout(&veillee(dir.path(), &["games"]));
+    assert!(!plain.contains("--option"), "{plain}");
+}
+
+/// Four players each for themselves, only reachable through the game's `mode` option.
+#[test]
+fn simulate_and_check_take_game_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(
+        dir.path(),
+        &[
+            "simulate",
+            "chateau-noir",
+            "--players",
+            "4",
+            "--option",
+            "mode=individual",
+            "--games",
+            "6",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    let individual: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(individual["errors"], 0, "{individual}");
+    let teams: serde_json::Value = serde_json::from_str(&stdout(&veillee(
+        dir.path(),
+        &[
+            "simulate",
+            "chateau-noir",
+            "--players",
+            "4",
+            "--games",
+            "6",
+            "--json",
+        ],
+    )))
+    .unwrap();
+    assert_ne!(
+        (&individual["mean_length"], &individual["wins"]),
+        (&teams["mean_length"], &teams["wins"]),
+        "same seeds, other mode: other games"
+    );
+    let out = veillee(
+        dir.path(),
+        &[
+            "check",
+            "chateau-noir",
+            "--games",
+            "1",
+            "--option",
+            "mode=individual",
+        ],
+    );
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).starts_with("chateau-noir with mode=individual: 3 games"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Hostile plugins at the command line (issue 17): texts with escape sequences, a plugin
+// that gets stuck for one seed, a module that would take the compiler to gigabytes.
+// ---------------------------------------------------------------------------------------
+
+/// Clear screen, set the window title, write the clipboard (OSC 52), and an 8-bit CSI.
+const ESCAPES: &str = "\u{1b}[2J\u{1b}[H\u{1b}]0;pwned\u{7}\u{1b}]52;c;cm0gLXJmIH4=\u{7}\u{9b}31m";
+
+/// `tests/plugins/one_move.wat` assembled, with `texts` (its manifest, statuses, actions…)
+/// in its memory; `broken`: games with a seed of 10 or more get stuck.
+fn one_move_plugin(decoration: &str, broken: bool) -> Vec<u8> {
+    let text = |s: &str| format!("{s}{decoration}");
+    // JSON escapes the control characters; the plugin hands them to the host as they are.
+    let json = |s: &str| serde_json::to_string(&text(s)).unwrap();
+    let both = |s: &str| format!(r#"{{"fr":{},"en":{}}}"#, json(s), json(s));
+    let outcome = format!(r#"{{"winners":[0],"scores":[],"reason":{}}}"#, both("won"));
+    let texts: Vec<(&str, String)> = vec![
+        (
+            "MANIFEST",
+            format!(
+                r##"{{"id":"one-move","name":{},"description":{},"version":"1.0.0","min_players":1,"max_players":2,"seats":[{{"name":{},"colour":"#aa0000"}},{{"name":{},"colour":"#0000aa"}}],"hidden_information":false}}"##,
+                both("One move"),
+                both("A test game"),
+                both("Ana"),
+                both("Bruno")
+            ),
+        ),
+        ("TO_ACT", r#"{"state":"to_act","seats":[0]}"#.into()),
+        (
+            "FINISHED",
+            format!(r#"{{"state":"finished","outcome":{outcome}}}"#),
+        ),
+        ("EMPTY", "[]".into()),
+        (
+            "ACTIONS",
+            format!(r#"[{{"id":"win","path":[],"label":{}}}]"#, both("Win")),
+        ),
+        (
+            "EVENTS",
+            format!(r#"[{{"text":{},"reveal":false}}]"#, both("Victory")),
+        ),
+        ("SCENE", format!(r#"{{"message":{}}}"#, both("Play"))),
+        (
+            "PLAYOUT_ONE",
+            format!(r#"{{"moves":1,"outcome":{outcome},"stuck":false}}"#),
+        ),
+        (
+            "PLAYOUT_DONE",
+            format!(r#"{{"moves":0,"outcome":{outcome},"stuck":false}}"#),
+        ),
+        (
+            "PLAYOUT_OPEN",
+            r#"{"moves":0,"outcome":null,"stuck":false}"#.into(),
+        ),
+        (
+            "PLAYOUT_STUCK",
+            r#"{"moves":0,"outcome":null,"stuck":true}"#.into(),
+        ),
+        ("GAME_OVER", r#"{"error":"game_over"}"#.into()),
+        (
+            "ILLEGAL",
+            r#"{"error":"illegal_action","detail":{"seat":0,"action":"?"}}"#.into(),
+        ),
+        (
+            "INVALID_STATE",
+            r#"{"error":"invalid_state","detail":"?"}"#.into(),
+        ),
+    ];
+    let mut wat =
+        include_str!("plugins/one_move.wat").replace("@BROKEN@", if broken { "1" } else { "0" });
+    let mut data = String::new();
+    let mut offset = 1024;
+    for (key, text) in &texts {
+        wat = wat.replace(
+            &format!("$${key}"),
+            &format!("(i32.const {offset}) (i32.const {})", text.len()),
+        );
+        let bytes: String = text.bytes().map(|b| format!("\\{b:02x}")).collect();
+        data.push_str(&format!("  (data (i32.const {offset}) \"{bytes}\")\n"));
+        offset += text.len() + 1;
+    }
+    assert!(offset < 32768, "the texts overflow the data area");
+    let end = wat.rfind(')').unwrap();
+    wat.insert_str(end, &data);
+    wat::parse_str(&wat).unwrap_or_else(|e| panic!("one_move.wat does not assemble: {e}"))
+}
+
+fn write_plugin(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// No control character but line breaks (and tabs) reached the terminal.
+fn assert_no_raw_controls(what: &str, text: &str) {
+    let raw: Vec<char> = text
+        .chars()
+        .filter(|c| c.is_control() && !matches!(c, '\n' | '\t'))
+        .collect();
+    assert!(
+        raw.is_empty(),
+        "{what} has raw control characters {raw:?}:\n{text}"
+    );
+}
+
+#[test]
+fn a_wrong_option_is_refused_naming_the_option_and_its_values() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["simulate", "check", "inspect", "play"] {
+        let out = veillee(
+            dir.path(),
+            &[command, "chateau-noir", "--option", "mode=solo"],
+        );
+        assert!(!out.status.success(), "{command}");
+        assert!(
+            stderr(&out).contains(
+                "option `mode` of chateau-noir cannot be `solo`: it takes teams or individual"
+            ),
+            "{command}: {}",
+            stderr(&out)
+        );
+        let out = veillee(dir.path(), &[command, "siege", "--option", "mode=teams"]);
+        assert!(
+            stderr(&out).contains("siege has no option `mode`; siege has no options"),
+            "{command}: {}",
+            stderr(&out)
+        );
+    }
+    assert!(
+        veillee(dir.path(), &["sessions"]).status.success()
+            && stdout(&veillee(dir.path(), &["sessions"])).lines().count() <= 1,
+        "a refused `play` saves nothing"
+    );
+}
+
+#[test]
+fn importing_a_file_with_an_oversized_name_is_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    saved_siege_games(dir.path(), "1");
+    let file = dir.path().join("game.json");
+    let out = veillee(dir.path(), &["export", "1", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    json["session"]["seats"][1]["name"] = "x".repeat(10_000).into();
+    std::fs::write(&file, json.to_string()).unwrap();
+    let out = veillee(dir.path(), &["import", file.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out)
+            .contains("the name of player 2 is 10000 characters long; a name has at most 40"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn escape_sequences_from_a_plugin_are_quoted_in_every_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_plugin(dir.path(), "escapes.wasm", &one_move_plugin(ESCAPES, false));
+    let install = veillee(dir.path(), &["install", file.to_str().unwrap()]);
+    assert!(install.status.success(), "{}", stderr(&install));
+    let runs: [(&[&str], &str); 6] = [
+        (&["install", file.to_str().unwrap()], ""),
+        (&["games"], ""),
+        (&["plugins"], ""),
+        (
+            &["play", "one-move", "--seats", "human,random", "--seed", "3"],
+            "1\n",
+        ),
+        (&["sessions"], ""),
+        (&["inspect", "one-move", "--json"], ""),
+    ];
+    for (args, input) in runs {
+        let out = veillee_with_input(dir.path(), args, input);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert_no_raw_controls(&format!("{args:?} stdout"), &stdout(&out));
+        assert_no_raw_controls(&format!("{args:?} stderr"), &stderr(&out));
+    }
+    let games = stdout(&veillee(dir.path(), &["games"]));
+    assert!(
+        games.contains("One move\\e[2J\\e[H\\e]0;pwned\\x07\\e]52;c;"),
+        "the name is shown, quoted as git does: {games}"
+    );
+    let played = stdout(&veillee_with_input(
+        dir.path(),
+        &["play", "one-move", "--seats", "human,random", "--seed", "4"],
+        "1\n",
+    ));
+    // The seat's name is the manifest's, fitted to a storable name (control characters
+    // dropped); the plugin's outcome text after it is quoted.
+    assert!(played.contains("Winner: Ana[2J[H]0;pwned"), "{played}");
+    assert!(played.contains("won\\e[2J"), "{played}");
+    // JSON stays JSON: the escapes are JSON escapes.
+    let inspected = stdout(&veillee(dir.path(), &["inspect", "one-move", "--json"]));
+    let value: serde_json::Value = serde_json::from_str(&inspected).unwrap();
+    assert_eq!(value["scene"]["message"]["en"], format!("Play{ESCAPES}"));
+}
+
+#[test]
+fn a_plugin_stuck_for_one_seed_stops_the_game_and_the_session_resumes_once_fixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = write_plugin(dir.path(), "broken.wasm", &one_move_plugin("", true));
+    // It passes the install self-check: only seeds of two digits get stuck.
+    let install = veillee(dir.path(), &["install", broken.to_str().unwrap()]);
+    assert!(install.status.success(), "{}", stderr(&install));
+    let out = veillee_with_input(
+        dir.path(),
+        &["play", "one-move", "--seats", "human,human", "--seed", "42"],
+        "1\n",
+    );
+    assert!(!out.status.success(), "a stuck game cannot be played on");
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        err.contains("session 1 is saved") && err.contains("`veillee resume 1`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("one-move")
+            && err.contains("veillee_legal_actions")
+            && err.contains("no action for seat 0"),
+        "the message names the plugin, the call and the problem: {err}"
+    );
+    // Resuming with the broken plugin fails the same way, again without a panic.
+    let again = veillee_with_input(dir.path(), &["resume", "1"], "1\n");
+    assert!(!again.status.success());
+    assert!(!stderr(&again).contains("panicked"), "{}", stderr(&again));
+    // The fixed build replaces it: the session resumes and is played to the end.
+    let fixed = write_plugin(dir.path(), "fixed.wasm", &one_move_plugin("", false));
+    let install = veillee(dir.path(), &["install", fixed.to_str().unwrap()]);
+    assert!(install.status.success(), "{}", stderr(&install));
+    let resumed = veillee_with_input(dir.path(), &["resume", "1"], "1\n");
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(
+        stdout(&resumed).contains("Winner: Ana"),
+        "{}",
+        stdout(&resumed)
+    );
+}
+
+#[test]
+fn simulate_save_counts_a_stuck_game_instead_of_panicking() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = write_plugin(dir.path(), "broken.wasm", &one_move_plugin("", true));
+    let install = veillee(dir.path(), &["install", broken.to_str().unwrap()]);
+    assert!(install.status.success(), "{}", stderr(&install));
+    for save in [false, true] {
+        let mut args = vec!["simulate", "one-move", "--games", "3", "--seed", "9"];
+        if save {
+            args.push("--save");
+        }
+        let out = veillee(dir.path(), &args);
+        let err = stderr(&out);
+        assert!(!out.status.success(), "seeds 10 and 11 are stuck");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(
+            err.contains("one-move") || stdout(&out).contains("no legal move"),
+            "{err}"
+        );
+    }
+}
+
+/// A module of `functions` functions that each return at once.
+fn trivial_functions(functions: usize) -> Vec<u8> {
+    wat::parse_str(format!("(module {})", "(func)".repeat(functions))).expect("valid text")
+}
+
+#[test]
+fn a_module_of_300000_functions_in_plugins_is_left_out_and_every_command_still_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugins = dir.path().join("plugins");
+    std::fs::create_dir_all(&plugins).unwrap();
+    write_plugin(&plugins, "bomb.wasm", &trivial_functions(300_000));
+    let out = veillee(dir.path(), &["games"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("siege"), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("bomb.wasm") && err.contains("300000 functions"),
+        "the plugin is left out with its reason: {err}"
+    );
+    let out = veillee(dir.path(), &["simulate", "siege", "--games", "2", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Installing it is refused the same way, and installs nothing.
+    let bomb = write_plugin(
+        dir.path(),
+        "bomb-to-install.wasm",
+        &trivial_functions(300_000),
+    );
+    let out = veillee(dir.path(), &["install", bomb.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("refused before compiling"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn inspect_and_play_use_the_option_and_the_session_keeps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let inspect = |mode: &str| -> serde_json::Value {
+        let out = veillee(
+            dir.path(),
+            &[
+                "inspect",
+                "chateau-noir",
+                "--players",
+                "4",
+                "--option",
+                &format!("mode={mode}"),
+                "--json",
+            ],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_str(&stdout(&out)).unwrap()
+    };
+    let individual = inspect("individual");
+    assert_eq!(individual["options"]["mode"], "individual");
+    // Each for themselves there is a score line per army, in teams one per team.
+    let score_lines = |v: &serde_json::Value| v["scene"]["scores"].as_array().unwrap().len();
+    assert!(score_lines(&individual) > score_lines(&inspect("teams")));
+    let out = veillee_with_input(
+        dir.path(),
+        &[
+            "play",
+            "chateau-noir",
+            "--seats",
+            "human,random,random,random",
+            "--option",
+            "mode=individual",
+            "--seed",
+            "3",
+        ],
+        "q\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let id = session_id(&stdout(&out));
+    let file = dir.path().join("game.json");
+    let out = veillee(dir.path(), &["export", &id, file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let exported = std::fs::read_to_string(&file).unwrap();
+    assert!(exported.contains("\"individual\""), "{exported}");
+}
+
+/// What `check`, `simulate`, `play` and `inspect` print for one game of Castel each.
+fn castel_runs(data: &Path) -> [String; 4] {
+    let run = |args: &[&str]| {
+        let out = veillee(data, args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        stdout(&out)
+    };
+    [
+        run(&["check", "castel", "--games", "1", "--players", "2"]),
+        run(&["simulate", "castel", "--games", "3", "--json"]),
+        run(&["play", "castel", "--seats", "random,random", "--seed", "5"]),
+        run(&["inspect", "castel", "--json"]),
+    ]
+}
+
+/// What a run's result is, without the line naming the scripts: the moves checked, the
+/// simulation's figures, the game played (without its session number), the inspected state.
+fn castel_result(command: usize, output: &str) -> String {
+    match command {
+        0 => output.lines().nth(1).unwrap_or_default().to_string(),
+        1 | 3 => {
+            let value: serde_json::Value = serde_json::from_str(output).expect("JSON");
+            let keys = [
+                "mean_length",
+                "wins",
+                "total_moves",
+                "state_hash",
+                "legal_actions",
+            ];
+            keys.iter().map(|k| value[k].to_string()).collect()
+        }
+        _ => output.lines().skip(2).collect::<Vec<_>>().join("\n"),
+    }
+}
+
+/// The card table line of the Ambassador in `cards.lua`, and the same line with `count`
+/// copies instead of the one the game has.
+fn castel_cards_with_ambassadors(count: u32) -> String {
+    let text = include_str!("../../../variants/castel/cards.lua");
+    let one = r#"en = "Ambassador" }, article = "l'", count = 1,"#;
+    assert!(
+        text.contains(one),
+        "the card table is where this test expects it"
+    );
+    text.replace(one, &one.replace("count = 1", &format!("count = {count}")))
+}
+
+/// Every command runs Castel as it is played, with its cards script (`cards.lua`, part of
+/// the game), and with the user's copy of it in its place: here a copy that leaves the
+/// Ambassador out of the deal, so every deal, hence every result, differs.
+#[test]
+fn check_simulate_play_and_inspect_run_castel_with_its_cards_or_the_users_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = castel_runs(dir.path());
+    for output in &before {
+        assert!(
+            output.contains("cartes (builtin:castel/cards.lua)"),
+            "{output}"
+        );
+    }
+    assert!(
+        before[0].starts_with("Part of the game: cartes") && before[0].contains("passed"),
+        "{}",
+        before[0]
+    );
+    assert!(before[2].contains("Game over."), "{}", before[2]);
+    let folder = dir.path().join("variants");
+    std::fs::create_dir_all(&folder).unwrap();
+    let copy = folder.join("cards.lua");
+    std::fs::write(&copy, castel_cards_with_ambassadors(0)).unwrap();
+    let after = castel_runs(dir.path());
+    let named = format!("cartes ({})", copy.display());
+    for (command, output) in after.iter().enumerate() {
+        assert!(output.contains(&named), "the copy runs:\n{output}");
+        assert!(!output.contains("builtin:castel/cards.lua"), "{output}");
+        assert_ne!(
+            castel_result(command, output),
+            castel_result(command, &before[command]),
+            "another deal, another result:\n{output}"
+        );
+    }
+    let inspected: serde_json::Value = serde_json::from_str(&after[3]).unwrap();
+    assert_eq!(inspected["failed_scripts"], serde_json::json!([]));
+    assert_eq!(inspected["scripts"][0]["id"], "cartes");
+}
+
+/// A copy of the cards the game refuses (two Ambassadors, when it has one) switches the
+/// script off: Castel without its cards is not the game, so `check`, `simulate` and
+/// `inspect` fail naming the script's error, and `play` warns.
+#[test]
+fn a_castel_cards_copy_the_game_refuses_fails_every_command_naming_the_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("variants");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("cards.lua"), castel_cards_with_ambassadors(2)).unwrap();
+    let refused = "`count` is a whole number from 0 to 1";
+    for args in [
+        &["check", "castel", "--games", "1", "--players", "2"][..],
+        &["simulate", "castel", "--games", "2"],
+        &["inspect", "castel", "--json"],
+    ] {
+        let out = veillee(dir.path(), args);
+        assert!(!out.status.success(), "{args:?}: {}", stdout(&out));
+        let all = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(
+            all.contains("switched off") && all.contains(refused),
+            "{args:?}: {all}"
+        );
+    }
+    let out = veillee(
+        dir.path(),
+        &["play", "castel", "--seats", "random,random", "--seed", "5"],
+    );
+    assert!(
+        stderr(&out).contains("Warning: a script was switched off")
+            && stderr(&out).contains(refused),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -9,9 +9,12 @@
 //! reference engine is given (the native build of the same crate), both are driven with the
 //! same actions and must agree move by move.
 
+use std::collections::BTreeMap;
+
 use sha2::{Digest, Sha256};
 use veillee_sdk::{
-    Action, Event, GameError, GameRng, Handle, Manifest, Scene, Seat, Setup, Status, Target, Text,
+    Action, Event, GameError, GameRng, Handle, Manifest, OptionValue, Scene, Seat, Setup, Status,
+    Target, Text,
 };
 
 use veillee_engine::{EngineError, GameEngine};
@@ -33,8 +36,10 @@ pub struct CheckConfig {
     pub deep_steps: u32,
     /// See `deep_steps`.
     pub deep_stride: u32,
-    /// Only these player counts (default: every count the manifest allows).
-    pub players: Option<std::ops::RangeInclusive<u8>>,
+    /// The game's options for every game played (missing ones take their default).
+    pub options: BTreeMap<String, OptionValue>,
+    /// Only this player count (`None`: every count the manifest allows).
+    pub players: Option<u8>,
 }
 
 impl Default for CheckConfig {
@@ -46,6 +51,7 @@ impl Default for CheckConfig {
             actions_tried_per_step: 6,
             deep_steps: 200,
             deep_stride: 16,
+            options: BTreeMap::new(),
             players: None,
         }
     }
@@ -180,11 +186,14 @@ pub fn check(
             );
         }
     }
-    let counts = manifest.min_players..=manifest.max_players;
-    let chosen = config.players.clone().unwrap_or(counts.clone());
-    for players in counts.filter(|n| chosen.contains(n)) {
+    let tables = match config.players {
+        Some(players) => players..=players,
+        None => manifest.min_players..=manifest.max_players,
+    };
+    for players in tables {
         for i in 0..config.games {
-            let setup = Setup::new(players, config.seed.wrapping_add(i as u64));
+            let mut setup = Setup::new(players, config.seed.wrapping_add(i as u64));
+            setup.options = config.options.clone();
             let mut game = GameCheck {
                 engine: &mut *engine,
                 reference: reference.as_deref_mut(),
@@ -294,6 +303,15 @@ impl GameCheck<'_, '_, '_> {
         let mut rng = GameRng::new(self.setup.seed ^ 0x5eed_c0de);
         let mut played = Vec::new();
         let result = self.play(game, reference, &mut rng, &mut played);
+        // A script switched off after a failure leaves a game that is not the one checked
+        // (Castel without its cards): the check fails, naming the script's error.
+        let failed = self.engine.failed_scripts(game);
+        if !failed.is_empty() {
+            self.fail(
+                played.len() as u32,
+                format!("a script was switched off: {}", failed.join("; ")),
+            );
+        }
         if let Err(e) = result {
             self.fail(played.len() as u32, e);
         } else {

@@ -11,6 +11,14 @@ pub enum PluginError {
     /// The module is malformed or does not compile.
     #[error("{plugin}: invalid WebAssembly: {detail}; the file is damaged or truncated, or was not built for wasm32-unknown-unknown")]
     Invalid { plugin: String, detail: String },
+    /// The module is larger than a plugin may be (file, functions, code): refused before
+    /// compiling, since compiling it could take the host's memory and time.
+    #[error("{plugin}: refused before compiling: {detail}; a game plugin is far smaller (Veillée's largest built-in game has 583 functions in 0.5 MB), so this file is not one or was built to harm")]
+    TooLarge { plugin: String, detail: String },
+    /// Compiling the plugin went past its budget of time or memory (or the compiler process
+    /// failed); the host is unharmed.
+    #[error("{plugin}: compiling it {detail}; it was stopped and the plugin is left out (a game plugin compiles in about a second: report this to its author)")]
+    CompileBudget { plugin: String, detail: String },
     /// The module asks for something the sandbox does not give.
     #[error("{plugin}: imports `{module}::{name}`, but Veillée plugins may import nothing (no files, network, clock or entropy); build it for wasm32-unknown-unknown with veillee-sdk, without WASI or host functions")]
     ForbiddenImport {

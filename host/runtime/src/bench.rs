@@ -9,7 +9,7 @@ use veillee_sdk::Setup;
 
 use crate::engine::GameEngine;
 use crate::native::native_engine;
-use crate::plugin::Runtime;
+use crate::plugin::{CacheConfig, Runtime};
 
 /// Benchmark figures for one game.
 #[derive(Clone, Debug, Serialize)]
@@ -30,6 +30,9 @@ pub struct BenchReport {
     pub wasm_playouts_per_second: f64,
     /// Milliseconds to compile the plugin with an empty cache.
     pub cold_load_ms: f64,
+    /// Milliseconds to compile it with an empty cache in a compiler process, as an
+    /// installed plugin is (`None` when this program has no compiler process).
+    pub cold_child_load_ms: Option<f64>,
     /// Milliseconds to load it from the compiled-code cache.
     pub cached_load_ms: f64,
     /// cold / cached (how much the cache saves).
@@ -45,7 +48,7 @@ pub fn run(game: &str, playouts: u32) -> anyhow::Result<BenchReport> {
     let bytes = crate::builtin::plugin_bytes(game)
         .with_context(|| format!("`{game}` is not a built-in game"))?;
     let mut native = native_engine(game).with_context(|| format!("no native build of `{game}`"))?;
-    let (cold, cached, mut wasm) = load_times(game, bytes)?;
+    let (cold, cold_child, cached, mut wasm) = load_times(game, bytes)?;
 
     // Warm both up once, then interleave rounds so that noise hits both alike.
     time_playouts(&mut *native, 0, 10)?;
@@ -72,6 +75,7 @@ pub fn run(game: &str, playouts: u32) -> anyhow::Result<BenchReport> {
         wasm_native_ratio: wasm_time.as_secs_f64() / native_time.as_secs_f64().max(1e-12),
         wasm_playouts_per_second: total as f64 / wasm_time.as_secs_f64().max(1e-12),
         cold_load_ms: cold.as_secs_f64() * 1e3,
+        cold_child_load_ms: cold_child.map(|t| t.as_secs_f64() * 1e3),
         cached_load_ms: cached.as_secs_f64() * 1e3,
         cold_cached_ratio: cold.as_secs_f64() / cached.as_secs_f64().max(1e-12),
         wasm_call_us: wasm_call.as_secs_f64() * 1e6,
@@ -79,30 +83,43 @@ pub fn run(game: &str, playouts: u32) -> anyhow::Result<BenchReport> {
     })
 }
 
-/// Loads the plugin with an empty compiled-code cache, then again from the cache.
+/// Loads the plugin with an empty compiled-code cache (in this process, then in a compiler
+/// process when there is one), then again from the cache.
 fn load_times(
     game: &str,
     bytes: &[u8],
-) -> anyhow::Result<(Duration, Duration, crate::plugin::Plugin)> {
-    let cache = std::env::temp_dir().join(format!("veillee-bench-cache-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&cache);
-    let runtime = Runtime::new(Some(cache.clone()))?;
+) -> anyhow::Result<(Duration, Option<Duration>, Duration, crate::plugin::Plugin)> {
+    let root = std::env::temp_dir().join(format!("veillee-bench-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let config = |name: &str| CacheConfig {
+        dir: root.join(name),
+        key_file: root.join("key"),
+    };
+    let runtime = Runtime::new(Some(config("in-process")))?;
     let started = Instant::now();
-    let cold = runtime.load(game, bytes)?;
+    let cold = runtime.load_builtin(game, bytes)?;
     let cold_time = started.elapsed();
     anyhow::ensure!(
         !cold.loaded_from_cache(),
         "the first load unexpectedly came from the cache"
     );
     let started = Instant::now();
-    let cached = runtime.load(game, bytes)?;
+    let cached = runtime.load_builtin(game, bytes)?;
     let cached_time = started.elapsed();
     anyhow::ensure!(
         cached.loaded_from_cache(),
         "the second load did not come from the cache"
     );
-    let _ = std::fs::remove_dir_all(&cache);
-    Ok((cold_time, cached_time, cached))
+    let child = Runtime::new(Some(config("child")))?;
+    let cold_child = if child.compiles_in_child() {
+        let started = Instant::now();
+        child.load(game, bytes)?;
+        Some(started.elapsed())
+    } else {
+        None
+    };
+    let _ = std::fs::remove_dir_all(&root);
+    Ok((cold_time, cold_child, cached_time, cached))
 }
 
 /// Plays `count` random games from seed `first`; returns the time and the moves played.
@@ -169,7 +186,7 @@ pub fn run_sessions(game: &str, moves: u32) -> anyhow::Result<SessionBenchReport
     let bytes = crate::builtin::plugin_bytes(game)
         .with_context(|| format!("`{game}` is not a built-in game"))?;
     let runtime = Runtime::new(None)?;
-    let mut engine = runtime.load(game, bytes)?;
+    let mut engine = runtime.load_builtin(game, bytes)?;
     let (store, _) = Store::open(&dir)?;
     let sessions = Sessions::new(store);
     let players = engine.manifest().min_players;
@@ -240,4 +257,120 @@ pub fn run_sessions(game: &str, moves: u32) -> anyhow::Result<SessionBenchReport
         resume_ms,
         full_replay_ms,
     })
+}
+
+/// Store figures: opening must not read the logs, so its time must not grow with them.
+#[derive(Clone, Debug, Serialize)]
+pub struct StoreOpenReport {
+    /// Small sessions in the database.
+    pub small_sessions: u32,
+    /// Moves of the one long session added (as an imported 1M-move session would be).
+    pub long_session_moves: u32,
+    /// Median time to open the database with the small sessions only, milliseconds.
+    pub open_small_ms: f64,
+    /// Median time to open it once the long session is in, milliseconds.
+    pub open_long_ms: f64,
+    /// open_long / open_small: what remains is sled loading its page table, which grows with
+    /// the database; no log record is read.
+    pub open_ratio: f64,
+    /// Time to read every log record once (what opening did before), milliseconds.
+    pub read_every_record_ms: f64,
+}
+
+/// Opens a database of `small` sessions, then again with a session of `long_moves` moves
+/// added, timing each open (median of five, the previous handle closed first).
+pub fn run_store_open(small: u32, long_moves: u32) -> anyhow::Result<StoreOpenReport> {
+    use crate::store::model::{LogEntry, PlayerKind, SeatPlayer, SessionMeta};
+    use crate::store::{SessionChange, Store};
+
+    let dir = std::env::temp_dir().join(format!("veillee-bench-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let meta = |id: u64, moves: u32| SessionMeta {
+        id,
+        game: "bench".into(),
+        plugin_hash: "0".repeat(64),
+        plugin_version: "1.0.0".into(),
+        variants: Vec::new(),
+        seats: ["Ana", "Bruno"]
+            .map(|name| SeatPlayer {
+                name: name.into(),
+                kind: PlayerKind::Human,
+            })
+            .to_vec(),
+        setup: Setup::new(2, id),
+        created: id,
+        last_played: id,
+        moves,
+        status: veillee_sdk::Status::to_act(0),
+    };
+    let entry = |i: u32| LogEntry {
+        seat: (i % 2) as u8,
+        action: format!("a{}-h{}", i % 8, i % 7),
+        extra: serde_json::Value::Null,
+        reveals: Vec::new(),
+    };
+    let write = |store: &Store, id: u64, moves: u32| -> anyhow::Result<()> {
+        const CHUNK: u32 = 20_000;
+        let mut from = 0;
+        loop {
+            let to = (from + CHUNK).min(moves);
+            let entries: Vec<LogEntry> = (from..to).map(entry).collect();
+            let m = meta(id, to);
+            let change = SessionChange {
+                meta: Some(&m),
+                append: entries.iter().zip(from..).map(|(e, i)| (i, e)).collect(),
+                ..SessionChange::default()
+            };
+            store.commit(id, &change)?;
+            if to == moves {
+                return Ok(());
+            }
+            from = to;
+        }
+    };
+    {
+        let (store, _) = Store::open(&dir)?;
+        for id in 1..=u64::from(small) {
+            write(&store, id, 40)?;
+        }
+    }
+    let open_small = median_open(&dir)?;
+    {
+        let (store, _) = Store::open(&dir)?;
+        write(&store, u64::from(small) + 1, long_moves)?;
+    }
+    let open_long = median_open(&dir)?;
+    let read_every_record = {
+        let (store, _) = Store::open(&dir)?;
+        let started = Instant::now();
+        for id in 1..=u64::from(small) + 1 {
+            std::hint::black_box(store.log(id, 0)?.len());
+        }
+        started.elapsed()
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(StoreOpenReport {
+        small_sessions: small,
+        long_session_moves: long_moves,
+        open_small_ms: open_small.as_secs_f64() * 1e3,
+        open_long_ms: open_long.as_secs_f64() * 1e3,
+        open_ratio: open_long.as_secs_f64() / open_small.as_secs_f64().max(1e-12),
+        read_every_record_ms: read_every_record.as_secs_f64() * 1e3,
+    })
+}
+
+/// The median of five opens (and list) of the database in `dir`, each after the previous
+/// handle has had time to close (sled releases its lock from a background thread).
+fn median_open(dir: &std::path::Path) -> anyhow::Result<Duration> {
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        std::thread::sleep(Duration::from_millis(400));
+        let started = Instant::now();
+        let (store, recovery) = crate::store::Store::open(dir)?;
+        anyhow::ensure!(recovery.is_none(), "the benchmark database needed repair");
+        std::hint::black_box(store.sessions()?.len());
+        times.push(started.elapsed());
+    }
+    times.sort();
+    Ok(times[times.len() / 2])
 }

@@ -14,6 +14,16 @@ use crate::data_dir::DataDir;
 use crate::engine::GameEngine;
 use crate::plugin::{Plugin, Runtime};
 
+/// The largest plugin file read: the built-in games are a few hundred kilobytes. The sandbox
+/// applies its own, finer limits to what it compiles.
+pub const MAX_PLUGIN_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The plugins folder is flat, and holds a few games, not thousands.
+const INSTALLED_WALK: veillee_files::WalkLimits = veillee_files::WalkLimits {
+    depth: 0,
+    files: 256,
+};
+
 /// Where a game comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
@@ -71,8 +81,11 @@ impl Catalog {
             entries: Vec::new(),
             problems: Vec::new(),
         };
+        if let Some(problem) = catalog.runtime.cache_problem() {
+            catalog.problems.push(problem.to_string());
+        }
         for (name, bytes) in BUILTIN_PLUGINS {
-            match catalog.runtime.load(name, bytes) {
+            match catalog.runtime.load_builtin(name, bytes) {
                 Ok(plugin) => catalog.entries.push(GameEntry {
                     origin: Origin::Builtin,
                     plugin,
@@ -82,7 +95,14 @@ impl Catalog {
                     .push(format!("built-in game {name} could not be loaded: {e}")),
             }
         }
-        for file in installed_files(&catalog.data.plugins()) {
+        let found = installed_files(&catalog.data.plugins());
+        catalog.problems.extend(
+            found
+                .skipped
+                .iter()
+                .map(|e| format!("installed plugin {e}; skipped")),
+        );
+        for file in found.files {
             match catalog.load_installed(&file) {
                 Ok(entry) => catalog.entries.push(entry),
                 Err(e) => catalog.problems.push(format!("{e:#}")),
@@ -91,16 +111,28 @@ impl Catalog {
         catalog
     }
 
+    /// Loads an installed plugin: compiled under the compile budget, and self-checked the
+    /// first time these exact bytes are seen (a file replaced behind the launcher's back —
+    /// same id, other rules — is checked like a fresh install before it is offered).
     fn load_installed(&self, file: &Path) -> anyhow::Result<GameEntry> {
-        let bytes = fs::read(file)
-            .with_context(|| format!("cannot read installed plugin {}", file.display()))?;
-        let plugin = self.runtime.load(&file_stem(file), &bytes)?;
+        let bytes = veillee_files::read_bounded(file, MAX_PLUGIN_BYTES)
+            .with_context(|| "cannot read an installed plugin".to_string())?;
+        let mut plugin = self.runtime.load(&file_stem(file), &bytes)?;
         if self.builtin(&plugin.manifest().id).is_some() {
             bail!(
                 "{} is ignored: its game id `{}` is a built-in game's",
                 file.display(),
                 plugin.manifest().id
             );
+        }
+        if !self.runtime.noted(plugin.hash(), SELF_CHECK_NOTE) {
+            self_check(&mut plugin).with_context(|| {
+                format!(
+                    "{} failed its self-check game and is left out; install a working version",
+                    file.display()
+                )
+            })?;
+            self.runtime.note(plugin.hash(), SELF_CHECK_NOTE);
         }
         Ok(GameEntry {
             origin: Origin::Installed(file.to_path_buf()),
@@ -142,8 +174,14 @@ impl Catalog {
                 .iter()
                 .map(|e| e.manifest().id.as_str())
                 .collect();
+            // A game the user expects may be one that was left out at start: say where to look.
+            let left_out = if self.problems.is_empty() {
+                ""
+            } else {
+                "; some plugins could not be loaded, `veillee plugins` says why"
+            };
             anyhow::anyhow!(
-                "no game `{id}` is installed; the games are: {}",
+                "no game `{id}` is installed; the games are: {}{left_out}",
                 known.join(", ")
             )
         })?;
@@ -153,8 +191,9 @@ impl Catalog {
     /// Validates a plugin file fully (wasm, ABI, manifest, a short self-check game) and installs
     /// it. Nothing is installed when any check fails.
     pub fn install(&mut self, file: &Path) -> anyhow::Result<&GameEntry> {
-        let bytes = fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-        let mut plugin = self.runtime.load(&file_stem(file), &bytes)?;
+        let bytes = veillee_files::read_bounded(file, MAX_PLUGIN_BYTES)
+            .with_context(|| "cannot install this plugin".to_string())?;
+        let mut plugin = self.runtime.load_again(&file_stem(file), &bytes)?;
         let id = plugin.manifest().id.clone();
         if self.builtin(&id).is_some() {
             bail!(
@@ -168,6 +207,7 @@ impl Catalog {
                 file.display()
             )
         })?;
+        self.runtime.note(plugin.hash(), SELF_CHECK_NOTE);
         let dir = self.data.plugins();
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let target = dir.join(format!("{id}.wasm"));
@@ -199,6 +239,10 @@ impl Catalog {
     }
 }
 
+/// What the runtime notes about a plugin that passed [`self_check`] (with the version of
+/// the kit that checked it, so a newer Veillée checks again).
+const SELF_CHECK_NOTE: &str = concat!("self-check ", env!("CARGO_PKG_VERSION"));
+
 /// The install self-check: a few short random games through the conformance kit, leak
 /// checks included (a game that declares hidden information and never re-draws it is
 /// refused). What `install` runs on every plugin before it copies it.
@@ -226,16 +270,10 @@ pub fn self_check(plugin: &mut dyn GameEngine) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn installed_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "wasm"))
-        .collect();
-    files.sort();
-    files
+/// The `*.wasm` files of the plugins folder: regular files only, each file once (a second
+/// name for the same file, a link to a device or a FIFO are reported, never opened or read).
+fn installed_files(dir: &Path) -> veillee_files::Found {
+    veillee_files::find_files(dir, "wasm", INSTALLED_WALK)
 }
 
 fn file_stem(file: &Path) -> String {

@@ -3,11 +3,19 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::plugin::CacheConfig;
+
+/// Name of the file of the key that signs compiled code.
+const KEY_FILE: &str = "compiled-code.key";
+
 /// Environment variable that overrides the data directory (tests, portable installs).
 pub const DATA_DIR_ENV: &str = "VEILLEE_DATA_DIR";
 /// Environment variable that moves the compiled-code cache out of the data directory (to
 /// share it between several data directories, as the test suite does).
 pub const CACHE_DIR_ENV: &str = "VEILLEE_CACHE_DIR";
+/// Environment variable that moves the key signing the compiled-code cache (tests, which
+/// keep it beside their shared cache instead of in the user's configuration directory).
+pub const CACHE_KEY_ENV: &str = "VEILLEE_CACHE_KEY";
 
 /// The user's Veillée data directory and its layout.
 #[derive(Clone, Debug)]
@@ -48,11 +56,27 @@ impl DataDir {
         self.root.join("variants")
     }
 
-    /// Compiled plugin code, keyed by content hash (`$VEILLEE_CACHE_DIR` when set).
-    pub fn compiled_cache(&self) -> PathBuf {
-        match std::env::var_os(CACHE_DIR_ENV).filter(|v| !v.is_empty()) {
+    /// Compiled plugin code, keyed by content hash (`$VEILLEE_CACHE_DIR` when set), and the
+    /// key that signs it.
+    ///
+    /// The key is kept outside the data directory — `$VEILLEE_CACHE_KEY`, else the user's
+    /// configuration directory (`~/.config/veillee/compiled-code.key` on Linux) — so that a
+    /// data directory copied, synced or shipped with a `cache/` brings no key that would
+    /// make its compiled code trusted here. Only without any home directory does it fall
+    /// back to the data directory's root (still outside the cache).
+    pub fn compiled_cache(&self) -> CacheConfig {
+        let dir = match std::env::var_os(CACHE_DIR_ENV).filter(|v| !v.is_empty()) {
             Some(dir) => PathBuf::from(dir),
             None => self.root.join("cache").join("compiled"),
-        }
+        };
+        let key_file = std::env::var_os(CACHE_KEY_ENV)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| {
+                directories::ProjectDirs::from("", "", "veillee")
+                    .map(|d| d.preference_dir().join(KEY_FILE))
+            })
+            .unwrap_or_else(|| self.root.join(KEY_FILE));
+        CacheConfig { dir, key_file }
     }
 }

@@ -16,6 +16,7 @@ pub mod catalog;
 pub mod data_dir;
 pub mod launch;
 pub mod locale;
+pub mod options;
 pub mod session;
 pub mod simulate;
 

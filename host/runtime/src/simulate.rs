@@ -3,12 +3,13 @@
 //! Each game is played out inside the plugin in one call (`playout`), so a simulation pays the
 //! sandbox boundary once per game. Games are spread over threads, each with its own instance.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
-use veillee_sdk::{GameRng, Outcome, PlayoutResult, Setup};
+use veillee_sdk::{GameRng, OptionValue, Outcome, PlayoutResult, Setup};
 
 use crate::engine::{EngineError, GameEngine};
 use crate::plugin::Plugin;
@@ -28,6 +29,18 @@ pub struct SimulationConfig {
     pub max_moves: u32,
     /// Worker threads.
     pub threads: usize,
+    /// The game's options (checked against its manifest by `Setup::resolved` when a game is
+    /// created); missing ones take their default.
+    pub options: BTreeMap<String, OptionValue>,
+}
+
+impl SimulationConfig {
+    /// The set-up of the game played with `seed`.
+    fn setup(&self, seed: u64) -> Setup {
+        let mut setup = Setup::new(self.players, seed);
+        setup.options = self.options.clone();
+        setup
+    }
 }
 
 /// Figures of a simulation.
@@ -177,7 +190,7 @@ fn play_one(
     index: u32,
 ) -> Result<PlayoutResult, EngineError> {
     let seed = config.seed.wrapping_add(index as u64);
-    let game = engine.create(&Setup::new(config.players, seed))?;
+    let game = engine.create(&config.setup(seed))?;
     let result = engine.playout(game, chooser_seed(seed), config.max_moves);
     engine.drop_game(game);
     result
@@ -295,7 +308,7 @@ fn play_stepwise(
     sessions: Option<(&Sessions, &[VariantScript])>,
 ) -> Result<(u32, Ended), SessionError> {
     let seed = config.seed.wrapping_add(index as u64);
-    let setup = Setup::new(config.players, seed);
+    let setup = config.setup(seed);
     let mut chooser = GameRng::new(chooser_seed(seed));
     let mut live = match sessions {
         Some((sessions, variants)) => {
@@ -314,18 +327,28 @@ fn play_stepwise(
         None => engine.create(&setup)?,
     };
     let mut moves = 0u32;
-    let outcome = loop {
+    let stopped = loop {
         let status = engine.status(game)?;
         if let Some(outcome) = status.outcome() {
-            break Some(outcome.clone());
+            break Ended::Finished(outcome.clone());
         }
         if moves >= config.max_moves {
-            break None;
+            break Ended::Failed(format!(
+                "seed {seed}: the game did not end after {moves} moves"
+            ));
         }
-        let seat = status.seats()[chooser.below(status.seats().len())];
+        // Engines that are not sandboxed plugins (native builds, house rules) are checked
+        // here too: a game that goes on with no one to act, or a seat with no move, stops.
+        let Some(&seat) = chooser.pick(status.seats()) else {
+            break Ended::Failed(format!(
+                "seed {seed}: after {moves} moves the game goes on but no seat is to act"
+            ));
+        };
         let actions = engine.legal_actions(game, seat)?;
         let Some(action) = chooser.pick(&actions) else {
-            break None;
+            break Ended::Failed(format!(
+                "seed {seed}: after {moves} moves seat {seat} is to act but has no legal move"
+            ));
         };
         let id = action.id.clone();
         match (&mut live, sessions) {
@@ -340,17 +363,14 @@ fn play_stepwise(
     };
     let failed = engine.failed_scripts(game);
     engine.drop_game(game);
-    let ended = match outcome {
+    let ended = match stopped {
         // A script that failed was switched off: the game went on without it, but the
         // simulation is about the game as written.
-        Some(_) if !failed.is_empty() => Ended::Failed(format!(
+        Ended::Finished(_) if !failed.is_empty() => Ended::Failed(format!(
             "seed {seed}: script switched off: {}",
             failed.join("; ")
         )),
-        Some(outcome) => Ended::Finished(outcome),
-        None => Ended::Failed(format!(
-            "seed {seed}: the game did not end after {moves} moves"
-        )),
+        other => other,
     };
     Ok((moves, ended))
 }

@@ -65,6 +65,13 @@ pub(crate) fn shared_engine() -> Result<Engine, PluginError> {
         .map_err(PluginError::Runtime)
 }
 
+/// An engine of the same configuration, without the deadline clock: for a compiler process,
+/// which runs no plugin code (its compiled code must load in the host's engine, so the
+/// configuration must be the same).
+pub(crate) fn engine_without_clock() -> Result<Engine, String> {
+    Engine::new(&config()).map_err(|e| format!("cannot configure the WebAssembly engine: {e:#}"))
+}
+
 /// Starts the thread that advances the epoch every [`TICK`] for as long as the process runs.
 /// Without it no deadline would ever fire, so failing to start it is an error.
 fn start_ticker(engine: Engine) -> Result<(), String> {

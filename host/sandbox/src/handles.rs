@@ -15,7 +15,13 @@ use veillee_sdk::Handle;
 #[derive(Clone, Copy, Debug)]
 enum Slot {
     Free,
-    Game { guest: Handle, generation: u64 },
+    Game {
+        guest: Handle,
+        generation: u64,
+        /// Seats of the game (the manifest's most for a game loaded from bytes): what its
+        /// answers are checked against.
+        players: u8,
+    },
 }
 
 /// Why a host handle cannot be used.
@@ -36,11 +42,13 @@ pub(crate) struct Handles {
 }
 
 impl Handles {
-    /// Registers a game the current instance created; returns its host handle.
-    pub(crate) fn insert(&mut self, guest: Handle) -> Handle {
+    /// Registers a game of `players` seats the current instance created; returns its host
+    /// handle.
+    pub(crate) fn insert(&mut self, guest: Handle, players: u8) -> Handle {
         let slot = Slot::Game {
             guest,
             generation: self.generation,
+            players,
         };
         if let Some(handle) = self.free.pop() {
             if let Some(free) = self.slots.get_mut(handle as usize) {
@@ -54,10 +62,14 @@ impl Handles {
         Handle::try_from(self.slots.len() - 1).unwrap_or(Handle::MAX)
     }
 
-    /// The plugin's handle behind a host handle.
-    pub(crate) fn guest(&self, host: Handle) -> Result<Handle, Stale> {
+    /// The plugin's handle behind a host handle, and the game's number of seats.
+    pub(crate) fn game(&self, host: Handle) -> Result<(Handle, u8), Stale> {
         match self.slots.get(host as usize) {
-            Some(Slot::Game { guest, generation }) if *generation == self.generation => Ok(*guest),
+            Some(Slot::Game {
+                guest,
+                generation,
+                players,
+            }) if *generation == self.generation => Ok((*guest, *players)),
             Some(Slot::Game { .. }) => Err(Stale::Lost),
             _ => Err(Stale::Unknown),
         }
@@ -67,7 +79,10 @@ impl Handles {
     /// current instance (then the plugin must be told too).
     pub(crate) fn remove(&mut self, host: Handle) -> Option<Handle> {
         let slot = self.slots.get_mut(host as usize)?;
-        let Slot::Game { guest, generation } = *slot else {
+        let Slot::Game {
+            guest, generation, ..
+        } = *slot
+        else {
             return None;
         };
         *slot = Slot::Free;
@@ -90,29 +105,29 @@ mod tests {
     #[test]
     fn mirrors_game_table_allocation() {
         let mut h = Handles::default();
-        assert_eq!(h.insert(0), 0);
-        assert_eq!(h.insert(1), 1);
-        assert_eq!(h.insert(2), 2);
+        assert_eq!(h.insert(0, 2), 0);
+        assert_eq!(h.insert(1, 2), 1);
+        assert_eq!(h.insert(2, 2), 2);
         assert_eq!(h.remove(1), Some(1));
         assert_eq!(h.remove(0), Some(0));
-        assert_eq!(h.insert(0), 0);
-        assert_eq!(h.insert(1), 1);
-        assert_eq!(h.insert(3), 3);
-        assert_eq!(h.guest(3), Ok(3));
-        assert_eq!(h.guest(9), Err(Stale::Unknown));
+        assert_eq!(h.insert(0, 2), 0);
+        assert_eq!(h.insert(1, 2), 1);
+        assert_eq!(h.insert(3, 4), 3);
+        assert_eq!(h.game(3), Ok((3, 4)));
+        assert_eq!(h.game(9), Err(Stale::Unknown));
     }
 
     #[test]
     fn old_handles_are_lost_not_reused() {
         let mut h = Handles::default();
-        let a = h.insert(0);
+        let a = h.insert(0, 2);
         h.restart();
-        assert_eq!(h.guest(a), Err(Stale::Lost));
-        let b = h.insert(0);
+        assert_eq!(h.game(a), Err(Stale::Lost));
+        let b = h.insert(0, 2);
         assert_ne!(a, b);
-        assert_eq!(h.guest(b), Ok(0));
+        assert_eq!(h.game(b), Ok((0, 2)));
         assert_eq!(h.remove(a), None);
-        assert_eq!(h.guest(a), Err(Stale::Unknown));
+        assert_eq!(h.game(a), Err(Stale::Unknown));
         assert_eq!(h.remove(a), None);
     }
 }

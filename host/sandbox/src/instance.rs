@@ -30,6 +30,10 @@ const INSTANTIATION: &str = "instantiation";
 const PANIC_SECONDS: f64 = 1.0;
 /// Longest panic message kept; the rest is cut.
 const PANIC_MAX_BYTES: usize = 4096;
+/// Most JSON objects and lists in one answer (see `answers::check_json_size`): about 60,000
+/// actions, or a scene of 100,000 pieces — far past any game, and a bound on what parsing
+/// an answer may allocate (tens of megabytes, not gigabytes).
+const MAX_JSON_CONTAINERS: usize = 200_000;
 
 macro_rules! exports {
     ($($field:ident: $name:literal ($($param:ty),*) -> $result:ty;)*) => {
@@ -241,6 +245,15 @@ impl Live {
     /// Copies `len` bytes out of the buffer at `veillee_output_ptr`; `export` is the call
     /// that announced them.
     fn read_output(&mut self, export: &'static str, len: u64) -> Result<Vec<u8>, Fault> {
+        if len > self.limits.answer_bytes {
+            return Err(Fault::Protocol {
+                export,
+                detail: format!(
+                    "announced an answer of {len} bytes, more than the {} bytes a plugin may answer; nothing was read",
+                    self.limits.answer_bytes
+                ),
+            });
+        }
         let ptr = self.call("veillee_output_ptr", |e| &e.output_ptr, ())? as u32;
         let bytes = usize::try_from(len)
             .ok()
@@ -284,6 +297,8 @@ impl Live {
             Err(game) => return Ok(Err(game)),
         };
         let bytes = self.read_output(export, len)?;
+        super::answers::check_json_size(&bytes, MAX_JSON_CONTAINERS)
+            .map_err(|detail| Fault::Protocol { export, detail })?;
         serde_json::from_slice(&bytes)
             .map(Ok)
             .map_err(|e| Fault::Protocol {

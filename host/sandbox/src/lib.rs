@@ -9,47 +9,91 @@
 //! capped; everything it returns is checked. A misbehaving plugin yields a [`PluginError`]
 //! naming it and the call, never a host crash or hang.
 //!
+//! Compiling is bounded too: a file's size, function count and code size are checked before
+//! any compiling (`shape`), and an untrusted plugin is compiled in a child process under a
+//! budget of time and memory (`child`) when the program declared how to start one
+//! ([`init_compiler_process`]). Compiled code comes back from the on-disk cache only when
+//! its MAC, under a key kept outside the cache, verifies (`cache`).
+//!
 //! Modules: `config` (the engine and its deadline clock), `limits` (what a plugin may use),
-//! `validate` (header/import/export checks), `cache` (compiled code on disk), `instance`
-//! (calls and buffers), `fault` (what a failure means), `handles` (host-side game handles),
+//! `shape` (size caps before compiling), `child` (the compiler process), `validate`
+//! (header/import/export checks), `cache` (compiled code on disk, signed), `instance` (calls
+//! and buffers), `fault` (what a failure means), `handles` (host-side game handles),
 //! `loaded` (the [`Plugin`] itself).
 //!
 //! **Invariant: the only crate of Veillée that depends on wasmtime. A plugin sees no
 //! capability — no files, network, clock, environment or entropy; a misbehaving plugin becomes
 //! a [`PluginError`] naming the plugin and the call, never a host crash.**
 
+mod answers;
 mod cache;
+mod child;
 mod config;
 mod fault;
 mod handles;
 mod instance;
 mod limits;
 mod loaded;
+mod shape;
 mod validate;
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 use wasmtime::{Engine, Linker, Module};
 
-pub use limits::Limits;
+pub use cache::CacheConfig;
+pub use child::{serve_compile_if_asked, CompilerCommand, COMPILE_SUBCOMMAND};
+pub use limits::{CompileLimits, Limits};
 pub use loaded::Plugin;
 pub use veillee_engine::PluginError;
 
 use cache::Cache;
 use loaded::Compiled;
 
+/// How this process compiles untrusted plugins when a [`Runtime`] is not told otherwise:
+/// set once by [`init_compiler_process`].
+static PROCESS_COMPILER: OnceLock<Option<CompilerCommand>> = OnceLock::new();
+
+/// Call first thing in the `main` of a program that loads untrusted plugins (the `veillee`
+/// binary does). Started as a compiler process (first argument [`COMPILE_SUBCOMMAND`]), it
+/// compiles the module on stdin and exits. Otherwise it records that this executable can be
+/// re-executed as one, so that every [`Runtime`] of the process — a CLI command, the
+/// window's worker, a benchmark — compiles untrusted plugins in a child of it under
+/// [`CompileLimits`], and returns.
+///
+/// Whether a program can serve as its own compiler is a fact about the executable that only
+/// its `main` knows; recording it here spares every layer between `main` and the runtime
+/// (the window, its worker thread) from passing it along. A program that never calls this
+/// compiles in its own process, under the size caps only (library tests do), unless a
+/// runtime is given a command with [`Runtime::compiling_in`].
+pub fn init_compiler_process() {
+    serve_compile_if_asked();
+    PROCESS_COMPILER.get_or_init(|| CompilerCommand::this_executable().ok());
+}
+
+/// Whether a plugin's bytes come from Veillée itself (built-in games) or from outside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Trust {
+    Builtin,
+    Untrusted,
+}
+
 /// Loads plugins. Cheap to clone (shared inside); all runtimes of a process share one
 /// wasmtime engine and one deadline clock thread.
 #[derive(Clone)]
 pub struct Runtime {
     inner: Arc<Inner>,
+    /// Where untrusted plugins are compiled: `None` in this process.
+    compiler: Option<CompilerCommand>,
 }
 
 struct Inner {
     engine: Engine,
     limits: Limits,
     cache: Option<Cache>,
+    /// Why the cache asked for is not used, if it is not.
+    cache_problem: Option<String>,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -57,30 +101,88 @@ impl std::fmt::Debug for Runtime {
         f.debug_struct("Runtime")
             .field("limits", &self.inner.limits)
             .field("cache_dir", &self.cache_dir())
+            .field("compiler", &self.compiler)
             .finish_non_exhaustive()
     }
 }
 
 impl Runtime {
-    /// A runtime with the default [`Limits`]. With `cache_dir`, compiled plugins are kept
-    /// there (the directory is created if needed) and later loads of the same bytes skip
-    /// compilation.
-    pub fn new(cache_dir: Option<PathBuf>) -> Result<Runtime, PluginError> {
-        Runtime::with_limits(cache_dir, Limits::default())
+    /// A runtime with the default [`Limits`]. With `cache`, compiled plugins are kept in its
+    /// directory (created if needed), signed with its key, and later loads of the same bytes
+    /// skip compilation. A cache that cannot be trusted (writable by others, a key readable
+    /// by others…) is not used: see [`Runtime::cache_problem`].
+    pub fn new(cache: Option<CacheConfig>) -> Result<Runtime, PluginError> {
+        Runtime::with_limits(cache, Limits::default())
     }
 
     /// A runtime whose plugins run under `limits`.
-    pub fn with_limits(cache_dir: Option<PathBuf>, limits: Limits) -> Result<Runtime, PluginError> {
+    pub fn with_limits(cache: Option<CacheConfig>, limits: Limits) -> Result<Runtime, PluginError> {
         limits.check()?;
         let engine = config::shared_engine()?;
-        let cache = cache_dir.map(|dir| Cache::open(dir, &engine)).transpose()?;
+        let (cache, cache_problem) = match cache.map(|config| {
+            Cache::open(&config, &engine).map_err(|why| {
+                format!(
+                    "the compiled-code cache {} is not used, so games are compiled at each start: {why}",
+                    config.dir.display()
+                )
+            })
+        }) {
+            None => (None, None),
+            Some(Ok(cache)) => (Some(cache), None),
+            Some(Err(why)) => (None, Some(why)),
+        };
         Ok(Runtime {
             inner: Arc::new(Inner {
                 engine,
                 limits,
                 cache,
+                cache_problem,
             }),
+            compiler: PROCESS_COMPILER.get().cloned().flatten(),
         })
+    }
+
+    /// The same runtime, compiling untrusted plugins in child processes started with
+    /// `command` (`None`: in this process, under the size caps only).
+    pub fn compiling_in(mut self, command: Option<CompilerCommand>) -> Runtime {
+        self.compiler = command;
+        self
+    }
+
+    /// Records, signed with the cache's key, that `what` holds for the plugin whose content
+    /// hash is `content_hash` (the catalog notes a passed self-check, so that it is not run
+    /// at every start). Without a cache nothing is recorded.
+    pub fn note(&self, content_hash: &str, what: &str) {
+        if let Some(cache) = &self.inner.cache {
+            cache.note(content_hash, what);
+        }
+    }
+
+    /// Whether [`Runtime::note`] recorded `what` for this content (and the note verifies).
+    pub fn noted(&self, content_hash: &str, what: &str) -> bool {
+        self.inner
+            .cache
+            .as_ref()
+            .is_some_and(|cache| cache.noted(content_hash, what))
+    }
+
+    /// Like [`Runtime::load`], but first forgets that compiling these bytes went past its
+    /// budget before (installing a plugin again is asking to try again).
+    pub fn load_again(&self, plugin_name: &str, bytes: &[u8]) -> Result<Plugin, PluginError> {
+        if let Some(cache) = &self.inner.cache {
+            cache.forget_refusal(&cache::sha256_hex(bytes));
+        }
+        self.load(plugin_name, bytes)
+    }
+
+    /// Whether untrusted plugins are compiled in a child process.
+    pub fn compiles_in_child(&self) -> bool {
+        self.compiler.is_some()
+    }
+
+    /// Why the compiled-code cache asked for is not used, if it is not.
+    pub fn cache_problem(&self) -> Option<&str> {
+        self.inner.cache_problem.as_deref()
     }
 
     /// The limits plugins loaded by this runtime run under.
@@ -93,15 +195,33 @@ impl Runtime {
         self.inner.cache.as_ref().map(Cache::dir)
     }
 
-    /// Checks, compiles (or fetches from the cache) and starts a plugin. `plugin_name` is
-    /// what error messages call it (a file name, a game id).
+    /// Checks, compiles (or fetches from the cache) and starts a plugin from outside
+    /// Veillée (an installed file, a file to check). `plugin_name` is what error messages
+    /// call it (a file name, a game id).
     ///
     /// Fails with [`PluginError::NotWasm`], [`PluginError::Invalid`],
+    /// [`PluginError::TooLarge`], [`PluginError::CompileBudget`],
     /// [`PluginError::ForbiddenImport`], [`PluginError::MissingExport`],
     /// [`PluginError::AbiMismatch`], [`PluginError::BadManifest`], or the error of a call
     /// that misbehaved while starting (time-out, trap…).
     pub fn load(&self, plugin_name: &str, bytes: &[u8]) -> Result<Plugin, PluginError> {
+        self.load_as(plugin_name, bytes, Trust::Untrusted)
+    }
+
+    /// Like [`Runtime::load`], for the games built into Veillée: compiled in this process
+    /// (they pass the same size caps, but need no compiler process).
+    pub fn load_builtin(&self, plugin_name: &str, bytes: &[u8]) -> Result<Plugin, PluginError> {
+        self.load_as(plugin_name, bytes, Trust::Builtin)
+    }
+
+    fn load_as(
+        &self,
+        plugin_name: &str,
+        bytes: &[u8],
+        trust: Trust,
+    ) -> Result<Plugin, PluginError> {
         validate::check_header(plugin_name, bytes)?;
+        shape::check(plugin_name, bytes, &self.inner.limits.compile)?;
         let hash = cache::sha256_hex(bytes);
         let engine = &self.inner.engine;
         let cached = self
@@ -110,17 +230,16 @@ impl Runtime {
             .as_ref()
             .and_then(|cache| cache.load(engine, &hash));
         let from_cache = cached.is_some();
-        let module = match cached {
-            Some(module) => module,
-            None => Module::from_binary(engine, bytes).map_err(|e| PluginError::Invalid {
-                plugin: plugin_name.to_string(),
-                detail: format!("{e:#}"),
-            })?,
+        let (module, artifact) = match cached {
+            Some(module) => (module, None),
+            None => self.compile(plugin_name, bytes, &hash, trust)?,
         };
         validate::check_imports(plugin_name, &module)?;
         validate::check_exports(plugin_name, &module)?;
         if let (Some(cache), false) = (&self.inner.cache, from_cache) {
-            cache.store(&hash, &module);
+            if let Some(artifact) = artifact.or_else(|| module.serialize().ok()) {
+                cache.store(&hash, &artifact);
+            }
         }
         // No imports to provide: the linker stays empty.
         let pre =
@@ -138,5 +257,61 @@ impl Runtime {
             limits: self.inner.limits,
             from_cache,
         })
+    }
+
+    /// Compiles a module: in this process for a built-in game or when no compiler process
+    /// is set, else in a child under the compile budget. Returns the module and, when it
+    /// came from a child, its compiled bytes (for the cache).
+    fn compile(
+        &self,
+        plugin_name: &str,
+        bytes: &[u8],
+        hash: &str,
+        trust: Trust,
+    ) -> Result<(Module, Option<Vec<u8>>), PluginError> {
+        let engine = &self.inner.engine;
+        let command = match (&self.compiler, trust) {
+            (Some(command), Trust::Untrusted) => command,
+            _ => {
+                let module =
+                    Module::from_binary(engine, bytes).map_err(|e| PluginError::Invalid {
+                        plugin: plugin_name.to_string(),
+                        detail: format!("{e:#}"),
+                    })?;
+                return Ok((module, None));
+            }
+        };
+        if let Some(reason) = self.inner.cache.as_ref().and_then(|c| c.refusal(hash)) {
+            return Err(PluginError::CompileBudget {
+                plugin: plugin_name.to_string(),
+                detail: format!(
+                    "{reason} when it was tried before, so it is not compiled again until the file changes (installing it again tries again)"
+                ),
+            });
+        }
+        let artifact = match child::compile(command, plugin_name, bytes, &self.inner.limits.compile)
+        {
+            Ok(artifact) => artifact,
+            Err(child::Failure::Module(error)) => {
+                if let (PluginError::CompileBudget { detail, .. }, Some(cache)) =
+                    (&error, &self.inner.cache)
+                {
+                    cache.note_refusal(hash, detail);
+                }
+                return Err(error);
+            }
+            Err(failure) => return Err(failure.into_error()),
+        };
+        // SAFETY: these bytes are what `Engine::precompile_module` wrote in a process of our
+        // own executable (the compiler command), configured like this engine, over a pipe
+        // only this process reads. Wasmtime checks the header and refuses other versions or
+        // configurations.
+        let module = unsafe { Module::deserialize(engine, &artifact) }.map_err(|e| {
+            PluginError::CompileBudget {
+                plugin: plugin_name.to_string(),
+                detail: format!("gave compiled code this Veillée cannot load ({e:#}): is the compiler process another version of Veillée?"),
+            }
+        })?;
+        Ok((module, Some(artifact)))
     }
 }

@@ -20,17 +20,66 @@ pub struct Limits {
     pub call_seconds: f64,
     /// Deadline of [`veillee_engine::GameEngine::playout`], which plays a whole game.
     pub playout_seconds: f64,
+    /// Most bytes one answer of the plugin may have (a JSON list of actions, a scene, a
+    /// saved state): what the host copies out of the plugin and parses is bounded by this,
+    /// not by the plugin's memory cap.
+    pub answer_bytes: u64,
+    /// What a plugin may cost to compile.
+    pub compile: CompileLimits,
+}
+
+/// What compiling a plugin may cost. The shape caps are checked on the file before any
+/// compiling (a module of 300,000 trivial functions would otherwise take the compiler to
+/// gigabytes); the budget bounds the compiler process of an untrusted plugin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CompileLimits {
+    /// Largest plugin file, in bytes (custom sections such as debug info included).
+    pub module_bytes: u64,
+    /// Most functions a plugin may define.
+    pub functions: u32,
+    /// Largest code section (all function bodies), in bytes.
+    pub code_bytes: u64,
+    /// Largest single function body, in bytes.
+    pub function_bytes: u64,
+    /// Most entries of each other section (types, imports, exports, globals, tables,
+    /// memories, element and data segments).
+    pub section_entries: u32,
+    /// Wall-clock time the compiler process of an untrusted plugin may take.
+    pub seconds: f64,
+    /// Memory the compiler process of an untrusted plugin may use (its data segment, on
+    /// Linux), in bytes.
+    pub memory_bytes: u64,
+}
+
+impl Default for CompileLimits {
+    /// Far past the largest built-in game (Castel: 0.5 MB, 583 functions, 0.36 MB of code,
+    /// 21 KB in its largest function), and a budget a sane plugin never nears
+    /// (`veillee bench` prints what compiling one costs; see BENCHMARKS.md).
+    fn default() -> Self {
+        CompileLimits {
+            module_bytes: 16 * MIB,
+            functions: 10_000,
+            code_bytes: 8 * MIB,
+            function_bytes: MIB,
+            section_entries: 100_000,
+            seconds: 60.0,
+            memory_bytes: 1024 * MIB,
+        }
+    }
 }
 
 impl Default for Limits {
-    /// 256 MiB of memory, 5 s per call, 60 s per playout: far beyond what a sane game
-    /// needs, short enough that a stuck plugin does not look like a frozen launcher.
+    /// 256 MiB of memory, 5 s per call, 60 s per playout, 4 MiB per answer: far beyond
+    /// what a sane game needs (Castel's largest scene is a few kilobytes), short enough that
+    /// a stuck plugin does not look like a frozen launcher.
     fn default() -> Self {
         Limits {
             memory_bytes: 256 * MIB,
             table_elements: 100_000,
             call_seconds: 5.0,
             playout_seconds: 60.0,
+            answer_bytes: 4 * MIB,
+            compile: CompileLimits::default(),
         }
     }
 }
@@ -46,6 +95,19 @@ impl Limits {
             return Err(PluginError::Runtime(format!(
                 "plugin deadlines must be between 0 and {MAX_SECONDS} s (got {} s per call, {} s per playout)",
                 self.call_seconds, self.playout_seconds
+            )));
+        }
+        let compile = &self.compile;
+        if !seconds_ok(compile.seconds) {
+            return Err(PluginError::Runtime(format!(
+                "the compile deadline must be between 0 and {MAX_SECONDS} s (got {} s)",
+                compile.seconds
+            )));
+        }
+        if self.answer_bytes < 1024 || compile.memory_bytes < 16 * MIB {
+            return Err(PluginError::Runtime(format!(
+                "plugins need at least 1 KiB per answer and 16 MiB to compile (the limits are {} bytes and {} bytes)",
+                self.answer_bytes, compile.memory_bytes
             )));
         }
         if self.memory_bytes < 64 * 1024 {

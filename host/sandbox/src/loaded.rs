@@ -9,6 +9,8 @@ use veillee_sdk::{
 };
 use wasmtime::{Engine, InstancePre};
 
+use super::answers::{self, Listings};
+use super::fault::Fault;
 use super::handles::{Handles, Stale};
 use super::instance::{Live, Reply, State};
 use super::{Limits, PluginError};
@@ -28,9 +30,11 @@ struct Shared {
 
 /// A game plugin, loaded by [`super::Runtime::load`], running in its own sandbox.
 ///
-/// Every call has a deadline and the plugin's memory is capped (see [`Limits`]). When a
-/// call fails with [`EngineError::Plugin`] (trap, panic, time-out, memory cap, protocol
-/// violation), the instance is thrown away and a fresh one is started on the next call:
+/// Every call has a deadline and the plugin's memory is capped (see [`Limits`]); every
+/// answer is checked (its size, then against the manifest and the plugin's earlier answers:
+/// seats that exist, someone to act with a move, ids that hold until the game changes). When
+/// a call fails with [`EngineError::Plugin`] (trap, panic, time-out, memory cap, protocol
+/// violation, an answer that does not hold), the instance is thrown away and a fresh one is started on the next call:
 /// the `Plugin` stays usable, but **every game created before the failure is lost**. Their
 /// handles then answer `GameError::Protocol` ("lost"); they are never reused for other
 /// games until you drop them.
@@ -43,6 +47,8 @@ pub struct Plugin {
     /// `None` after a failure, until the next call starts a fresh instance.
     live: Option<Live>,
     handles: Handles,
+    /// The last action ids listed per game and seat (see [`answers::Listings`]).
+    listings: Listings,
     drop_failure: Option<PluginError>,
 }
 
@@ -127,6 +133,7 @@ impl Plugin {
             shared: Arc::new(shared),
             live: Some(live),
             handles: Handles::default(),
+            listings: Listings::default(),
             drop_failure: None,
         })
     }
@@ -174,6 +181,7 @@ impl Plugin {
             shared: Arc::clone(shared),
             live: Some(live),
             handles: Handles::default(),
+            listings: Listings::default(),
             drop_failure: None,
         })
     }
@@ -209,14 +217,23 @@ impl Plugin {
         match call(live) {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(game)) => Err(EngineError::Game(game)),
-            Err(fault) => {
-                // After a trap the instance may be inconsistent (half-updated allocator or
-                // game table, a RefCell left borrowed): never call it again.
-                self.live = None;
-                self.handles.restart();
-                Err(EngineError::Plugin(fault.into_error(&self.shared.name)))
-            }
+            Err(fault) => Err(self.fail(fault)),
         }
+    }
+
+    /// The plugin failed: its instance is thrown away (after a trap it may be inconsistent
+    /// — a half-updated allocator or game table, a RefCell left borrowed — and after a
+    /// wrong answer its games cannot be trusted), with every game in it.
+    fn fail(&mut self, fault: Fault) -> EngineError {
+        self.live = None;
+        self.handles.restart();
+        self.listings.clear();
+        EngineError::Plugin(fault.into_error(&self.shared.name))
+    }
+
+    /// An answer that does not hold: a protocol violation of `export`.
+    fn violation(&mut self, export: &'static str, detail: String) -> EngineError {
+        self.fail(Fault::Protocol { export, detail })
     }
 
     fn ordinary<T>(&mut self, call: impl FnOnce(&mut Live) -> Reply<T>) -> Result<T, EngineError> {
@@ -225,7 +242,12 @@ impl Plugin {
 
     /// The plugin's handle for a caller's handle.
     fn guest(&self, game: Handle) -> Result<Handle, EngineError> {
-        self.handles.guest(game).map_err(|stale| {
+        self.game(game).map(|(guest, _)| guest)
+    }
+
+    /// The plugin's handle for a caller's handle, and the game's number of seats.
+    fn game(&self, game: Handle) -> Result<(Handle, u8), EngineError> {
+        self.handles.game(game).map_err(|stale| {
             EngineError::Game(GameError::Protocol(match stale {
                 Stale::Unknown => format!("no live game has handle {game}"),
                 Stale::Lost => format!(
@@ -249,12 +271,13 @@ impl GameEngine for Plugin {
     fn create(&mut self, setup: &Setup) -> Result<Handle, EngineError> {
         let json = serde_json::to_vec(setup).map_err(|e| GameError::InvalidSetup(e.to_string()))?;
         let guest = self.ordinary(|live| live.new_game(&json))?;
-        Ok(self.handles.insert(guest))
+        Ok(self.handles.insert(guest, setup.players))
     }
 
     fn load(&mut self, state: &[u8]) -> Result<Handle, EngineError> {
         let guest = self.ordinary(|live| live.load(state))?;
-        Ok(self.handles.insert(guest))
+        // How many seats a saved game has is the plugin's to know: check against the most.
+        Ok(self.handles.insert(guest, self.shared.manifest.max_players))
     }
 
     fn save(&mut self, game: Handle) -> Result<Vec<u8>, EngineError> {
@@ -263,12 +286,13 @@ impl GameEngine for Plugin {
     }
 
     fn clone_game(&mut self, game: Handle) -> Result<Handle, EngineError> {
-        let game = self.guest(game)?;
+        let (game, players) = self.game(game)?;
         let copy = self.ordinary(|live| live.clone_game(game))?;
-        Ok(self.handles.insert(copy))
+        Ok(self.handles.insert(copy, players))
     }
 
     fn drop_game(&mut self, game: Handle) {
+        self.listings.changed(game);
         // Games lost in a restart are only forgotten: the current instance never had them.
         let Some(game) = self.handles.remove(game) else {
             return;
@@ -281,13 +305,34 @@ impl GameEngine for Plugin {
     }
 
     fn status(&mut self, game: Handle) -> Result<Status, EngineError> {
-        let game = self.guest(game)?;
-        self.ordinary(|live| live.status(game))
+        let (game, players) = self.game(game)?;
+        self.ordinary(|live| {
+            checked("veillee_status", live.status(game), |status| {
+                answers::check_status(status, players)
+            })
+        })
     }
 
     fn legal_actions(&mut self, game: Handle, seat: Seat) -> Result<Vec<Action>, EngineError> {
-        let game = self.guest(game)?;
-        self.ordinary(|live| live.legal_actions(game, seat))
+        let (guest, players) = self.game(game)?;
+        let actions = self.ordinary(|live| {
+            checked(
+                "veillee_legal_actions",
+                live.legal_actions(guest, seat),
+                |actions| answers::check_actions(seat, actions),
+            )
+        })?;
+        // A seat to act must have a move; asked only when the list is empty (rare).
+        if actions.is_empty() && seat < players && self.status(game)?.seats().contains(&seat) {
+            return Err(self.violation(
+                "veillee_legal_actions",
+                format!("listed no action for seat {seat}, which its status says is to act: the game is stuck"),
+            ));
+        }
+        if let Err(detail) = self.listings.listed(game, seat, &actions) {
+            return Err(self.violation("veillee_legal_actions", detail));
+        }
+        Ok(actions)
     }
 
     fn apply(
@@ -296,18 +341,44 @@ impl GameEngine for Plugin {
         seat: Seat,
         action_id: &str,
     ) -> Result<Vec<Event>, EngineError> {
-        let game = self.guest(game)?;
-        self.ordinary(|live| live.apply(game, seat, action_id))
+        let guest = self.guest(game)?;
+        match self.ordinary(|live| live.apply(guest, seat, action_id)) {
+            Err(EngineError::Game(GameError::IllegalAction { .. }))
+                if self.listings.was_listed(game, seat, action_id) =>
+            {
+                Err(self.violation(
+                    "veillee_apply",
+                    format!(
+                        "refused `{}` as illegal for seat {seat}, though it listed it as legal with no move in between",
+                        action_id.escape_debug()
+                    ),
+                ))
+            }
+            Ok(events) => {
+                self.listings.changed(game);
+                Ok(events)
+            }
+            refused => refused,
+        }
     }
 
     fn action_count(&mut self, game: Handle, seat: Seat) -> Result<u32, EngineError> {
-        let game = self.guest(game)?;
-        self.ordinary(|live| live.action_count(game, seat))
+        let (guest, players) = self.game(game)?;
+        let count = self.ordinary(|live| live.action_count(guest, seat))?;
+        if count == 0 && seat < players && self.status(game)?.seats().contains(&seat) {
+            return Err(self.violation(
+                "veillee_action_count",
+                format!("counted no action for seat {seat}, which its status says is to act: the game is stuck"),
+            ));
+        }
+        Ok(count)
     }
 
     fn apply_index(&mut self, game: Handle, seat: Seat, index: u32) -> Result<(), EngineError> {
-        let game = self.guest(game)?;
-        self.ordinary(|live| live.apply_index(game, seat, index))
+        let guest = self.guest(game)?;
+        self.ordinary(|live| live.apply_index(guest, seat, index))?;
+        self.listings.changed(game);
+        Ok(())
     }
 
     fn view(&mut self, game: Handle, viewer: Option<Seat>) -> Result<Scene, EngineError> {
@@ -321,9 +392,19 @@ impl GameEngine for Plugin {
         seed: u64,
         max_moves: u32,
     ) -> Result<PlayoutResult, EngineError> {
-        let game = self.guest(game)?;
+        let (guest, players) = self.game(game)?;
+        self.listings.changed(game);
         self.run(self.shared.limits.playout_seconds, |live| {
-            live.playout(game, seed, max_moves)
+            checked(
+                "veillee_playout",
+                live.playout(guest, seed, max_moves),
+                |result| {
+                    result
+                        .outcome
+                        .as_ref()
+                        .map_or(Ok(()), |outcome| answers::check_outcome(outcome, players))
+                },
+            )
         })
     }
 
@@ -333,13 +414,15 @@ impl GameEngine for Plugin {
         name: &str,
         args: &serde_json::Value,
     ) -> Result<serde_json::Value, EngineError> {
-        let game = self.guest(game)?;
+        let guest = self.guest(game)?;
         let call = OperationCall {
             name: name.to_string(),
             args: args.clone(),
         };
         let json = serde_json::to_vec(&call).map_err(|e| GameError::Protocol(e.to_string()))?;
-        self.ordinary(|live| live.operation(game, &json))
+        // A command may change the game.
+        self.listings.changed(game);
+        self.ordinary(|live| live.operation(guest, &json))
     }
 
     fn redraw_hidden(
@@ -348,8 +431,23 @@ impl GameEngine for Plugin {
         viewer: Option<Seat>,
         seed: u64,
     ) -> Result<Handle, EngineError> {
-        let game = self.guest(game)?;
+        let (game, players) = self.game(game)?;
         let copy = self.ordinary(|live| live.redraw_hidden(game, viewer, seed))?;
-        Ok(self.handles.insert(copy))
+        Ok(self.handles.insert(copy, players))
+    }
+}
+
+/// `reply`, unless its value fails `check`: then a protocol fault of `export`.
+fn checked<T>(
+    export: &'static str,
+    reply: Reply<T>,
+    check: impl FnOnce(&T) -> Result<(), String>,
+) -> Reply<T> {
+    match reply {
+        Ok(Ok(value)) => match check(&value) {
+            Ok(()) => Ok(Ok(value)),
+            Err(detail) => Err(Fault::Protocol { export, detail }),
+        },
+        other => other,
     }
 }

@@ -9,7 +9,7 @@ use super::PluginError;
 /// Imports a plugin may have, as (module, name). Empty on purpose: a game gets no
 /// capability at all — no files, network, clock, environment or entropy. Everything it
 /// needs comes through the ABI's arguments (set-up, seeds).
-const ALLOWED_IMPORTS: &[(&str, &str)] = &[];
+pub(crate) const ALLOWED_IMPORTS: &[(&str, &str)] = &[];
 
 /// A value type of the ABI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,61 +1,119 @@
-//! Opening the database: the single-instance lock, the schema check, and recovery from a
-//! corrupt database.
+//! Opening the database: the single-instance lock, the schema check, the health check of
+//! every session's metadata, and telling damage from the disk refusing.
+//!
+//! Only damage (a checksum, a truncated file, a record that does not decode, sled failing on
+//! its own files) leads to a salvage (`salvage.rs`). The disk refusing — full, read-only, a
+//! size limit, a permission — is an [`StoreError::Io`]: the database stays where it is, as
+//! it is, and the error says what to do.
 
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
-use super::{schema, Store, StoreError, TreeName};
+use super::model::SessionMeta;
+use super::{classify, decode, encode, ledger, salvage, schema, Store, StoreError, TreeName};
 
 /// The database directory inside the data directory.
-const DB_DIR: &str = "sessions.sled";
+pub(crate) const DB_DIR: &str = "sessions.sled";
+/// Where a salvage builds the new database before it takes the old one's place.
+pub(crate) const SALVAGING_DIR: &str = "sessions.salvaging";
 /// The lock file that keeps a second Veillée off the same data.
 const LOCK_FILE: &str = "veillee.lock";
+/// The meta key noting damage met while reading (a log entry, a snapshot): the next start
+/// salvages the database.
+const DAMAGE_KEY: &str = "damage_seen";
 
-/// A corrupt database was moved aside and replaced by an empty one.
+/// A session that a salvage could not carry over: it stays in the set-aside database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LostSession {
+    /// Its id in the damaged database.
+    pub id: u64,
+    /// What it was, when its description could be read ("castel — Ana, Bruno — 41 moves").
+    pub about: String,
+    /// Why it could not be carried over.
+    pub why: String,
+}
+
+impl std::fmt::Display for LostSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.about.is_empty() {
+            true => write!(f, "session {}: {}", self.id, self.why),
+            false => write!(f, "session {} ({}): {}", self.id, self.about, self.why),
+        }
+    }
+}
+
+/// A damaged database was salvaged: what could be read was copied into a fresh database,
+/// and the damaged one was kept aside, untouched by the salvage.
 #[derive(Clone, Debug)]
 pub struct Recovery {
-    /// Why the database could not be used.
+    /// What was damaged.
     pub reason: String,
-    /// Where its files are now.
+    /// Where the damaged database is kept.
     pub moved_to: PathBuf,
+    /// Sessions carried over, with their (unchanged) ids.
+    pub kept: Vec<u64>,
+    /// Sessions that could not be carried over.
+    pub lost: Vec<LostSession>,
+    /// Part of the list of sessions itself could not be read: sessions there are not named.
+    pub unlisted: Option<String>,
 }
 
 impl std::fmt::Display for Recovery {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "the saved-games database could not be read ({}); its files were moved to {} and a new, empty database was started",
+            "the saved-games database was damaged ({}); {} saved game(s) could be read and were kept",
             self.reason,
+            self.kept.len()
+        )?;
+        for lost in &self.lost {
+            write!(f, "; {lost}")?;
+        }
+        if let Some(unlisted) = &self.unlisted {
+            write!(
+                f,
+                "; part of the list of games could not be read ({unlisted})"
+            )?;
+        }
+        write!(
+            f,
+            "; the damaged database is kept in {} (`veillee restore` can bring its games back)",
             self.moved_to.display()
         )
     }
 }
 
+/// What opening found.
+pub(crate) enum Checked {
+    /// Ready.
+    Healthy(Store),
+    /// Damaged: the store when sled could open it, and what is wrong.
+    Damaged(Option<Store>, StoreError),
+}
+
 pub(super) fn open(dir: &Path) -> Result<(Store, Option<Recovery>), StoreError> {
-    let io_error = |e: std::io::Error| StoreError::Database {
-        path: dir.to_path_buf(),
-        detail: e.to_string(),
-    };
-    fs::create_dir_all(dir).map_err(io_error)?;
+    fs::create_dir_all(dir).map_err(|e| io_error("to create the data directory", dir, e))?;
     let lock = lock(dir)?;
+    finish_interrupted_salvage(dir)?;
     let db_path = dir.join(DB_DIR);
-    match open_checked(&db_path, lock.clone()) {
-        Ok(store) => Ok((store, None)),
-        Err(e @ (StoreError::AlreadyRunning(_) | StoreError::NewerSchema { .. })) => Err(e),
-        Err(broken) => {
-            let moved_to = move_aside(&db_path).map_err(io_error)?;
-            let store = open_checked(&db_path, lock)?;
-            Ok((
-                store,
-                Some(Recovery {
-                    reason: broken.to_string(),
-                    moved_to,
-                }),
-            ))
+    match open_checked(&db_path, lock.clone())? {
+        Checked::Healthy(store) => Ok((store, None)),
+        Checked::Damaged(store, damage) => {
+            let (store, recovery) = salvage::salvage(dir, lock, store, &damage)?;
+            Ok((store, Some(recovery)))
         }
+    }
+}
+
+pub(crate) fn io_error(action: &'static str, path: &Path, e: std::io::Error) -> StoreError {
+    StoreError::Io {
+        action,
+        path: path.to_path_buf(),
+        kind: e.kind(),
+        detail: e.to_string(),
     }
 }
 
@@ -67,45 +125,124 @@ fn lock(dir: &Path) -> Result<Arc<File>, StoreError> {
         .truncate(false)
         .write(true)
         .open(&path)
-        .map_err(|e| StoreError::Database {
-            path: path.clone(),
-            detail: e.to_string(),
-        })?;
+        .map_err(|e| io_error("to lock the data directory", &path, e))?;
     match file.try_lock() {
         Ok(()) => Ok(Arc::new(file)),
         Err(TryLockError::WouldBlock) => Err(StoreError::AlreadyRunning(dir.to_path_buf())),
-        Err(TryLockError::Error(e)) => Err(StoreError::Database {
-            path,
-            detail: e.to_string(),
-        }),
+        Err(TryLockError::Error(e)) => Err(io_error("to lock the data directory", &path, e)),
     }
 }
 
-/// Opens sled, brings the schema up to date and reads every record once, so that a corrupt
-/// database is found now rather than in the middle of a game.
-fn open_checked(db_path: &Path, lock: Arc<File>) -> Result<Store, StoreError> {
-    let broken = |detail: String| StoreError::Database {
-        path: db_path.to_path_buf(),
-        detail,
+/// A salvage stopped half-way (the process was killed): the new database replaces the old
+/// one only once complete, so a `sessions.salvaging` beside a database is unfinished (and
+/// removed), and one without is complete (and put in place).
+fn finish_interrupted_salvage(dir: &Path) -> Result<(), StoreError> {
+    let temp = dir.join(SALVAGING_DIR);
+    if !temp.exists() {
+        return Ok(());
+    }
+    let db = dir.join(DB_DIR);
+    let done = if db.exists() {
+        fs::remove_dir_all(&temp)
+    } else {
+        fs::rename(&temp, &db)
     };
-    let db = open_sled(db_path).map_err(|e| match e {
-        SledOpen::Crashed => broken("the database engine crashed while opening it".into()),
-        SledOpen::Locked => StoreError::AlreadyRunning(db_path.to_path_buf()),
-        SledOpen::Failed(e) => broken(e.to_string()),
-    })?;
+    done.map_err(|e| io_error("to finish repairing the saved games", &temp, e))
+}
+
+/// Opens sled, brings the schema up to date and reads every session's metadata and every
+/// setting (not the logs: they are read when a session is), so that a damaged list is found
+/// now rather than in the middle of a game.
+pub(crate) fn open_checked(db_path: &Path, lock: Arc<File>) -> Result<Checked, StoreError> {
+    let damaged = |detail: &str| StoreError::Damaged {
+        path: db_path.to_path_buf(),
+        detail: detail.into(),
+    };
+    let db = match open_sled(db_path) {
+        Ok(db) => db,
+        Err(SledOpen::Locked) => return Err(StoreError::AlreadyRunning(db_path.to_path_buf())),
+        Err(SledOpen::Crashed) => {
+            let damage = damaged("the database engine crashed while opening it");
+            return Ok(Checked::Damaged(None, damage));
+        }
+        Err(SledOpen::Failed(e)) => {
+            return match classify(db_path, "to open the saved games", e) {
+                damage if damage.is_damage() => Ok(Checked::Damaged(None, damage)),
+                other => Err(other),
+            }
+        }
+    };
     let store = Store {
         db,
         path: db_path.to_path_buf(),
         _lock: lock,
     };
-    schema::upgrade(&store)?;
-    catch_unwind(AssertUnwindSafe(|| verify(&store)))
-        .map_err(|_| broken("the database engine crashed while reading it".into()))??;
-    Ok(store)
+    match catch_unwind(AssertUnwindSafe(|| check(&store))) {
+        Ok(Ok(())) => Ok(Checked::Healthy(store)),
+        Ok(Err(damage)) if damage.is_damage() => Ok(Checked::Damaged(Some(store), damage)),
+        Ok(Err(other)) => Err(other),
+        Err(_) => {
+            let damage = damaged("the database engine crashed while reading it");
+            Ok(Checked::Damaged(Some(store), damage))
+        }
+    }
+}
+
+/// The health check of an open database (see [`open_checked`]).
+fn check(store: &Store) -> Result<(), StoreError> {
+    let new = schema::found_version(store)?.is_none();
+    schema::upgrade(store)?;
+    let read = |e| classify(&store.path, "to open the saved games", e);
+    let meta = store.db.open_tree(TreeName::Meta.as_str()).map_err(read)?;
+    if let Some(seen) = meta.get(DAMAGE_KEY).map_err(read)? {
+        let seen: String = decode(TreeName::Meta, DAMAGE_KEY, &seen)?;
+        return Err(StoreError::Damaged {
+            path: store.path.clone(),
+            detail: format!("damage was found while reading it: {seen}"),
+        });
+    }
+    let commits = ledger::count(meta.get(ledger::COMMITS_KEY).map_err(read)?.as_deref());
+    if new {
+        // A database started here (the first, or one replacing a folder moved away).
+        ledger::record(&store.path, commits);
+    } else if let Some(remembered) = ledger::remembered(&store.path) {
+        if commits < remembered {
+            return Err(StoreError::Damaged {
+                path: store.path.clone(),
+                detail: format!(
+                    "its last {} change(s) are missing: a damaged record cut its log short",
+                    remembered - commits
+                ),
+            });
+        }
+    }
+    for entry in store.tree(TreeName::Sessions)?.iter() {
+        let (key, value) = entry.map_err(read)?;
+        decode::<SessionMeta>(TreeName::Sessions, format!("{key:?}"), &value)?;
+    }
+    for entry in store.tree(TreeName::Settings)?.iter() {
+        let (key, value) = entry.map_err(read)?;
+        let name = String::from_utf8_lossy(&key);
+        decode::<serde_json::Value>(TreeName::Settings, name, &value)?;
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Notes damage met while reading, so that the next start salvages the database. Best
+    /// effort: the damage itself is reported to the caller either way.
+    pub(crate) fn note_damage(&self, error: &StoreError) {
+        let _ = catch_unwind(AssertUnwindSafe(|| {
+            if let Ok(meta) = self.db.open_tree(TreeName::Meta.as_str()) {
+                let _ = meta.insert(DAMAGE_KEY, encode(&error.to_string()));
+                let _ = self.db.flush();
+            }
+        }));
+    }
 }
 
 /// Why sled did not open.
-enum SledOpen {
+pub(crate) enum SledOpen {
     Crashed,
     Locked,
     Failed(sled::Error),
@@ -117,7 +254,7 @@ const CLOSING_GRACE: Duration = Duration::from_secs(3);
 
 /// Opens sled, waiting out a handle of this same process that is still closing: the caller
 /// holds the data directory's lock, so no other launcher can be holding sled's.
-fn open_sled(db_path: &Path) -> Result<sled::Db, SledOpen> {
+pub(crate) fn open_sled(db_path: &Path) -> Result<sled::Db, SledOpen> {
     let started = Instant::now();
     loop {
         // sled may panic on some damaged files instead of returning an error.
@@ -136,43 +273,4 @@ fn open_sled(db_path: &Path) -> Result<sled::Db, SledOpen> {
             Err(e) => return Err(SledOpen::Failed(e)),
         }
     }
-}
-
-/// Reads every record of every tree.
-fn verify(store: &Store) -> Result<(), StoreError> {
-    for name in TreeName::ALL {
-        for entry in store.tree(name)?.iter() {
-            let (key, value) = entry.map_err(|e| store.db_error(e))?;
-            if matches!(
-                name,
-                TreeName::Sessions
-                    | TreeName::Log
-                    | TreeName::Redo
-                    | TreeName::Settings
-                    | TreeName::Meta
-            ) {
-                super::decode::<serde_json::Value>(name, format!("{key:?}"), &value)?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Renames the database directory to `sessions.broken-<time>` beside it.
-fn move_aside(db_path: &Path) -> std::io::Result<PathBuf> {
-    let stamp = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let mut target = db_path.with_file_name(format!("sessions.broken-{stamp}"));
-    let mut n = 1;
-    while target.exists() {
-        target = db_path.with_file_name(format!("sessions.broken-{stamp}-{n}"));
-        n += 1;
-    }
-    if db_path.exists() {
-        fs::rename(db_path, &target)?;
-    } else {
-        fs::create_dir_all(&target)?;
-    }
-    Ok(target)
 }

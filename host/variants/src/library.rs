@@ -2,7 +2,9 @@
 //! root, embedded in the binary) and the user's (`<data dir>/variants/`, any `*.lua` file,
 //! subfolders included).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use veillee_files::{FileError, WalkLimits};
 
 use super::{Script, ScriptInfo, VariantError, VariantLimits};
 
@@ -82,50 +84,64 @@ pub fn builtin(game: Option<&str>) -> Vec<ScriptSource> {
         .collect()
 }
 
-/// The user's scripts under `dir` (every `*.lua`, sorted by path). A missing folder is
-/// empty.
-pub fn user_scripts(dir: &Path) -> Result<Vec<ScriptSource>, VariantError> {
-    let mut paths = Vec::new();
-    collect(dir, &mut paths, 0)?;
-    paths.sort();
-    paths.iter().map(|p| read(p)).collect()
+/// The largest script file read, and the largest script text a session records: a house
+/// rule is a few kilobytes (Castel's whole card table is 46 KiB).
+pub const MAX_SCRIPT_BYTES: u64 = 256 * 1024;
+
+/// How far the user's folder is searched: four levels of subfolders, a thousand scripts.
+const USER_WALK: WalkLimits = WalkLimits {
+    depth: 4,
+    files: 1000,
+};
+
+/// The user's scripts, and the files left out.
+#[derive(Debug, Default)]
+pub struct UserScripts {
+    /// The scripts, sorted by path, each file once.
+    pub sources: Vec<ScriptSource>,
+    /// What was not read, and why (not a regular file, too large, a second name for a file
+    /// already read, a link back to a folder already searched, unreadable).
+    pub skipped: Vec<FileError>,
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>, depth: u32) -> Result<(), VariantError> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => {
-            return Err(VariantError::Io {
-                path: dir.display().to_string(),
-                detail: e.to_string(),
-            })
-        }
+/// The user's scripts under `dir` (every `*.lua`, subfolders included, sorted by path). A
+/// missing folder is empty. Only regular files of at most [`MAX_SCRIPT_BYTES`] are read,
+/// each once; the rest is listed in [`UserScripts::skipped`].
+pub fn user_scripts(dir: &Path) -> UserScripts {
+    let found = veillee_files::find_files(dir, "lua", USER_WALK);
+    let mut scripts = UserScripts {
+        sources: Vec::new(),
+        skipped: found.skipped,
     };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() && depth < 4 {
-            collect(&path, out, depth + 1)?;
-        } else if path.extension().is_some_and(|e| e == "lua") {
-            out.push(path);
+    for path in &found.files {
+        match read_bounded(path) {
+            Ok(source) => scripts.sources.push(source),
+            Err(error) => scripts.skipped.push(error),
         }
     }
-    Ok(())
+    scripts
 }
 
-/// Reads a script file.
-pub fn read(path: &Path) -> Result<ScriptSource, VariantError> {
-    let text = std::fs::read_to_string(path).map_err(|e| VariantError::Io {
-        path: path.display().to_string(),
-        detail: e.to_string(),
-    })?;
+fn read_bounded(path: &Path) -> Result<ScriptSource, FileError> {
+    let text = veillee_files::read_bounded_text(path, MAX_SCRIPT_BYTES)?;
     Ok(ScriptSource {
         origin: path.display().to_string(),
-        file: path
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_else(|| path.display().to_string()),
+        file: file_name(path),
         text,
+    })
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+/// Reads a script file (a regular file of at most [`MAX_SCRIPT_BYTES`]).
+pub fn read(path: &Path) -> Result<ScriptSource, VariantError> {
+    read_bounded(path).map_err(|e| VariantError::Io {
+        path: path.display().to_string(),
+        detail: e.problem.to_string(),
     })
 }
 
@@ -152,7 +168,8 @@ pub fn available(game: Option<&str>, user_dir: Option<&Path>) -> Vec<Available> 
     };
     let mut all: Vec<Available> = builtin(game).into_iter().map(load).collect();
     if let Some(dir) = user_dir {
-        for user in user_scripts(dir).unwrap_or_default().into_iter().map(load) {
+        let found = user_scripts(dir);
+        for user in found.sources.into_iter().map(load) {
             let replaced = user.info.as_ref().ok().and_then(|u| {
                 all.iter().position(|b| {
                     b.info
@@ -165,6 +182,7 @@ pub fn available(game: Option<&str>, user_dir: Option<&Path>) -> Vec<Available> 
                 None => all.push(user),
             }
         }
+        all.extend(found.skipped.into_iter().map(skipped));
     }
     all.into_iter()
         .filter(|a| match (&a.info, game) {
@@ -172,6 +190,18 @@ pub fn available(game: Option<&str>, user_dir: Option<&Path>) -> Vec<Available> 
             _ => true,
         })
         .collect()
+}
+
+/// A file of the user's folder that was not read, as a script that does not load.
+fn skipped(error: FileError) -> Available {
+    Available {
+        source: ScriptSource {
+            origin: error.path.display().to_string(),
+            file: file_name(&error.path),
+            text: String::new(),
+        },
+        info: Err(format!("{}; skipped", error.problem)),
+    }
 }
 
 /// The scripts that are part of `game` itself (`part_of_game = true`), in file order: loaded

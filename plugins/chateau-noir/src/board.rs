@@ -235,6 +235,12 @@ pub const fn captain(army: u8) -> Pc {
     army * PER_ARMY as u8
 }
 
+/// The pieces of an army, a bit per piece.
+#[inline]
+pub const fn army_pieces(army: u8) -> u64 {
+    ((1u64 << PER_ARMY) - 1) << captain(army)
+}
+
 /// Army colour names, in the clockwise order of play.
 pub const ARMY_NAMES: [(&str, &str); 4] = [
     ("Vert", "Green"),

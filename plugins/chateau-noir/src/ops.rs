@@ -274,9 +274,9 @@ mod tests {
             name: name.into(),
             args,
         };
-        // Seat 2 plays Yellow (army 3) with four players.
+        // Seat 3 plays Yellow (army 3) with four players.
         let points = table
-            .operation(h, &call("penalise", json!({"seat": 2, "points": 1})))
+            .operation(h, &call("penalise", json!({"seat": 3, "points": 1})))
             .unwrap();
         assert_eq!(points, json!(-1));
         assert_eq!(
@@ -299,7 +299,7 @@ mod tests {
             .find(|l| l.label.en == "Time penalties: Yellow")
             .expect("a penalty line");
         assert_eq!(line.value, "−1");
-        assert_eq!(line.seat, Some(2));
+        assert_eq!(line.seat, Some(3));
         assert!(scene.scores.iter().any(|l| l.value == "0 (dette 1)"));
         // Before any penalty there is no such line.
         let fresh = table.create(&Setup::new(2, 1)).unwrap();

@@ -1,5 +1,5 @@
 //! Move generation (CN-T, CN-M), flanking (CN-C1, CN-C3), the "can this army still make its
-//! full movement factor?" search (CN-S4, CN-S5) and the siege test (CN-S7).
+//! full movement factor?" search (CN-S4, CN-S5) and the siege test (CN-S7, XI.1).
 
 use std::collections::BTreeSet;
 
@@ -170,7 +170,12 @@ impl ChateauNoir {
                 // CN-C1: both flankers on the moving side, at least one of the moving army.
                 self.side(aa) == mine
                     && self.side(ab) == mine
-                    && (unit & (1 << aa) != 0 || unit & (1 << ab) != 0)
+                    && match (unit & (1 << aa) != 0, unit & (1 << ab) != 0) {
+                        (true, true) => true,
+                        (true, false) => !self.completed_by_partner(e, qa - 1, qb - 1),
+                        (false, true) => !self.completed_by_partner(e, qb - 1, qa - 1),
+                        (false, false) => false,
+                    }
             });
             if flanked {
                 found |= 1 << e;
@@ -179,20 +184,42 @@ impl ChateauNoir {
         found
     }
 
-    /// CN-S7: whether a piece is besieged: it has no legal coup and an enemy piece stands
-    /// orthogonally next to it.
-    pub(crate) fn besieged(&self, p: Pc) -> bool {
-        let s = self.pos[p as usize];
-        if s == board::NONE || destinations(&self.board, s, is_captain(p)).1 > 0 {
-            return false;
+    /// VI.4 « c'est le joueur qui place le second soldat allié contre le soldat ennemi qui
+    /// effectue la capture »: whether the flank of enemy `e` by our piece `own` and the
+    /// partner's piece `partner` was closed by the partner — its piece arrived last, after
+    /// ours and after the enemy. That capture is the partner's; we may not take it later
+    /// without moving. A flank the enemy walked into (it arrived last) belongs to either
+    /// army of the side, once CN-C3's immunity is over.
+    fn completed_by_partner(&self, e: Pc, own: Pc, partner: Pc) -> bool {
+        let arrived = |p: Pc| self.arrived[p as usize];
+        arrived(partner) > arrived(own) && arrived(partner) > arrived(e)
+    }
+
+    /// CN-S7, XI.1 « encerclés par une armée adverse et … incapables de se libérer »: the
+    /// pieces of `army` (a bit per piece) that have no coup even once every piece of their
+    /// side that can move has moved out of the way (taken off the board, again and again,
+    /// until none of the rest can move). Pieces boxed in by their own side, which could free
+    /// them, are not encircled: what holds the rest in is enemy pieces and the board's edge.
+    pub(crate) fn encircled(&self, army: u8) -> u64 {
+        let side = self.side(army);
+        let mut board = self.board;
+        let mut held: u64 = (0..board::PIECES as Pc)
+            .filter(|&p| self.pos[p as usize] != board::NONE && self.side(army_of(p)) == side)
+            .fold(0, |m, p| m | (1 << p));
+        loop {
+            let mut freed = false;
+            for p in 0..board::PIECES as Pc {
+                let s = self.pos[p as usize];
+                if held & (1 << p) != 0 && destinations(&board, s, is_captain(p)).1 > 0 {
+                    board[s as usize] = 0;
+                    held &= !(1 << p);
+                    freed = true;
+                }
+            }
+            if !freed {
+                return held & board::army_pieces(army);
+            }
         }
-        let mine = self.side(army_of(p));
-        ORTHOGONAL.iter().any(|&(dc, dr)| {
-            offset(s, dc, dr).is_some_and(|n| {
-                let q = self.board[n as usize];
-                q != 0 && self.side(army_of(q - 1)) != mine
-            })
-        })
     }
 
     /// CN-S4: whether the armies of `unit` can carry out `factor` coups this turn, in any

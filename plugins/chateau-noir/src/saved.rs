@@ -8,7 +8,12 @@ use serde::{Deserialize, Serialize};
 use veillee_sdk::GameRng;
 
 use crate::board::{self, bit, Pc, Sq, CELLS, NONE, PIECES};
+use crate::safety::first_draw_offer;
 use crate::{ChateauNoir, Ending, Phase};
+
+fn is_first_draw_offer(at: &u32) -> bool {
+    *at == first_draw_offer()
+}
 
 #[derive(Serialize, Deserialize)]
 pub(crate) struct Saved {
@@ -18,6 +23,17 @@ pub(crate) struct Saved {
     turn: u32,
     active: u8,
     phase: SavedPhase,
+    /// The seat asked whether to demand a new round (phase `round_over`) or to accept the
+    /// safety net's draw (phase `draw_offer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    asking: Option<u8>,
+    /// The turns played at which the safety net next offers a draw (absent while it is the
+    /// first offer, so that saves stay as they were).
+    #[serde(
+        default = "first_draw_offer",
+        skip_serializing_if = "is_first_draw_offer"
+    )]
+    draw_offer_at: u32,
     pieces: Vec<SavedPiece>,
     scores: Vec<i32>,
     table: Vec<u8>,
@@ -49,6 +65,10 @@ pub(crate) struct Saved {
 enum SavedPhase {
     Coups,
     Captures,
+    /// X.2: the end of a round; `asking` names the seat asked.
+    RoundOver,
+    /// The safety net's draw offer; `asking` names the seat asked.
+    DrawOffer,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -58,6 +78,7 @@ enum SavedEnding {
     ChateauNoir(u8),
     Agreed,
     TurnLimit,
+    OnPoints,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -94,7 +115,14 @@ impl From<ChateauNoir> for Saved {
             phase: match g.phase {
                 Phase::Coups => SavedPhase::Coups,
                 Phase::Captures => SavedPhase::Captures,
+                Phase::RoundOver { .. } => SavedPhase::RoundOver,
+                Phase::DrawOffer { .. } => SavedPhase::DrawOffer,
             },
+            asking: match g.phase {
+                Phase::RoundOver { asking } | Phase::DrawOffer { asking } => Some(asking),
+                _ => None,
+            },
+            draw_offer_at: g.draw_offer_at,
             pieces: (0..PIECES as Pc)
                 .filter(|&p| g.pos[p as usize] != NONE)
                 .map(|p| SavedPiece {
@@ -126,6 +154,7 @@ impl From<ChateauNoir> for Saved {
                 Ending::ChateauNoir(s) => SavedEnding::ChateauNoir(s),
                 Ending::Agreed => SavedEnding::Agreed,
                 Ending::TurnLimit => SavedEnding::TurnLimit,
+                Ending::OnPoints => SavedEnding::OnPoints,
             }),
             diagonal_flanking: g.diagonal_flanking,
             penalties: (g.penalties != [0; 4]).then(|| g.penalties.to_vec()),
@@ -192,10 +221,22 @@ impl TryFrom<Saved> for ChateauNoir {
         g.round = s.round;
         g.turn = s.turn;
         g.active = s.active;
-        g.phase = match s.phase {
-            SavedPhase::Coups => Phase::Coups,
-            SavedPhase::Captures => Phase::Captures,
+        g.phase = match (s.phase, s.asking) {
+            (SavedPhase::Coups, None) => Phase::Coups,
+            (SavedPhase::Captures, None) => Phase::Captures,
+            (SavedPhase::RoundOver, Some(asking)) if asking < s.players => {
+                Phase::RoundOver { asking }
+            }
+            (SavedPhase::DrawOffer, Some(asking)) if asking < s.players => {
+                Phase::DrawOffer { asking }
+            }
+            _ => {
+                return Err(
+                    "`asking` names a seat in the `round_over` and `draw_offer` phases only".into(),
+                )
+            }
         };
+        g.draw_offer_at = s.draw_offer_at;
         g.scores = four(&s.scores, "scores")?;
         g.table = four(&s.table, "table")?;
         if g.table.iter().any(|&t| t > 3) {
@@ -222,6 +263,7 @@ impl TryFrom<Saved> for ChateauNoir {
             SavedEnding::ChateauNoir(s) => Ending::ChateauNoir(s),
             SavedEnding::Agreed => Ending::Agreed,
             SavedEnding::TurnLimit => Ending::TurnLimit,
+            SavedEnding::OnPoints => Ending::OnPoints,
         });
         g.diagonal_flanking = s.diagonal_flanking;
         if let Some(penalties) = &s.penalties {
@@ -242,6 +284,12 @@ impl TryFrom<Saved> for ChateauNoir {
             }
             g.trail_start = s.trail_start;
             g.visited = trail.iter().fold(bit(trail[0].0), |v, c| v | bit(c.1));
+        }
+        if matches!(g.phase, Phase::DrawOffer { .. }) && g.turns_played() < g.draw_offer_at {
+            return Err("the safety net's draw is not due yet".into());
+        }
+        if matches!(g.phase, Phase::RoundOver { .. }) && !g.round_over() {
+            return Err("the round is not over: two sides still have pieces".into());
         }
         if g.capturable & !pieces_alive(&g) != 0 {
             return Err("a captured piece cannot be taken".into());

@@ -9,7 +9,7 @@ use veillee_sdk::{
 };
 
 use crate::board::{self, army_of, is_captain, Kind, Pc, Sq, ARMY_NAMES, CELLS, NONE, PIECES};
-use crate::{ChateauNoir, Phase, BOARD_ID, TURN_LIMIT};
+use crate::{ChateauNoir, Phase, BOARD_ID};
 
 /// The armies' colours: Green, Red, Blue, Yellow.
 pub const ARMY_COLOURS: [Colour; 4] = [
@@ -59,10 +59,15 @@ pub fn manifest() -> Manifest {
         min_players: 2,
         max_players: 4,
         seats: vec![
-            seat("Vert (et Bleu à 2 ou 3)", "Green (and Blue with 2 or 3)", 0),
-            seat("Rouge (et Jaune à 2)", "Red (and Yellow with 2)", 1),
-            seat("Jaune", "Yellow", 3),
+            // IV: in the order of play, partners diagonal (see `ChateauNoir::controller`).
+            seat("Vert (et Bleu à 2)", "Green (and Blue with 2)", 0),
+            seat(
+                "Rouge (et Jaune à 2 ou 3)",
+                "Red (and Yellow with 2 or 3)",
+                1,
+            ),
             seat("Bleu", "Blue", 2),
+            seat("Jaune", "Yellow", 3),
         ],
         options: vec![OptionSpec {
             id: "mode".into(),
@@ -326,7 +331,12 @@ fn scores(game: &ChateauNoir) -> Vec<ScoreLine> {
     });
     lines.push(ScoreLine {
         label: text("Tour", "Turn"),
-        value: format!("{}/{TURN_LIMIT}", game.turn.min(TURN_LIMIT)),
+        // The turn at which the safety net next offers a draw.
+        value: format!(
+            "{}/{}",
+            game.turn.min(game.draw_offer_at),
+            game.draw_offer_at
+        ),
         seat: None,
     });
     lines
@@ -343,6 +353,35 @@ fn message(game: &ChateauNoir) -> Text {
     let army = game.active as usize;
     let (fr, en) = ARMY_NAMES[army];
     let mut message = match game.phase {
+        Phase::RoundOver { asking } => {
+            let (fr, en) = game.side_name(game.seat_side(asking));
+            text(
+                format!(
+                    "Fin de la manche {} : {fr}, exigez-vous une nouvelle manche ? Sinon, le \
+                     match finit aux points",
+                    game.round()
+                ),
+                format!(
+                    "Round {} is over: {en}, do you demand a new round? If not, the match \
+                     ends on the points",
+                    game.round()
+                ),
+            )
+        }
+        Phase::DrawOffer { asking } => {
+            let (fr, en) = game.seat_label(asking);
+            let turns = game.turns_played();
+            text(
+                format!(
+                    "{turns} tours joués (limite de sécurité) : {fr}, acceptez-vous la partie \
+                     nulle ? Elle n'est nulle que si tous l'acceptent"
+                ),
+                format!(
+                    "{turns} turns played (safety limit): {en}, do you accept a draw? It is \
+                     drawn only if everyone accepts"
+                ),
+            )
+        }
         Phase::Captures => text(
             format!("{fr} : choisissez les pièces ennemies encadrées à prendre"),
             format!("{en}: choose which flanked enemy pieces to take"),

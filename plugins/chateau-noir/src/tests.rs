@@ -11,7 +11,7 @@ use veillee_sdk::{
 };
 
 use crate::board::{self, Sq};
-use crate::{ChateauNoir, Ending, Move, Phase, TURN_LIMIT};
+use crate::{ChateauNoir, Ending, Move, Phase, DRAW_OFFER_TURNS, DRAW_REOFFER_TURNS};
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -133,7 +133,7 @@ fn random_playouts_always_terminate_with_an_outcome() {
     for (players, mode) in [(2, "teams"), (3, "teams"), (4, "teams"), (4, "individual")] {
         let mut total = 0u64;
         let mut draws = 0;
-        let mut limits = 0;
+        let mut safety_draws = 0;
         let games = 200;
         for seed in 0..games {
             let mut setup = Setup::new(players, seed);
@@ -152,11 +152,12 @@ fn random_playouts_always_terminate_with_an_outcome() {
                 draws += 1;
             }
             if game.ending() == Some(Ending::TurnLimit) {
-                limits += 1;
+                safety_draws += 1;
             }
         }
         eprintln!(
-            "{players} {mode}: mean {} actions, {draws} draws, {limits} turn limits of {games}",
+            "{players} {mode}: mean {} actions, {draws} draws, {safety_draws} at the safety limit \
+             of {games}",
             total / games
         );
     }
@@ -226,9 +227,13 @@ fn cn_setup_first_army_is_drawn_from_the_seed_then_play_goes_clockwise() {
     }
 }
 
+/// IV « Chaque joueur se place en diagonale par rapport à son coéquipier » and « Les autres
+/// participants joueront ensuite les armées à tour de rôle, dans le sens des aiguilles d'une
+/// montre »: seats are numbered in the order of play, so that partners are seats 0 and 2, 1
+/// and 3, and the turn goes round the seats in order.
 #[test]
-fn cn_seatings_two_three_and_four_players() {
-    // 4 players: Green, Red, Yellow, Blue (partners sit diagonally).
+fn cn_seatings_iv_partners_sit_diagonally_and_play_goes_round_the_seats() {
+    // 4 players: Green, Red, Blue, Yellow.
     let mut four = Setup::new(4, 0);
     four.options
         .insert("mode".into(), OptionValue::Choice("individual".into()));
@@ -236,7 +241,7 @@ fn cn_seatings_two_three_and_four_players() {
     assert!(!four.teams);
     assert_eq!(
         (0..4).map(|a| four.controller(a)).collect::<Vec<_>>(),
-        [0, 1, 3, 2]
+        [0, 1, 2, 3]
     );
     assert_eq!(four.sides(), 4);
     let teams = ChateauNoir::new(&Setup::new(4, 0)).unwrap();
@@ -245,12 +250,34 @@ fn cn_seatings_two_three_and_four_players() {
         (0..4).map(|a| teams.side(a)).collect::<Vec<_>>(),
         [0, 1, 0, 1]
     );
-    // 3 players: one commands Green+Blue, the others Red and Yellow.
+    for seat in 0..4 {
+        assert_eq!(
+            teams.seat_side(seat),
+            teams.seat_side((seat + 2) % 4),
+            "partners"
+        );
+        assert_ne!(teams.seat_side(seat), teams.seat_side((seat + 1) % 4));
+    }
+    let names: Vec<String> = ChateauNoir::manifest()
+        .seats
+        .iter()
+        .map(|s| s.name.en.clone())
+        .collect();
+    assert!(names[2] == "Blue" && names[3] == "Yellow", "{names:?}");
+    // The turn goes round the seats in order.
+    let mut game = ChateauNoir::new(&Setup::new(4, 1)).unwrap();
+    let mut seat = seat_to_act(&game);
+    for _ in 0..8 {
+        pass(&mut game);
+        assert_eq!(seat_to_act(&game), (seat + 1) % 4);
+        seat = seat_to_act(&game);
+    }
+    // 3 players: one commands Red+Yellow, the others Green and Blue.
     let three = ChateauNoir::new(&Setup::new(3, 0)).unwrap();
     assert!(three.teams);
     assert_eq!(
         (0..4).map(|a| three.controller(a)).collect::<Vec<_>>(),
-        [0, 1, 0, 2]
+        [0, 1, 2, 1]
     );
     // 2 players: each commands a team, one army at a time.
     let mut two = ChateauNoir::new(&Setup::new(2, 5)).unwrap();
@@ -426,8 +453,13 @@ fn cn_t2_one_piece_at_a_time() {
     assert_eq!(game.current, Some(game.board[sq("b3") as usize] - 1));
 }
 
+/// CN-T3, V.3.F « Les cases noires portant un «X» sont les seules sur lesquelles un joueur
+/// peut passer plus d'une fois lors du même tour de jeu, à condition toutefois de ne pas
+/// emprunter le même chemin »: a path is one coup, from a square to a square; it is never
+/// taken twice in a turn, in a row (illustration K's « deux fois de suite ») or later. The
+/// way back between two towers is another path.
 #[test]
-fn cn_t3_no_square_twice_except_towers_and_no_coup_twice() {
+fn cn_t3_v3f_no_square_twice_except_towers_and_never_the_same_path_twice() {
     let mut game = place("d9:1 h3:2", 4, false, GREEN);
     play(&mut game, "d9-d8");
     assert!(
@@ -449,6 +481,18 @@ fn cn_t3_no_square_twice_except_towers_and_no_coup_twice() {
     assert!(
         !dests(&game, "e3").contains(&"f2".to_string()),
         "e3→f2 was already played"
+    );
+    // Twin towers: once each way, never the same way twice.
+    let mut game = place("f1:1 h3:2", 4, false, GREEN);
+    play(&mut game, "f1-f2");
+    assert!(
+        dests(&game, "f2").contains(&"f1".to_string()),
+        "the way back is another path"
+    );
+    play(&mut game, "f2-f1");
+    assert!(
+        !dests(&game, "f1").contains(&"f2".to_string()),
+        "f1→f2 again is the same path"
     );
 }
 
@@ -514,6 +558,29 @@ fn cn_c1_a_partner_piece_helps_but_one_flanker_must_be_the_moving_army() {
     let mut game = place("a4:3 c4:3 b4:2 d9:1 h8:4", 4, true, GREEN);
     play(&mut game, "end-coups");
     assert_eq!(game.active, RED);
+}
+
+/// VI.4 « Dans le jeu en équipe, c'est le joueur qui place le second soldat allié contre le
+/// soldat ennemi qui effectue la capture »: a flank closed by the partner is the partner's
+/// capture; if the partner leaves the piece there, the other army may not take it later
+/// without placing a flanker itself.
+#[test]
+fn cn_c1_vi4_the_capture_belongs_to_the_army_that_placed_the_second_flanker() {
+    // Teams: Green's c4 waits next to Red's b4; Blue closes the flank with a5-a4.
+    let mut game = place("c4:1 b4:2 a5:3 h8:2 h3:4", 4, true, BLUE);
+    play(&mut game, "a5-a4");
+    play(&mut game, "end-coups");
+    assert!(legal(&game, "take-b4"), "Blue placed the second piece");
+    play(&mut game, "end-turn");
+    pass(&mut game); // Yellow
+    assert_eq!(game.active, GREEN);
+    play(&mut game, "end-coups");
+    assert_eq!(game.active, RED, "Green may not take Blue's capture");
+    assert_eq!(at(&game, "b4").as_deref(), Some("red-1"));
+    // Blue still may, at the end of its next turn.
+    pass(&mut game); // Red
+    play(&mut game, "end-coups");
+    assert!(legal(&game, "take-b4"));
 }
 
 #[test]
@@ -665,6 +732,35 @@ fn cn_s4_chateau_an_army_that_cannot_make_its_six_coups_is_captured_whole() {
     assert_eq!(game.active, BLUE, "Red's turn is gone");
 }
 
+/// IX.4a « Si une armée est bloquée de façon telle qu'elle ne peut déplacer ses pièces de son
+/// facteur de mouvement de six coups, cette armée est immédiatement déclarée capturée »: the
+/// army is captured as soon as the turn that blocked it ends, before anyone else plays (who
+/// could free it). IX.4b « Le joueur qui a réussi le «Château» compte 1 point par soldat
+/// capturé et 5 points supplémentaires »: in the game each for themselves, the army whose
+/// turn blocked it scores, not the one that happened to play just before the victim's turn.
+#[test]
+fn cn_s4_ix4a_ix4b_a_blocked_army_is_captured_at_once_for_the_army_that_blocked_it() {
+    // Green's only soldier on a1 next to Red's b1; Red closes a2 with a3-a2.
+    let mut game = place("a1:1 b1:2 a3:2 h8:3 c9:4", 4, false, RED);
+    play(&mut game, "a3-a2");
+    let events = play(&mut game, "end-coups");
+    assert!(events.iter().any(|e| e.text.en.starts_with("Château!")));
+    assert_eq!(at(&game, "a1"), None, "taken before Blue plays");
+    assert_eq!(game.active, BLUE);
+    // 1 for the soldier, 5 for the château, 2 for wiping Green out: all Red's.
+    assert_eq!(
+        (game.score(RED), game.score(BLUE), game.score(YELLOW)),
+        (8, 0, 0)
+    );
+    // Blocked by its own partner (Blue closes a2): the enemy that played last scores, here
+    // for team Red-Yellow.
+    let mut game = place("a1:1 b1:2 a3:3 h8:3 c9:4", 4, true, BLUE);
+    play(&mut game, "a3-a2");
+    play(&mut game, "end-coups");
+    assert_eq!(at(&game, "a1"), None);
+    assert_eq!((game.score(0), game.score(1)), (0, 8));
+}
+
 #[test]
 fn cn_s4_the_search_is_exact_about_the_full_factor() {
     // A corridor a1–e1 under a row of Green pieces: one Red soldier makes 4 coups, not 6.
@@ -735,6 +831,40 @@ fn cn_s7_a_piece_besieged_three_turns_is_captured_at_the_start_of_the_fourth() {
     assert_eq!(game.siege[red1], 0);
 }
 
+/// CN-S7, XI.1 « lorsqu'un ou plusieurs soldats d'une même armée sont encerclés par une armée
+/// adverse et sont incapables de se libérer pendant trois tours de table consécutifs »:
+/// soldiers boxed in by their own pieces, which could move away and free them, are not
+/// besieged however long they stay; a group held in by the enemy alone is, and falls whole.
+#[test]
+fn cn_s7_xi1_only_soldiers_the_enemy_holds_in_are_besieged() {
+    // Red's a1 between Green's a2 and Red's own b1, which can move away (c1 is free).
+    let mut game = place("a1:2 b1:2 a2:1 e5:R h9:1", 4, false, GREEN);
+    let red1 = board::parse_piece("red-1").unwrap() as usize;
+    let red2 = board::parse_piece("red-2").unwrap() as usize;
+    for _ in 0..5 {
+        pass(&mut game); // Green
+        assert_eq!((game.siege[red1], game.siege[red2]), (0, 0));
+        pass(&mut game); // Red
+    }
+    assert_eq!(at(&game, "a1").as_deref(), Some("red-1"));
+    // Red's a1 and b1 held in by Green's a2, b2 and c1: both are besieged, and taken.
+    let mut game = place("a1:2 b1:2 a2:1 b2:1 c1:1 e5:R h9:1", 4, false, GREEN);
+    for expected in 1..=3 {
+        pass(&mut game); // Green
+        assert_eq!((game.siege[red1], game.siege[red2]), (expected, expected));
+        pass(&mut game); // Red
+    }
+    pass(&mut game);
+    assert_eq!((at(&game, "a1"), at(&game, "b1")), (None, None));
+    assert_eq!(game.score(GREEN), 2);
+    // A piece that moves has freed itself: its count starts again.
+    let mut game = place("c3:2 e5:R h9:1", 4, false, RED);
+    let red1 = board::parse_piece("red-1").unwrap() as usize;
+    game.siege[red1] = 2;
+    play(&mut game, "c3-c4");
+    assert_eq!(game.siege[red1], 0);
+}
+
 // ---------------------------------------------------------------------------------------
 // CN-E: end of the game
 
@@ -753,10 +883,10 @@ fn cn_e1_twenty_seven_points_win_at_once() {
 #[test]
 fn cn_e2_a_new_round_starts_when_one_side_is_left_and_scores_are_kept() {
     let mut game = place("a4:1 c3:1 b4:2", 4, false, GREEN);
-    let events = {
-        playall(&mut game, &["c3-c4", "end-coups"]);
-        play(&mut game, "take-b4")
-    };
+    playall(&mut game, &["c3-c4", "end-coups", "take-b4"]);
+    // X.2: an opponent demands it (the first asked is Red, seat 1).
+    assert_eq!(seat_to_act(&game), 1);
+    let events = play(&mut game, "new-round");
     assert!(events
         .iter()
         .any(|e| e.text.en.starts_with("New round (2)")));
@@ -768,6 +898,42 @@ fn cn_e2_a_new_round_starts_when_one_side_is_left_and_scores_are_kept() {
         .scores
         .iter()
         .any(|l| l.label.en == "Round" && l.value == "2"));
+}
+
+/// X.2 « Si un joueur n'a pas atteint les 27 points nécessaires pour gagner, son adversaire
+/// peut exiger que l'on recommence une autre partie »: at the end of a round without 27
+/// points, the opponents of the side left on the board are asked one after the other; one
+/// demand starts a new round, and when none demands it the match ends on the points.
+#[test]
+fn cn_e2_x2_a_new_round_only_if_an_opponent_demands_it_else_the_match_ends_on_the_points() {
+    // Two players: Green+Blue wipe out Red+Yellow; only seat 1 is asked.
+    let mut game = place("a4:1 c3:1 b4:2", 2, true, GREEN);
+    playall(&mut game, &["c3-c4", "end-coups"]);
+    let events = play(&mut game, "take-b4");
+    assert!(events
+        .iter()
+        .any(|e| e.text.en.starts_with("Round 1 is over")));
+    assert_eq!(game.status(), Status::to_act(1));
+    assert!(game.moves(0).is_empty(), "the side left is not asked");
+    assert_eq!(ids(&game), names(&["end-match", "new-round"]));
+    assert!(game.view(None).message.en.contains("demand a new round"));
+    play(&mut game, "end-match");
+    assert_eq!(game.ending(), Some(Ending::OnPoints));
+    let outcome = game.status().outcome().cloned().unwrap();
+    assert_eq!((outcome.winners, outcome.scores), (vec![0], vec![3, 0]));
+    assert!(outcome.reason.en.contains("on the points"));
+    // Each for themselves: every opponent is asked in seat order.
+    let mut game = place("a4:1 c3:1 b4:2", 4, false, GREEN);
+    playall(&mut game, &["c3-c4", "end-coups", "take-b4"]);
+    for seat in 1..=2 {
+        assert_eq!(seat_to_act(&game), seat);
+        play(&mut game, "end-match");
+    }
+    assert_eq!(seat_to_act(&game), 3);
+    // Equal points at the top: a draw.
+    game.scores = [3, 3, 3, 3];
+    play(&mut game, "end-match");
+    assert!(game.status().outcome().unwrap().is_draw());
 }
 
 #[test]
@@ -789,13 +955,96 @@ fn cn_e3_a_draw_needs_every_player_in_one_round_of_turns() {
     assert!(game.status().outcome().unwrap().is_draw());
 }
 
+/// The safety net is no silent rule. The original knows « deux façons de gagner : 1.
+/// accumuler 27 points, soit seul, 2. réussir un «Château noir» » (II) and one draw, X.3
+/// « D'un commun accord, les joueurs peuvent en tout temps déclarer une partie nulle », so
+/// the limit only puts that question to everyone. After [`DRAW_OFFER_TURNS`] turns
+/// every player in turn is asked; the match is drawn only if all accept, and one `play-on`
+/// lets the next army play, the question coming back [`DRAW_REOFFER_TURNS`] turns later.
 #[test]
-fn cn_e3_the_match_is_drawn_after_the_turn_limit() {
-    let mut game = ChateauNoir::new(&Setup::new(4, 0)).unwrap();
-    game.turn = TURN_LIMIT;
-    pass(&mut game);
+fn cn_e3_the_safety_limit_offers_a_draw_that_every_player_must_accept() {
+    // Three players, Blue (seat 2) plays the last turn before the limit.
+    let mut game = place("a4:1 c9:2 h8:3 j1:4", 3, true, BLUE);
+    game.turn = DRAW_OFFER_TURNS;
+    let events = play(&mut game, "end-coups");
+    assert!(events
+        .iter()
+        .any(|e| e.text.en.starts_with("2000 turns played (safety limit)")));
+    // Asked from the seat after Blue's player: 0, 1, then 2.
+    assert_eq!(game.status(), Status::to_act(0));
+    assert_eq!(ids(&game), names(&["accept-draw", "play-on"]));
+    assert!(game.moves(1).is_empty() && game.moves(2).is_empty());
+    assert!(game
+        .view(None)
+        .message
+        .en
+        .contains("player 1 (Green), do you accept a draw?"));
+    play(&mut game, "accept-draw");
+    assert_eq!(seat_to_act(&game), 1);
+    assert!(game
+        .view(None)
+        .message
+        .en
+        .contains("player 2 (Red and Yellow)"));
+    play(&mut game, "accept-draw");
+    assert_eq!(seat_to_act(&game), 2);
+    // Saved and loaded in the middle of the question.
+    let json = serde_json::to_string(&game).unwrap();
+    assert!(json.contains("\"draw_offer\""), "{json}");
+    assert_eq!(serde_json::from_str::<ChateauNoir>(&json).unwrap(), game);
+    play(&mut game, "accept-draw");
     assert_eq!(game.ending(), Some(Ending::TurnLimit));
-    assert!(game.status().outcome().unwrap().is_draw());
+    let outcome = game.status().outcome().cloned().unwrap();
+    assert!(outcome.is_draw());
+    assert_eq!(
+        outcome.reason.en,
+        "Draw accepted by everyone after 2000 turns (safety limit)"
+    );
+}
+
+#[test]
+fn cn_e3_the_safety_limit_one_play_on_and_the_next_army_plays_asked_again_later() {
+    let mut game = place("a4:1 c9:2 h8:3 j1:4", 4, true, BLUE);
+    game.turn = DRAW_OFFER_TURNS;
+    let scores = game.view(None).scores;
+    assert!(scores
+        .iter()
+        .any(|l| l.label.en == "Turn" && l.value == "2000/2000"));
+    play(&mut game, "end-coups");
+    assert_eq!(seat_to_act(&game), 3, "the seat after Blue's");
+    play(&mut game, "accept-draw");
+    assert_eq!(seat_to_act(&game), 0);
+    play(&mut game, "play-on");
+    assert_eq!(game.ending(), None);
+    // The match goes on where it was: Yellow's turn, the first after Blue's.
+    assert_eq!((game.active, game.phase), (YELLOW, Phase::Coups));
+    assert!(legal(&game, "j1-j2"));
+    let next = DRAW_OFFER_TURNS + DRAW_REOFFER_TURNS;
+    assert_eq!(game.draw_offer_at(), next);
+    assert!(game
+        .view(None)
+        .scores
+        .iter()
+        .any(|l| l.label.en == "Turn" && l.value == format!("2001/{next}")));
+    // The next question comes after 100 more turns, not before.
+    for _ in 0..DRAW_REOFFER_TURNS - 1 {
+        pass(&mut game);
+        assert!(!matches!(game.phase, Phase::DrawOffer { .. }));
+    }
+    pass(&mut game);
+    assert!(matches!(game.phase, Phase::DrawOffer { .. }));
+    // A save with the later offer keeps it; an offer not yet due is refused.
+    let json = serde_json::to_string(&game).unwrap();
+    assert!(
+        json.contains(&format!("\"draw_offer_at\":{next}")),
+        "{json}"
+    );
+    let early = json.replace(
+        &format!("\"draw_offer_at\":{next}"),
+        "\"draw_offer_at\":5000",
+    );
+    let error = serde_json::from_str::<ChateauNoir>(&early).unwrap_err();
+    assert!(error.to_string().contains("not due yet"), "{error}");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -813,7 +1062,7 @@ fn cn_a1_a2_a3_alliance_declared_twelve_coups_both_armies_until_the_captain_fall
     assert_eq!(game.active, BLUE);
     assert_eq!(game.factor(BLUE), 12);
     assert!(!dests(&game, "b4").is_empty());
-    assert_eq!(seat_to_act(&game), 3);
+    assert_eq!(seat_to_act(&game), 2);
     pass(&mut game);
     pass(&mut game); // Yellow
     assert_eq!(game.active, RED, "Green's turn is skipped");
@@ -842,6 +1091,17 @@ fn cn_a1_conditions_of_the_alliance() {
     let mut game = place("b4:G c5:3 j5:2 h8:4", 4, true, GREEN);
     play(&mut game, "b4-b3");
     assert!(!legal(&game, "alliance"));
+}
+
+/// VIII.1 « Dans le cas où le jeu s'effectue en équipe (à trois ou quatre participants), un
+/// joueur peut déclarer «alliance d'équipes» »: never in a two-player game, where each player
+/// already commands both armies of a team.
+#[test]
+fn cn_a1_viii1_the_alliance_is_for_three_or_four_players_only() {
+    for (players, offered) in [(2, false), (3, true), (4, true)] {
+        let game = place("b4:G a1:1 c5:3 j5:2 h8:4", players, true, GREEN);
+        assert_eq!(legal(&game, "alliance"), offered, "{players} players");
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -972,10 +1232,12 @@ fn random_playout_statistics() {
     for (players, mode) in [(2, "teams"), (3, "teams"), (4, "teams"), (4, "individual")] {
         let games = 1000u64;
         let mut total = 0u64;
-        let mut endings = [0u32; 5];
+        let mut endings = [0u32; 6];
         let mut rounds = 0u64;
         let mut turns = 0u64;
         let mut slowest = 0f64;
+        // Games that reached the safety limit's question (whatever the answers).
+        let mut asked = 0u32;
         let start = std::time::Instant::now();
         for seed in 0..games {
             let mut setup = Setup::new(players, seed);
@@ -989,18 +1251,21 @@ fn random_playout_statistics() {
             total += u64::from(result.moves);
             rounds += u64::from(game.round());
             turns += u64::from(game.turn());
+            asked += u32::from(game.turns_played() >= DRAW_OFFER_TURNS);
             endings[match game.ending() {
                 Some(Ending::Points(_)) => 0,
                 Some(Ending::ChateauNoir(_)) => 1,
                 Some(Ending::Agreed) => 2,
                 Some(Ending::TurnLimit) => 3,
-                None => 4,
+                Some(Ending::OnPoints) => 4,
+                None => 5,
             }] += 1;
         }
         let elapsed = start.elapsed().as_secs_f64();
         eprintln!(
             "{players} {mode}: mean {} actions, {} turns, {:.2} rounds; 27 points {}, château \
-             noir {}, agreed {}, turn limit {}, unfinished {}; {:.2} ms/game, slowest {:.1} ms",
+             noir {}, agreed {}, safety draw {} ({asked} asked), on points {}, unfinished {}; \
+             {:.2} ms/game, slowest {:.1} ms",
             total / games,
             turns / games,
             rounds as f64 / games as f64,
@@ -1009,6 +1274,7 @@ fn random_playout_statistics() {
             endings[2],
             endings[3],
             endings[4],
+            endings[5],
             elapsed * 1000.0 / games as f64,
             slowest * 1000.0
         );

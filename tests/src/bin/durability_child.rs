@@ -8,7 +8,7 @@ use std::io::Write;
 
 use anyhow::Context;
 use veillee_runtime::engine::GameEngine;
-use veillee_runtime::plugin::Runtime;
+use veillee_runtime::plugin::{CacheConfig, Runtime};
 use veillee_runtime::session::Sessions;
 use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
 use veillee_runtime::store::Store;
@@ -30,9 +30,12 @@ fn main() -> anyhow::Result<()> {
         "the database needed recovery: {recovery:?}"
     );
     let sessions = Sessions::new(store);
-    let runtime = Runtime::new(Some(dir.join("cache")))?;
+    let runtime = Runtime::new(Some(CacheConfig {
+        dir: dir.join("cache"),
+        key_file: dir.join("cache.key"),
+    }))?;
     let bytes = veillee_runtime::builtin::plugin_bytes("siege").context("siege is built in")?;
-    let mut plugin = runtime.load("siege", bytes)?;
+    let mut plugin = runtime.load_builtin("siege", bytes)?;
     let mut rng = GameRng::new(seed);
     let seats: Vec<SeatPlayer> = (0..2)
         .map(|i| SeatPlayer {

@@ -16,6 +16,11 @@ pub fn environment() {
         veillee_runtime::data_dir::CACHE_DIR_ENV,
         Path::new(env!("CARGO_TARGET_TMPDIR")).join("ui-compiled-cache"),
     );
+    // Its key beside it, not in the user's configuration directory.
+    std::env::set_var(
+        veillee_runtime::data_dir::CACHE_KEY_ENV,
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("ui-compiled-cache.key"),
+    );
     std::env::set_var(veillee_app::worker::NO_DIALOG_ENV, "1");
 }
 

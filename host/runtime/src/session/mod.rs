@@ -5,6 +5,7 @@
 //! durable (flushed) before [`Sessions::apply`] returns.
 
 mod replay;
+mod seat_view;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -15,9 +16,10 @@ use crate::store::model::{
     LogEntry, PlayerKind, SeatPlayer, SessionFile, SessionMeta, VariantScript, FILE_FORMAT,
     FILE_FORMAT_VERSION,
 };
-use crate::store::{SessionChange, Store, StoreError};
+use crate::store::{limits, SessionChange, Store, StoreError};
 
 pub use replay::{Diverged, TURN_TIME_KEY};
+pub use seat_view::{read_seat_view, SeatView, SeenMove, SEAT_VIEW_FORMAT, SEAT_VIEW_VERSION};
 
 /// A snapshot of the state is saved every this many moves.
 pub const SNAPSHOT_EVERY: u32 = 64;
@@ -116,9 +118,9 @@ impl Sessions {
         Ok(self.store.log(id, 0)?)
     }
 
-    /// A fresh session id; people read and type them, so they start at 1.
+    /// A fresh session id, never one in use; people read and type them, so they start at 1.
     fn new_id(&self) -> Result<u64, SessionError> {
-        Ok(self.store.generate_id()? + 1)
+        Ok(self.store.new_session_id()?)
     }
 
     /// Deletes a session for good.
@@ -167,6 +169,7 @@ impl Sessions {
             meta.id,
             &SessionChange {
                 meta: Some(&meta),
+                scripts: (!meta.variants.is_empty()).then_some(meta.variants.as_slice()),
                 snapshot: Some((0, &state)),
                 ..SessionChange::default()
             },
@@ -205,8 +208,9 @@ impl Sessions {
         };
         let saved = self.append(engine, live, &[entry], Some(&Vec::new()));
         if let Err(error) = saved {
-            // The game is ahead of the disk: bring it back to what is saved.
-            self.rebuild(engine, live)?;
+            // The game is ahead of the disk: bring it back to what is saved. The error the
+            // player must see is why the move was not saved, even if rebuilding fails too.
+            let _ = self.rebuild(engine, live);
             return Err(error);
         }
         Ok(events)
@@ -250,7 +254,9 @@ impl Sessions {
 
     /// Resumes a session: the latest snapshot, then the rest of the log. If the installed
     /// plugin is not the one the session was played with, the whole log is replayed with it
-    /// and accepted only if every action is still legal and the outcome is the same.
+    /// and accepted only if every action is still legal, the state at the latest snapshot is
+    /// the very one saved then (same rules, not just legal moves), and the outcome is the
+    /// same.
     pub fn resume(
         &self,
         engine: &mut dyn GameEngine,
@@ -273,7 +279,8 @@ impl Sessions {
             return Ok(LiveSession { meta, game });
         }
         let log = self.store.log(id, 0)?;
-        let game = replay::replay(engine, &meta, None, 0, &log)?;
+        let snapshot = self.store.latest_snapshot(id, meta.moves)?;
+        let game = replay::replay_changed(engine, &meta, &log, snapshot)?;
         let mut meta = meta;
         meta.plugin_hash = engine.content_hash();
         meta.plugin_version = engine.manifest().version.clone();
@@ -387,25 +394,15 @@ impl Sessions {
         })
     }
 
-    /// Validates an exported session fully — its game, its log replayed to the recorded
-    /// outcome — and stores it under a new id. Nothing is written when any check fails.
+    /// Validates an exported session fully — its format, the limits on every value, its
+    /// game, its log replayed to the recorded outcome — and stores it under a new id.
+    /// Nothing is written when any check fails.
     pub fn import(
         &self,
         engine: &mut dyn GameEngine,
         file: SessionFile,
     ) -> Result<SessionMeta, SessionError> {
-        if file.format != FILE_FORMAT {
-            return Err(SessionError::BadFile(format!(
-                "it is not a Veillée session (format `{}`)",
-                file.format
-            )));
-        }
-        if file.format_version > FILE_FORMAT_VERSION {
-            return Err(SessionError::BadFile(format!(
-                "it was written by a newer Veillée (format {})",
-                file.format_version
-            )));
-        }
+        check_file(&file)?;
         let mut meta = file.session;
         if engine.manifest().id != meta.game {
             return Err(SessionError::WrongGame {
@@ -413,13 +410,6 @@ impl Sessions {
                 expected: meta.game,
                 found: engine.manifest().id.clone(),
             });
-        }
-        if meta.moves as usize != file.log.len() {
-            return Err(SessionError::BadFile(format!(
-                "it says {} moves but its log has {}",
-                meta.moves,
-                file.log.len()
-            )));
         }
         let game = replay::replay(engine, &meta, None, 0, &file.log)?;
         let state = engine.save(game);
@@ -438,6 +428,7 @@ impl Sessions {
             meta.id,
             &SessionChange {
                 meta: Some(&meta),
+                scripts: (!meta.variants.is_empty()).then_some(meta.variants.as_slice()),
                 append,
                 snapshot: Some((meta.moves, &state)),
                 ..SessionChange::default()
@@ -445,6 +436,53 @@ impl Sessions {
         )?;
         Ok(meta)
     }
+}
+
+/// Reads a session file to import: a regular file of at most [`limits::FILE_BYTES`], a
+/// Veillée session, within the limits ([`check_file`]). Its scripts can then be loaded and
+/// its game looked up before [`Sessions::import`] replays it.
+pub fn read_file(path: &std::path::Path) -> Result<SessionFile, SessionError> {
+    let bytes = veillee_files::read_bounded(path, limits::FILE_BYTES)
+        .map_err(|e| SessionError::BadFile(e.to_string()))?;
+    let file: SessionFile = serde_json::from_slice(&bytes).map_err(|e| {
+        SessionError::BadFile(format!(
+            "{} is not a Veillée session file ({e})",
+            path.display()
+        ))
+    })?;
+    check_file(&file)?;
+    Ok(file)
+}
+
+/// Checks a session file without running anything: its format and version, its move
+/// count, and every name, script, label and move against the store's limits.
+pub fn check_file(file: &SessionFile) -> Result<(), SessionError> {
+    if file.format != FILE_FORMAT {
+        return Err(SessionError::BadFile(format!(
+            "it is not a Veillée session (format `{}`)",
+            file.format
+        )));
+    }
+    if file.format_version > FILE_FORMAT_VERSION {
+        return Err(SessionError::BadFile(format!(
+            "it was written by a newer Veillée (format {})",
+            file.format_version
+        )));
+    }
+    let meta = &file.session;
+    if meta.moves as usize != file.log.len() {
+        return Err(SessionError::BadFile(format!(
+            "it says {} moves but its log has {}",
+            meta.moves,
+            file.log.len()
+        )));
+    }
+    let refused = |e: StoreError| SessionError::BadFile(e.to_string());
+    limits::check_meta(meta).map_err(refused)?;
+    for (index, entry) in file.log.iter().enumerate() {
+        limits::check_entry(index as u32, entry).map_err(refused)?;
+    }
+    Ok(())
 }
 
 /// How many log entries to keep so as to take back `steps` decisions: trailing bot moves

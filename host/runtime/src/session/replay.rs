@@ -4,6 +4,7 @@ use serde_json::Value;
 use veillee_sdk::{Event, Handle, Seat, Status};
 
 use super::SessionError;
+use crate::conformance::state_hash;
 use crate::engine::{EngineError, GameEngine};
 use crate::store::model::{LogEntry, SessionMeta};
 
@@ -37,6 +38,64 @@ pub(super) fn replay(
     entries: &[LogEntry],
 ) -> Result<Handle, SessionError> {
     let game = replay_unchecked(engine, meta, state, from, entries)?;
+    check_status(engine, game, meta, from, entries)?;
+    Ok(game)
+}
+
+/// Replays the whole `log` with an engine the session was not played with, and accepts it
+/// only if it is the same game: at the latest `snapshot` (saved by the engine the session
+/// was played with) the state must be the very same bytes — the same rules, not merely
+/// moves that happen to stay legal — and at the end the status must be the session's.
+pub(super) fn replay_changed(
+    engine: &mut dyn GameEngine,
+    meta: &SessionMeta,
+    log: &[LogEntry],
+    snapshot: Option<(u32, Vec<u8>)>,
+) -> Result<Handle, SessionError> {
+    let Some((at, saved)) = snapshot else {
+        return replay(engine, meta, None, 0, log);
+    };
+    let at = (at as usize).min(log.len());
+    let (before, after) = log.split_at(at);
+    let game = replay_unchecked(engine, meta, None, 0, before)?;
+    let state = engine.save(game);
+    let same = match &state {
+        Ok(state) => *state == saved,
+        Err(_) => false,
+    };
+    if !same {
+        engine.drop_game(game);
+        let state = state?;
+        let last = before.last();
+        return Err(Diverged {
+            session: meta.id,
+            game: meta.game.clone(),
+            version: engine.manifest().version.clone(),
+            index: at as u32,
+            action: last.map(|e| e.action.clone()).unwrap_or_default(),
+            seat: last.map_or(0, |e| e.seat),
+            detail: format!(
+                "the game's state there ({}) is not the one saved when it was played ({}): other rules under the same id; reinstall the version it was played with, or start a new game",
+                state_hash(&state),
+                state_hash(&saved)
+            ),
+        }
+        .into());
+    }
+    apply_all(engine, game, meta, at as u32, after)?;
+    check_status(engine, game, meta, at as u32, after)?;
+    Ok(game)
+}
+
+/// Checks that `game`, after `entries` from move `from`, stands where the session says;
+/// drops it if not.
+fn check_status(
+    engine: &mut dyn GameEngine,
+    game: Handle,
+    meta: &SessionMeta,
+    from: u32,
+    entries: &[LogEntry],
+) -> Result<(), SessionError> {
     let status = engine.status(game);
     let problem = match &status {
         Ok(status) if status == &meta.status => None,
@@ -47,21 +106,21 @@ pub(super) fn replay(
         )),
         Err(e) => Some(e.to_string()),
     };
-    if let Some(detail) = problem {
-        engine.drop_game(game);
-        let last = entries.last();
-        return Err(Diverged {
-            session: meta.id,
-            game: meta.game.clone(),
-            version: engine.manifest().version.clone(),
-            index: from + entries.len() as u32,
-            action: last.map(|e| e.action.clone()).unwrap_or_default(),
-            seat: last.map_or(0, |e| e.seat),
-            detail,
-        }
-        .into());
+    let Some(detail) = problem else {
+        return Ok(());
+    };
+    engine.drop_game(game);
+    let last = entries.last();
+    Err(Diverged {
+        session: meta.id,
+        game: meta.game.clone(),
+        version: engine.manifest().version.clone(),
+        index: from + entries.len() as u32,
+        action: last.map(|e| e.action.clone()).unwrap_or_default(),
+        seat: last.map_or(0, |e| e.seat),
+        detail,
     }
-    Ok(game)
+    .into())
 }
 
 /// Like [`replay`], without comparing the final status (undo: the status changes).
@@ -76,6 +135,18 @@ pub(super) fn replay_unchecked(
         Some(state) => engine.load(&state)?,
         None => engine.create(&meta.setup)?,
     };
+    apply_all(engine, game, meta, from, entries)?;
+    Ok(game)
+}
+
+/// Applies `entries` (the log from move `from` on) to `game`; drops it on failure.
+fn apply_all(
+    engine: &mut dyn GameEngine,
+    game: Handle,
+    meta: &SessionMeta,
+    from: u32,
+    entries: &[LogEntry],
+) -> Result<(), SessionError> {
     for (i, entry) in entries.iter().enumerate() {
         if let Err(error) = apply_entry(engine, game, entry.seat, &entry.action, &entry.extra) {
             engine.drop_game(game);
@@ -94,7 +165,7 @@ pub(super) fn replay_unchecked(
             });
         }
     }
-    Ok(game)
+    Ok(())
 }
 
 fn describe(status: &Status) -> String {
