@@ -16,7 +16,8 @@ fn every_builtin_game_passes_the_conformance_kit() {
         let mut native = native_engine(id).map(|n| with_own_scripts(n, None).unwrap());
         let reference = native.as_deref_mut();
         // Some games run to thousands of actions: two games per player count here (every
-        // step checked in depth at first, then one in 16); `veillee check` goes further.
+        // step checked in depth at first, then one in 16); `veillee check` goes further, and
+        // `.ci/run` runs it in full for every built-in game.
         let config = CheckConfig {
             games: 2,
             ..CheckConfig::default()

@@ -121,8 +121,8 @@ pub enum Request {
     ListSaved,
     /// Delete a session.
     Delete(u64),
-    /// Write a session to a file.
-    Export(u64, PathBuf),
+    /// Write a session to a file: all of it, or only what one seat saw.
+    Export(u64, Option<Seat>, PathBuf),
     /// Read a session file.
     Import(PathBuf),
     /// Bring back the games of a set-aside database (its folder's name).
@@ -259,8 +259,8 @@ pub enum Pick {
     Plugin,
     /// A session file to import.
     ImportSession,
-    /// Where to export a session.
-    ExportSession(u64),
+    /// Where to export a session (all of it, or only what one seat saw).
+    ExportSession(u64, Option<Seat>),
 }
 
 /// The window's end of the worker.
@@ -377,7 +377,7 @@ impl Worker {
             let path = match pick {
                 Pick::Plugin => dialog.add_filter("Veillée plugin", &["wasm"]).pick_file(),
                 Pick::ImportSession => dialog.add_filter("JSON", &["json"]).pick_file(),
-                Pick::ExportSession(id) => dialog
+                Pick::ExportSession(id, _) => dialog
                     .set_file_name(format!("veillee-{id}.json"))
                     .save_file(),
             };
@@ -472,7 +472,9 @@ impl State {
                     .map(|()| FileDone::Deleted);
                 vec![Reply::FileDone(result), Reply::Saved(self.saved())]
             }
-            Request::Export(id, path) => vec![Reply::FileDone(self.export(id, path))],
+            Request::Export(id, seat, path) => {
+                vec![Reply::FileDone(self.export(id, seat, path))]
+            }
             Request::Import(path) => {
                 let result = self.import(&path);
                 vec![Reply::FileDone(result), Reply::Saved(self.saved())]
@@ -589,6 +591,17 @@ impl State {
         Ok(Box::new(engine))
     }
 
+    /// The engine a saved session was played with: its game and the scripts it recorded.
+    fn session_engine(&mut self, meta: &SessionMeta) -> Res<Box<dyn GameEngine>> {
+        let scripts = meta
+            .variants
+            .iter()
+            .map(|v| Script::load(&v.file, &v.text, VariantLimits::default()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(words)?;
+        self.engine(&meta.game, scripts)
+    }
+
     fn reply_game(&mut self, f: impl FnOnce(&mut State) -> Res<GameView>) -> Reply {
         match f(self) {
             Ok(view) => Reply::Game(Box::new(view)),
@@ -653,13 +666,7 @@ impl State {
     fn resume(&mut self, id: u64) -> Res<GameView> {
         let sessions = self.sessions()?.clone();
         let meta = sessions.get(id).map_err(words)?;
-        let scripts = meta
-            .variants
-            .iter()
-            .map(|v| Script::load(&v.file, &v.text, VariantLimits::default()))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(words)?;
-        let mut engine = self.engine(&meta.game, scripts)?;
+        let mut engine = self.session_engine(&meta)?;
         let live = sessions.resume(&mut *engine, id).map_err(words)?;
         let moves = live.meta.moves.to_string();
         self.replace_playing(engine, live);
@@ -861,9 +868,22 @@ impl State {
             .unwrap_or_default()
     }
 
-    fn export(&self, id: u64, path: PathBuf) -> Res<FileDone> {
-        let file = self.sessions()?.export(id).map_err(words)?;
-        let text = serde_json::to_string_pretty(&file).map_err(words)?;
+    /// Writes session `id` to `path`: the whole session, or as `seat` saw it (no seed, no
+    /// move ids: a game in progress shared without spoilers).
+    fn export(&mut self, id: u64, seat: Option<Seat>, path: PathBuf) -> Res<FileDone> {
+        let sessions = self.sessions()?.clone();
+        let text = match seat {
+            None => serde_json::to_string_pretty(&sessions.export(id).map_err(words)?),
+            Some(seat) => {
+                let meta = sessions.get(id).map_err(words)?;
+                let mut engine = self.session_engine(&meta)?;
+                let view = sessions
+                    .export_seat(&mut *engine, id, seat)
+                    .map_err(words)?;
+                serde_json::to_string_pretty(&view)
+            }
+        }
+        .map_err(words)?;
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         Ok(FileDone::Exported(path))
     }

@@ -269,7 +269,10 @@ impl Told {
                 line(action.label_for(*seat, reader).get(lang))
             );
             for event in events {
-                outln!("    {}", line(event.text_for(Some(*seat), reader).get(lang)));
+                outln!(
+                    "    {}",
+                    line(event.text_for(Some(*seat), reader).get(lang))
+                );
             }
         }
         self.shown = self.played.len();

@@ -213,7 +213,12 @@ pub fn show_view(file: &Path, at: Option<u32>, lang: &str) -> anyhow::Result<()>
         last
     );
     for (i, seen) in view.moves.iter().take(at as usize).enumerate() {
-        outln!("{:>4}. {}: {}", i + 1, name(seen.seat), line(seen.text.get(lang)));
+        outln!(
+            "{:>4}. {}: {}",
+            i + 1,
+            name(seen.seat),
+            line(seen.text.get(lang))
+        );
         for event in &seen.events {
             outln!("        {}", line(event.get(lang)));
         }

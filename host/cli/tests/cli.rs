@@ -314,10 +314,17 @@ fn export_as_a_seat_gives_that_seats_view_only() {
         &["export", &id, beige.to_str().unwrap(), "--seat", "1"],
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).contains("as seat 1 (Beige"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("as seat 1 (Beige"),
+        "{}",
+        stdout(&out)
+    );
     let text = std::fs::read_to_string(&beige).unwrap();
     assert!(text.contains("\"format\": \"veillee-seat-view\""), "{text}");
-    assert!(text.contains("answers: Where to hide the treasure?"), "{text}");
+    assert!(
+        text.contains("answers: Where to hide the treasure?"),
+        "{text}"
+    );
     for secret in ["ruby", "rubis", "\"seed\"", "place-chevalier-noir-b5"] {
         assert!(!text.contains(secret), "{secret} in {text}");
     }
@@ -325,14 +332,21 @@ fn export_as_a_seat_gives_that_seats_view_only() {
     let out = veillee(dir.path(), &["show-view", beige.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let shown = stdout(&out);
-    assert!(shown.contains("Black pawns: answers: Where to hide"), "{shown}");
+    assert!(
+        shown.contains("Black pawns: answers: Where to hide"),
+        "{shown}"
+    );
     assert!(!shown.contains("ruby"), "{shown}");
     let out = veillee(
         dir.path(),
         &["show-view", beige.to_str().unwrap(), "--move", "99"],
     );
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("--move goes from 0"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--move goes from 0"),
+        "{}",
+        stderr(&out)
+    );
 
     let black = dir.path().join("black.json");
     let out = veillee(
