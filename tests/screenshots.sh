@@ -14,8 +14,11 @@ mkdir -p "$out"
 # VEILLEE_BIN: an already built binary (CI passes the one `cargo test` built).
 if [ -z "${VEILLEE_BIN:-}" ]; then
     cargo build --locked -p veillee
+    cargo build --locked -p veillee-app --example layouts
 fi
 bin=${VEILLEE_BIN:-${CARGO_TARGET_DIR:-target}/debug/veillee}
+# Every board layout in one window (`cargo test` builds it beside the binary).
+layouts=$(dirname "$bin")/examples/layouts
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
 export VEILLEE_DATA_DIR="$data"
@@ -36,6 +39,12 @@ castel=$(printf '3\n3\n3\n3\n3\n3\n3\n3\nq\n' \
     | sed -n 's/.*session \([0-9][0-9]*\).*/\1/p' | head -n 1)
 [ -n "$castel" ] || { echo "could not prepare a Castel session" >&2; exit 1; }
 
+# Le Renard et les Poules a few moves in: the cross of points and lines, a hen eaten.
+renard=$(printf 'c3-c4\nd4xb4\nd3-d4\nq\n' \
+    | "$bin" play renard --seats human,human --seed 3 --lang en \
+    | sed -n 's/.*session \([0-9][0-9]*\).*/\1/p' | head -n 1)
+[ -n "$renard" ] || { echo "could not prepare a Renard session" >&2; exit 1; }
+
 shoot() { # NAME START LANG [WIDTHxHEIGHT] [SCALE]
     local name=$1 start=$2 lang=$3 size=${4:-1366x860} scale=${5:-}
     VEILLEE_UI_START="$start" VEILLEE_UI_SIZE="$size" VEILLEE_UI_SCALE="$scale" \
@@ -50,6 +59,17 @@ shoot() { # NAME START LANG [WIDTHxHEIGHT] [SCALE]
 }
 
 shoot library library en
+shoot play-renard "resume:$renard" en
+if [ -x "$layouts" ]; then
+    xvfb-run -a -s "-screen 0 1366x860x24" bash -c '
+        "$0" & pid=$!
+        sleep 5
+        if ! kill -0 "$pid" 2>/dev/null; then echo "the layouts window did not stay open" >&2; exit 1; fi
+        import -window root "$1"
+        kill "$pid"; wait "$pid" 2>/dev/null || true
+    ' "$layouts" "$out/layouts.png"
+    echo "saved $out/layouts.png"
+fi
 shoot setup setup:siege en
 shoot play "resume:$session" en
 shoot play-castel "resume:$castel" en

@@ -40,6 +40,7 @@
 //! | `veillee_redraw_hidden` | `(h: i32, viewer: i32, seed: i64) -> i64` | handle of a re-drawn copy |
 //! | `veillee_panic_message` | `() -> i64` | after a trap: `ptr << 32 \| len` of the panic text |
 //! | `veillee_operation` | `(h: i32, call_len: i32) -> i64` | since 1.1, optional: input: JSON [`crate::OperationCall`]; the operation's JSON answer |
+//! | `veillee_playout_until` | `(h: i32, seed: i64, max_moves: i32, watch_len: i32) -> i64` | since 1.7, optional: input: JSON [`crate::PlayoutWatch`]; JSON [`crate::PlayoutStop`] |
 //!
 //! [`OPTIONAL_EXPORTS`] lists the exports added by minor versions: a plugin of an older minor
 //! version may lack them, and the host then treats the feature as absent (a 1.0 plugin
@@ -53,12 +54,18 @@
 //! and ignored the same way; 1.4 added the optional fields `Action::private` and
 //! `Event::private` ([`crate::Private`]: what the acting seat, or the seats named, read
 //! instead of the public text), with the same serde default: an older plugin's texts are
-//! all public, as they always were.
+//! all public, as they always were; 1.6 added the optional scene fields `Board::layout` (points
+//! joined by lines, hexagons, a track — [`crate::Layout`]) and `Board::lines`, whose
+//! defaults (squares, no lines) are what older plugins drew; an older host ignores them and
+//! draws such a board as squares, where clicks still name the same cells; 1.7 added the optional
+//! export `veillee_playout_until`: a random playout that stops before the actions house rules
+//! watch, so that games with house rules are played inside the plugin between those moves
+//! (without it, the host plays them move by move).
 
 /// Major version of the plugin ABI. A host and a plugin must agree on it.
 pub const ABI_MAJOR: u16 = 1;
 /// Minor version of the plugin ABI: additions only.
-pub const ABI_MINOR: u16 = 4;
+pub const ABI_MINOR: u16 = 7;
 
 /// The ABI version as `veillee_abi_version` returns it.
 pub const fn encoded_version() -> i32 {
@@ -95,7 +102,8 @@ pub const REQUIRED_EXPORTS: &[&str] = &[
 
 /// Exports added by minor versions, as (name, minor version that added it). The host
 /// accepts a plugin without them; when present they must have the documented type.
-pub const OPTIONAL_EXPORTS: &[(&str, u16)] = &[("veillee_operation", 1)];
+pub const OPTIONAL_EXPORTS: &[(&str, u16)] =
+    &[("veillee_operation", 1), ("veillee_playout_until", 7)];
 
 /// The guest side of the ABI, used by [`crate::export_game!`].
 #[doc(hidden)]
@@ -105,7 +113,7 @@ pub mod guest {
 
     use serde::Serialize;
 
-    use crate::{Game, GameError, GameTable, OperationCall, Seat, Setup};
+    use crate::{Game, GameError, GameTable, OperationCall, PlayoutWatch, Seat, Setup};
 
     thread_local! {
         static TABLE: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
@@ -287,6 +295,16 @@ pub mod guest {
         json(call.and_then(|call| with_table::<G, _>(|t| t.operation(h as u32, &call))))
     }
 
+    pub fn playout_until<G: Game>(h: i32, seed: i64, max_moves: i32, watch_len: i32) -> i64 {
+        let watch = serde_json::from_slice::<PlayoutWatch>(&input(watch_len))
+            .map_err(|e| GameError::Protocol(format!("bad playout watch: {e}")));
+        json(watch.and_then(|watch| {
+            with_table::<G, _>(|t| {
+                t.playout_until(h as u32, seed as u64, max_moves.max(0) as u32, &watch)
+            })
+        }))
+    }
+
     pub fn panic_message() -> i64 {
         thread_local! {
             static MESSAGE: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -385,6 +403,10 @@ macro_rules! export_game {
             #[unsafe(no_mangle)]
             pub extern "C" fn veillee_operation(h: i32, len: i32) -> i64 {
                 guest::operation::<$game>(h, len)
+            }
+            #[unsafe(no_mangle)]
+            pub extern "C" fn veillee_playout_until(h: i32, seed: i64, max: i32, len: i32) -> i64 {
+                guest::playout_until::<$game>(h, seed, max, len)
             }
             #[unsafe(no_mangle)]
             pub extern "C" fn veillee_panic_message() -> i64 {

@@ -63,14 +63,20 @@ fn seen<'a>(
 }
 
 impl Action {
-    /// An action whose label everyone may read.
-    pub fn new(id: impl Into<String>, path: Vec<Target>, label: Text) -> Self {
+    /// An action reached by clicking `path` in order (a piece, then a cell; see
+    /// [`crate::move_path`]), whose label everyone may read.
+    pub fn new(id: impl Into<String>, label: Text, path: Vec<Target>) -> Self {
         Action {
             id: id.into(),
             path,
             label,
             private: None,
         }
+    }
+
+    /// An action without a place on the board, shown as a button (`pass`).
+    pub fn button(id: impl Into<String>, label: Text) -> Self {
+        Action::new(id, label, Vec::new())
     }
 
     /// The same action, with `label` kept as what everyone reads and `secret` as what the

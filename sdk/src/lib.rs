@@ -14,6 +14,7 @@
 pub mod abi;
 mod action;
 mod colour;
+mod coords;
 mod error;
 mod game;
 mod manifest;
@@ -29,16 +30,20 @@ mod text;
 
 pub use action::{Action, Event, Private, Target};
 pub use colour::Colour;
+pub use coords::{move_path, Coords};
 pub use error::GameError;
 pub use game::{unknown_operation, Game, Log};
 pub use manifest::{
     Choice, Manifest, OperationKind, OperationSpec, OptionKind, OptionSpec, SeatInfo,
 };
-pub use playout::{random_playout, PlayoutResult};
+pub use playout::{
+    id_matches, random_playout, random_playout_until, PlayoutResult, PlayoutStop, PlayoutWatch,
+};
 pub use rng::GameRng;
 pub use rules::Rules;
 pub use scene::{
-    Board, Card, Cell, Highlight, HighlightKind, Piece, Scene, ScoreLine, Shape, Zone,
+    Board, Card, Cell, HexCoords, HexOrientation, Highlight, HighlightKind, Layout, Line, Piece,
+    Scene, ScoreLine, Shape, Zone,
 };
 pub use setup::{OptionValue, Seat, Setup};
 pub use status::{Outcome, Status};

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 /// | `- item` | a bullet list item; indented lines continue it |
 /// | `1. item` | a numbered list item |
 /// | `**words**` | bold, inside any paragraph, item or table cell |
+/// | `` `d4xd6` `` | inline code: an action id, a command, a name to type (nothing inside is bold) |
 /// | `\| a \| b \|` lines | a small table; a `\|---\|---\|` line after the first row makes it a header |
 ///
 /// Nothing else is special: no links, images, italics, nested lists or HTML; such text shows
@@ -80,13 +81,16 @@ impl Rules {
     }
 }
 
-/// A run of text, bold or not.
+/// A run of text: plain, bold or inline code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Span {
     /// The text.
     pub text: String,
     /// Whether it was written `**like this**`.
     pub bold: bool,
+    /// Whether it was written between backticks: an action id, a command, a name to type,
+    /// shown in a fixed-width font.
+    pub code: bool,
 }
 
 impl Span {
@@ -95,14 +99,23 @@ impl Span {
         Span {
             text: text.into(),
             bold: false,
+            code: false,
         }
     }
 
     /// Bold text.
     pub fn bold(text: impl Into<String>) -> Self {
         Span {
-            text: text.into(),
             bold: true,
+            ..Span::plain(text)
+        }
+    }
+
+    /// Inline code.
+    pub fn code(text: impl Into<String>) -> Self {
+        Span {
+            code: true,
+            ..Span::plain(text)
         }
     }
 }
@@ -145,35 +158,56 @@ pub fn parse(text: &str) -> Vec<Block> {
     parser.blocks
 }
 
-/// Splits a line of text into plain and bold runs. An unmatched `**` stays as written.
+/// Splits a line of text into plain, bold and code runs. Code (between backticks) is taken
+/// as written and may be bold (`` **`pass`** ``); an unmatched `` ` `` or `**` stays as
+/// written.
 pub fn spans(text: &str) -> Vec<Span> {
     let mut out: Vec<Span> = Vec::new();
-    let mut push = |text: &str, bold: bool| {
-        if text.is_empty() {
-            return;
-        }
-        match out.last_mut() {
-            Some(last) if last.bold == bold => last.text.push_str(text),
-            _ => out.push(Span {
-                text: text.into(),
+    let mut run = String::new();
+    let mut bold = false;
+    let mut i = 0;
+    while let Some(rest) = text.get(i..).filter(|r| !r.is_empty()) {
+        if let Some(code) = rest
+            .strip_prefix('`')
+            .and_then(|r| Some(&r[..r.find('`').filter(|&end| end > 0)?]))
+        {
+            flush(&mut out, &mut run, bold);
+            out.push(Span {
                 bold,
-            }),
+                ..Span::code(code)
+            });
+            i += code.len() + 2;
+            continue;
         }
-    };
-    let mut rest = text;
-    while let Some(start) = rest.find("**") {
-        let after = &rest[start + 2..];
-        match after.find("**") {
-            Some(end) if end > 0 => {
-                push(&rest[..start], false);
-                push(&after[..end], true);
-                rest = &after[end + 2..];
+        if let Some(after) = rest.strip_prefix("**") {
+            if bold || after.find("**").is_some_and(|end| end > 0) {
+                flush(&mut out, &mut run, bold);
+                bold = !bold;
+                i += 2;
+                continue;
             }
-            _ => break,
         }
+        let c = rest.chars().next().unwrap_or(' ');
+        run.push(c);
+        i += c.len_utf8();
     }
-    push(rest, false);
+    flush(&mut out, &mut run, bold);
     out
+}
+
+/// Ends the run of plain or bold text gathered so far.
+fn flush(out: &mut Vec<Span>, run: &mut String, bold: bool) {
+    if run.is_empty() {
+        return;
+    }
+    match out.last_mut() {
+        Some(last) if last.bold == bold && !last.code => last.text.push_str(run),
+        _ => out.push(Span {
+            bold,
+            ..Span::plain(run.as_str())
+        }),
+    }
+    run.clear();
 }
 
 /// What is being gathered, line by line.
@@ -389,6 +423,26 @@ mod tests {
                 Span::bold("d"),
             ]
         });
+    }
+
+    #[test]
+    fn inline_code_is_taken_as_written() {
+        assert_eq!(
+            spans("jouez `d4xd6` ou **`pass`**, pas `**ici**` ni `"),
+            vec![
+                Span::plain("jouez "),
+                Span::code("d4xd6"),
+                Span::plain(" ou "),
+                Span {
+                    bold: true,
+                    ..Span::code("pass")
+                },
+                Span::plain(", pas "),
+                Span::code("**ici**"),
+                Span::plain(" ni `"),
+            ]
+        );
+        assert_eq!(spans("``"), vec![Span::plain("``")]);
     }
 
     #[test]

@@ -29,7 +29,12 @@ pub struct Scene {
     pub highlights: Vec<Highlight>,
 }
 
-/// A rectangular grid.
+/// A board: a grid of `cols × rows` cells, laid out as squares (the default), as points
+/// joined by lines, as hexagons, or as a track.
+///
+/// Whatever the layout, a place on the board is a cell `(col, row)`: pieces stand on cells,
+/// [`Target::Cell`] clicks them, highlights mark them, and a cell of kind `"void"` is not
+/// drawn. Only the drawing changes with [`Board::layout`]; see [`Layout`].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Board {
     /// Identifier used by [`Target::Cell`].
@@ -52,9 +57,118 @@ pub struct Board {
     /// Pieces standing on cells.
     #[serde(default)]
     pub pieces: Vec<Piece>,
+    /// How the cells are laid out and drawn (since ABI 1.6; older plugins send none and get
+    /// squares).
+    #[serde(default, skip_serializing_if = "Layout::is_squares")]
+    pub layout: Layout,
+    /// Lines drawn between cells' centres: the lines pieces move along on a board of
+    /// [`Layout::Points`], the path of a [`Layout::Track`], marks on other boards (since
+    /// ABI 1.6).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<Line>,
 }
 
-/// One square of a board.
+/// How a board's cells are laid out and drawn.
+///
+/// Cell `(col, row)` keeps its meaning in every layout — pieces, click targets and
+/// highlights name cells the same way — and cells of kind `"void"` are holes that are not
+/// drawn, so any shape of board is a grid with holes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Layout {
+    /// Square cells side by side (a chessboard). The default.
+    #[default]
+    Squares,
+    /// Points on a lattice, joined by the board's [`Line`]s: cell `(col, row)` is the point
+    /// at that column and row, drawn as a dot (in its colour when it differs from most
+    /// points'), and pieces stand on points. For Fox and Geese, Nine Men's Morris,
+    /// Alquerque. A finer lattice (more columns and rows, more void cells) places points
+    /// more finely.
+    Points,
+    /// Hexagons. With [`HexCoords::Offset`], every other row (pointy-top) or column
+    /// (flat-top) is shifted by half a hexagon; with [`HexCoords::Axial`], each row (or
+    /// column) is shifted half a hexagon further than the one before, so that a `n × n`
+    /// grid is the rhombus of the game of Hex.
+    Hexes {
+        /// Which way the hexagons point.
+        #[serde(default)]
+        orientation: HexOrientation,
+        /// How columns and rows map to hexagons.
+        #[serde(default)]
+        coords: HexCoords,
+    },
+    /// A track: the non-void cells are spaces drawn apart, and the board's [`Line`]s are the
+    /// path between them, drawn under the spaces (Game of the Goose, a race). See
+    /// [`Board::track`] for a ready-made winding track.
+    Track,
+}
+
+impl Layout {
+    /// Whether this is the default square layout (for serde).
+    pub fn is_squares(&self) -> bool {
+        *self == Layout::Squares
+    }
+}
+
+/// Which way hexagons point.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HexOrientation {
+    /// A corner at the top: hexagons side by side in rows.
+    #[default]
+    PointyTop,
+    /// A flat edge at the top: hexagons one above the other in columns.
+    FlatTop,
+}
+
+/// How a hex board's columns and rows map to hexagons.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HexCoords {
+    /// Odd rows (pointy-top) or odd columns (flat-top) are shifted by half a hexagon, right
+    /// or down: the grid stays a rectangle.
+    #[default]
+    Offset,
+    /// Row `r` (pointy-top) is shifted right, or column `c` (flat-top) down, by `r / 2` (or
+    /// `c / 2`) hexagons: the grid is a rhombus and the six neighbours of `(c, r)` are
+    /// always `(c±1, r)`, `(c, r±1)`, `(c+1, r-1)` and `(c-1, r+1)`.
+    Axial,
+}
+
+/// A line drawn between the centres of two cells (it may pass through others).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Line {
+    /// One end: `[col, row]`.
+    pub from: [u16; 2],
+    /// The other end: `[col, row]`.
+    pub to: [u16; 2],
+}
+
+impl Line {
+    /// A line from cell `(col, row)` to cell `(col, row)`.
+    pub fn new(from: (u16, u16), to: (u16, u16)) -> Self {
+        Line {
+            from: [from.0, from.1],
+            to: [to.0, to.1],
+        }
+    }
+}
+
+/// Where space `i` of a winding track `cols` wide and `rows` high is: `(col, row)`, the
+/// first space at the bottom left (see [`Board::track`]).
+pub fn track_place(i: u16, cols: u16, rows: u16) -> (u16, u16) {
+    let cols = cols.max(1);
+    let line = i / cols;
+    let along = i % cols;
+    let col = if line.is_multiple_of(2) {
+        along
+    } else {
+        cols - 1 - along
+    };
+    (col, rows.saturating_sub(1).saturating_sub(line))
+}
+
+/// One square, point, hexagon or space of a board.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Cell {
     /// What kind of square it is, in the game's words (`"moat"`, `"castle"`); `"void"` for
@@ -65,6 +179,33 @@ pub struct Cell {
     /// A short mark drawn in the cell (a dot, a crown: `"•"`, `"♛"`), often empty.
     #[serde(default)]
     pub label: String,
+}
+
+impl Cell {
+    /// A cell of a kind and colour, with no label.
+    pub fn new(kind: impl Into<String>, colour: Colour) -> Self {
+        Cell {
+            kind: kind.into(),
+            colour,
+            label: String::new(),
+        }
+    }
+
+    /// A hole: a cell of kind `"void"`, not drawn.
+    pub fn void() -> Self {
+        Cell::new("void", Colour::rgb(0, 0, 0))
+    }
+
+    /// Whether this is a hole (kind `"void"`).
+    pub fn is_void(&self) -> bool {
+        self.kind == "void"
+    }
+
+    /// The same cell with a short mark on it.
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
 }
 
 /// The shape a piece is drawn with.
@@ -113,6 +254,46 @@ pub struct Piece {
     pub name: Option<Text>,
 }
 
+impl Piece {
+    /// A piece on cell (`col`, `row`), belonging to no seat, without label or name: add
+    /// them with [`Piece::owned_by`], [`Piece::labelled`] and [`Piece::named`].
+    pub fn new(
+        id: impl Into<String>,
+        (col, row): (u16, u16),
+        shape: Shape,
+        colour: Colour,
+    ) -> Self {
+        Piece {
+            id: id.into(),
+            col,
+            row,
+            shape,
+            colour,
+            label: String::new(),
+            owner: None,
+            name: None,
+        }
+    }
+
+    /// The same piece, belonging to `seat`.
+    pub fn owned_by(mut self, seat: Seat) -> Self {
+        self.owner = Some(seat);
+        self
+    }
+
+    /// The same piece, with a short text on it.
+    pub fn labelled(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+
+    /// The same piece, with what it is in words.
+    pub fn named(mut self, name: Text) -> Self {
+        self.name = Some(name);
+        self
+    }
+}
+
 /// A row of cards.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Zone {
@@ -154,6 +335,27 @@ pub struct ScoreLine {
     pub seat: Option<Seat>,
 }
 
+impl ScoreLine {
+    /// A figure about one seat ("Knights left" of the attacker): the launcher lays these
+    /// out with one column per seat.
+    pub fn seat(seat: Seat, label: Text, value: impl ToString) -> Self {
+        ScoreLine {
+            label,
+            value: value.to_string(),
+            seat: Some(seat),
+        }
+    }
+
+    /// A figure about the whole game ("Moves without capture").
+    pub fn general(label: Text, value: impl ToString) -> Self {
+        ScoreLine {
+            label,
+            value: value.to_string(),
+            seat: None,
+        }
+    }
+}
+
 /// A mark drawn over something.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Highlight {
@@ -161,6 +363,23 @@ pub struct Highlight {
     pub target: Target,
     /// Why.
     pub kind: HighlightKind,
+}
+
+impl Highlight {
+    /// A mark of some kind.
+    pub fn new(target: Target, kind: HighlightKind) -> Self {
+        Highlight { target, kind }
+    }
+
+    /// Part of the last move (the assisted mode can hide these).
+    pub fn last_move(target: Target) -> Self {
+        Highlight::new(target, HighlightKind::LastMove)
+    }
+
+    /// In danger, or where something bad happened (a capture).
+    pub fn danger(target: Target) -> Self {
+        Highlight::new(target, HighlightKind::Danger)
+    }
 }
 
 /// Why something is highlighted.
@@ -177,7 +396,69 @@ pub enum HighlightKind {
     Info,
 }
 
+impl Scene {
+    /// A scene with this message and nothing else yet.
+    pub fn new(message: Text) -> Self {
+        Scene {
+            message,
+            ..Scene::default()
+        }
+    }
+
+    /// Marks the cells of the last move (where a piece left, where it went, and any cell
+    /// between) as [`HighlightKind::LastMove`].
+    pub fn last_move(&mut self, cells: impl IntoIterator<Item = Target>) {
+        self.highlights
+            .extend(cells.into_iter().map(Highlight::last_move));
+    }
+
+    /// Why this scene cannot be drawn, if it cannot: a rotation beyond three quarter turns, a
+    /// board whose cells do not fill its grid, a line with an end off the board or on a
+    /// hole, a piece off its board. The conformance kit and [`crate::testing`] check it.
+    pub fn problem(&self) -> Option<String> {
+        if self.rotation > 3 {
+            return Some(format!(
+                "rotation {} is not 0–3 quarter turns",
+                self.rotation
+            ));
+        }
+        self.boards.iter().find_map(Board::problem)
+    }
+}
+
 impl Board {
+    /// Why this board cannot be drawn, if it cannot (see [`Scene::problem`]).
+    pub fn problem(&self) -> Option<String> {
+        if self.cells.len() != self.cols as usize * self.rows as usize {
+            return Some(format!(
+                "board `{}` has {} cells for {}×{}",
+                self.id,
+                self.cells.len(),
+                self.cols,
+                self.rows
+            ));
+        }
+        let drawn = |[col, row]: [u16; 2]| self.cell(col, row).is_some_and(|c| !c.is_void());
+        if let Some(line) = self.lines.iter().find(|l| !drawn(l.from) || !drawn(l.to)) {
+            return Some(format!(
+                "board `{}` has a line from {:?} to {:?}: both ends must be cells of the board \
+                 that are not void",
+                self.id, line.from, line.to
+            ));
+        }
+        if let Some(p) = self
+            .pieces
+            .iter()
+            .find(|p| p.col >= self.cols || p.row >= self.rows)
+        {
+            return Some(format!(
+                "piece `{}` stands outside board `{}`",
+                p.id, self.id
+            ));
+        }
+        None
+    }
+
     /// A board of `cols × rows` cells, all of the same kind and colour.
     pub fn filled(id: impl Into<String>, cols: u16, rows: u16, cell: Cell) -> Self {
         Board {
@@ -196,6 +477,61 @@ impl Board {
         }
         self.cells
             .get_mut(row as usize * self.cols as usize + col as usize)
+    }
+
+    /// A board of `cols × rows` points of [`Layout::Points`], all like `cell`, with no lines
+    /// yet: void the holes with [`Board::cell_mut`] and join the points with
+    /// [`Board::join`].
+    pub fn points(id: impl Into<String>, cols: u16, rows: u16, cell: Cell) -> Self {
+        Board {
+            layout: Layout::Points,
+            ..Board::filled(id, cols, rows, cell)
+        }
+    }
+
+    /// A board of `cols × rows` hexagons, all like `cell`.
+    pub fn hexes(
+        id: impl Into<String>,
+        cols: u16,
+        rows: u16,
+        orientation: HexOrientation,
+        coords: HexCoords,
+        cell: Cell,
+    ) -> Self {
+        Board {
+            layout: Layout::Hexes {
+                orientation,
+                coords,
+            },
+            ..Board::filled(id, cols, rows, cell)
+        }
+    }
+
+    /// A track of `spaces` spaces winding back and forth `cols` spaces wide (left to right on
+    /// the bottom row, then right to left on the row above, and so on), all like `cell`,
+    /// with its path drawn: space `i` is cell [`track_place`]`(i, cols, rows)`.
+    pub fn track(id: impl Into<String>, spaces: u16, cols: u16, cell: Cell) -> Self {
+        let cols = cols.max(1);
+        let rows = spaces.div_ceil(cols).max(1);
+        let mut board = Board {
+            layout: Layout::Track,
+            ..Board::filled(id, cols, rows, Cell::void())
+        };
+        for i in 0..spaces {
+            let (col, row) = track_place(i, cols, rows);
+            if let Some(c) = board.cell_mut(col, row) {
+                *c = cell.clone();
+            }
+            if i > 0 {
+                board.join(track_place(i - 1, cols, rows), (col, row));
+            }
+        }
+        board
+    }
+
+    /// Adds a line between two cells.
+    pub fn join(&mut self, from: (u16, u16), to: (u16, u16)) {
+        self.lines.push(Line::new(from, to));
     }
 
     /// The cell at a column and row, if inside the grid.

@@ -78,4 +78,13 @@ impl Outcome {
     pub fn is_draw(&self) -> bool {
         self.winners.is_empty()
     }
+
+    /// The scene's message once the game is over: `Partie terminée. <reason>` /
+    /// `Game over. <reason>`.
+    pub fn message(&self) -> Text {
+        Text::new(
+            format!("Partie terminée. {}", self.reason.fr),
+            format!("Game over. {}", self.reason.en),
+        )
+    }
 }

@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    random_playout, Action, Event, Game, GameError, GameRng, Log, OperationKind, PlayoutResult,
-    Scene, Seat, Setup, Status,
+    random_playout, random_playout_until, Action, Event, Game, GameError, GameRng, Log,
+    OperationKind, PlayoutResult, PlayoutStop, PlayoutWatch, Scene, Seat, Setup, Status,
 };
 
 /// One call of an operation offered to variant scripts, as it crosses the plugin ABI
@@ -167,6 +167,23 @@ impl<G: Game> GameTable<G> {
         max_moves: u32,
     ) -> Result<PlayoutResult, GameError> {
         Ok(random_playout(self.get_mut(handle)?, seed, max_moves))
+    }
+
+    /// Plays the game out at random, in place, stopping before a watched action (see
+    /// [`PlayoutWatch`]).
+    pub fn playout_until(
+        &mut self,
+        handle: Handle,
+        seed: u64,
+        max_moves: u32,
+        watch: &PlayoutWatch,
+    ) -> Result<PlayoutStop, GameError> {
+        Ok(random_playout_until(
+            self.get_mut(handle)?,
+            seed,
+            max_moves,
+            watch,
+        ))
     }
 
     /// A copy of the game with everything `viewer` cannot see re-drawn from `seed`.

@@ -15,8 +15,9 @@
 //! plugin's exports run), and checked at every step: when the game is over nobody has an
 //! action; otherwise every seat to act has one and the others none; ids are unique and every
 //! action has a label in both languages. Every `deep_every` moves: the listed actions are
-//! `Game::moves` in order with the ids of `Game::move_id`; every click path points at
-//! a piece, a cell or a card of the actor's scene; an unlisted action and a seat out of turn
+//! `Game::moves` in order with the ids of `Game::move_id`; the actor's scene can be drawn
+//! ([`crate::Scene::problem`]) and every click path points at a piece, a cell or a card of
+//! it; an unlisted action and a seat out of turn
 //! are refused and change nothing; saving then loading gives the same game and bytes. At the
 //! end, replaying the seed and the action ids gives the same game.
 //!
@@ -230,6 +231,9 @@ fn check_in_depth<G: Game + PartialEq + Debug>(
     at: &str,
 ) {
     let scene = table.view(h, Some(seat)).expect("the actor's view");
+    if let Some(problem) = scene.problem() {
+        panic!("{at}: the actor's scene cannot be drawn: {problem}");
+    }
     for a in actions {
         for target in &a.path {
             let found = match target {
@@ -559,7 +563,7 @@ mod tests {
                 Bug::ClickOutsideTheScene => 99,
                 _ => 0,
             };
-            Action::new(id, vec![Target::cell("pile", col, 0)], text("take"))
+            Action::new(id, text("take"), vec![Target::cell("pile", col, 0)])
         }
 
         fn play(&mut self, seat: Seat, take: &u32, log: &mut Log) {

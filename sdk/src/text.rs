@@ -43,3 +43,28 @@ impl Text {
 pub fn text(fr: impl Into<String>, en: impl Into<String>) -> Text {
     Text::new(fr, en)
 }
+
+/// A [`Text`] from a French and an English format string with the same arguments, as
+/// `format!` takes them (captured names included):
+///
+/// ```
+/// use veillee_sdk::{text, Text};
+///
+/// let (take, left) = (3, 12);
+/// assert_eq!(
+///     text!("Prendre {take} ({left} restantes)", "Take {take} ({left} left)"),
+///     Text::new("Prendre 3 (12 restantes)", "Take 3 (12 left)")
+/// );
+/// assert_eq!(text!("{} → {}", "{} to {}", "c0", "d2").en, "c0 to d2");
+/// ```
+///
+/// It lives beside the function [`text()`], which takes two finished strings.
+#[macro_export]
+macro_rules! text {
+    ($fr:literal, $en:literal $(,)?) => {
+        $crate::Text::new(format!($fr), format!($en))
+    };
+    ($fr:literal, $en:literal, $($arg:expr),+ $(,)?) => {
+        $crate::Text::new(format!($fr, $($arg),+), format!($en, $($arg),+))
+    };
+}

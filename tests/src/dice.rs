@@ -90,8 +90,8 @@ impl<const V: u8> Game for Dice<V> {
 
     fn describe(&self, _: Seat, mv: &DiceMove) -> Action {
         match mv {
-            DiceMove::Roll => Action::new("roll", vec![], text("Lancer", "Roll")),
-            DiceMove::Bank => Action::new("bank", vec![], text("Garder", "Bank")),
+            DiceMove::Roll => Action::button("roll", text("Lancer", "Roll")),
+            DiceMove::Bank => Action::button("bank", text("Garder", "Bank")),
         }
     }
 

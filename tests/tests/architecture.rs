@@ -43,6 +43,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "veillee-chateau-noir",
             "veillee-roc-noir",
             "veillee-castel",
+            "veillee-renard",
         ],
     ),
     (

@@ -67,7 +67,7 @@ impl<const BUG: u8> Game for Nim<BUG> {
     }
 
     fn describe(&self, _: Seat, take: &u32) -> Action {
-        Action::new(format!("take-{take}"), vec![], text("", ""))
+        Action::button(format!("take-{take}"), text("", ""))
     }
 
     fn play(&mut self, _: Seat, take: &u32, _: &mut Log) {

@@ -104,7 +104,7 @@ impl<const BUG: u8> Game for Renard<BUG> {
     fn describe(&self, seat: Seat, burrow: &u8) -> Action {
         if *burrow == 4 {
             let again = text("Fouiller encore a1", "Search a1 again");
-            return Action::new("search-a1-again", vec![], again);
+            return Action::button("search-a1-again", again);
         }
         let square = BURROWS[*burrow as usize];
         if seat == HENS {
@@ -119,9 +119,9 @@ impl<const BUG: u8> Game for Renard<BUG> {
                     format!("Fouiller {square}{}", found.0),
                     format!("Search {square}{}", found.1),
                 );
-                return Action::new(id, vec![], told).with_private(guess);
+                return Action::button(id, told).with_private(guess);
             }
-            return Action::new(id, vec![], guess);
+            return Action::button(id, guess);
         }
         let secret = text(
             format!("Terrier en {square}"),
@@ -129,9 +129,10 @@ impl<const BUG: u8> Game for Renard<BUG> {
         );
         let id = format!("burrow-{square}");
         match BUG {
-            LABEL => Action::new(id, vec![], secret),
-            _ => Action::new(id, vec![], text("Le renard se cache", "The fox hides"))
-                .with_private(secret),
+            LABEL => Action::button(id, secret),
+            _ => {
+                Action::button(id, text("Le renard se cache", "The fox hides")).with_private(secret)
+            }
         }
     }
 

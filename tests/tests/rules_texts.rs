@@ -70,6 +70,16 @@ const EXPECTED: &[(&str, &[Section])] = &[
             ("Les cartes", "The cards"),
         ],
     ),
+    (
+        "renard",
+        &[
+            ("But du jeu", "Goal"),
+            ("Matériel", "What's in the box"),
+            ("Mise en place", "Set-up"),
+            ("Tour de jeu", "A turn"),
+            ("Fin de partie", "End of the game"),
+        ],
+    ),
 ];
 
 fn manifest_of(game: &str) -> Manifest {

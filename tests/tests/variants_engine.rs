@@ -680,8 +680,10 @@ fn choose_all_asks_every_seat_at_once_and_keeps_answers_private() {
 }
 
 #[test]
-fn a_game_script_is_always_loaded_and_a_user_copy_replaces_a_builtin() {
+fn a_user_script_cannot_make_itself_part_of_the_game_and_a_user_copy_replaces_a_builtin() {
     let dir = tempfile::tempdir().unwrap();
+    // A script of the user's declaring itself part of Siège: it would be loaded with every
+    // game, unasked. Refused, with the reason, and never loaded.
     let own = r#"return { id = "maison", name = "Maison", description = "part of the game",
       game = "siege", version = "1.0.0", part_of_game = true,
       setup = function(ctx) ctx.state.here = true end }"#;
@@ -698,35 +700,43 @@ fn a_game_script_is_always_loaded_and_a_user_copy_replaces_a_builtin() {
     assert_ne!(edited, renforts.text, "the edit applies");
     std::fs::write(dir.path().join("renforts.lua"), &edited).unwrap();
 
-    let game_scripts = library::game_scripts("siege", Some(dir.path()));
-    assert_eq!(game_scripts.len(), 1);
-    assert_eq!(game_scripts[0].file, "maison.lua");
+    assert!(library::game_scripts("siege", Some(dir.path())).is_empty());
+    let refused = library::available(Some("siege"), Some(dir.path()))
+        .into_iter()
+        .find(|a| a.source.file == "maison.lua")
+        .unwrap();
+    let why = refused.info.unwrap_err();
+    assert!(why.contains("part_of_game"), "{why}");
     let choices: Vec<_> = library::house_rules(Some("siege"), Some(dir.path()))
         .into_iter()
         .filter_map(|a| a.info.ok())
         .collect();
-    assert!(
-        choices.iter().all(|i| i.id != "maison"),
-        "not offered as a choice"
-    );
+    assert!(choices.iter().all(|i| i.id != "maison"), "not offered");
     let renforts = choices.iter().find(|i| i.id == "renforts").unwrap();
     assert_eq!(renforts.name.fr, "Renforts (modifié)");
     assert_eq!(choices.iter().filter(|i| i.id == "renforts").count(), 1);
 
-    // A new game gets the game's script first, then the chosen house rule.
+    // A new game gets the chosen house rule only.
     let chosen = vec![library::resolve("renforts", "siege", Some(dir.path())).unwrap()];
     let sources = veillee_runtime::launch::with_game_scripts("siege", &chosen, dir.path());
     let files: Vec<&str> = sources.iter().map(|s| s.file.as_str()).collect();
-    assert_eq!(files, ["maison.lua", "renforts.lua"]);
-    assert!(sources[1].text.contains("Renforts (modifié)"));
-    let scripts = sources
-        .iter()
-        .map(|s| s.load(VariantLimits::default()).unwrap())
-        .collect();
-    let mut engine = native_variant_engine(scripts);
-    let game = engine.create(&Setup::new(2, 1)).unwrap();
-    assert_eq!(
-        engine.script_state(game, "maison").unwrap()["here"],
-        json!(true)
+    assert_eq!(files, ["renforts.lua"]);
+    assert!(sources[0].text.contains("Renforts (modifié)"));
+
+    // A user copy of a game's own script (same id: Castel's cards) still replaces it.
+    let cards = library::builtin(Some("castel"))
+        .into_iter()
+        .find(|s| s.file == "cards.lua")
+        .unwrap();
+    std::fs::write(
+        dir.path().join("cards.lua"),
+        cards.text.replace("-- ", "--  "),
+    )
+    .unwrap();
+    let own = library::game_scripts("castel", Some(dir.path()));
+    assert_eq!(own.len(), 1);
+    assert_ne!(
+        own[0].origin, cards.origin,
+        "the user's copy is the one loaded"
     );
 }

@@ -24,6 +24,9 @@ fn limits() -> VariantLimits {
     VariantLimits {
         budget: 200_000,
         memory_bytes: 4 << 20,
+        // These tests are about the budget and the memory cap, which do not depend on the
+        // machine: a wall-clock deadline far away keeps a loaded machine from stopping a
+        // script first (the deadline has its own test).
         deadline: std::time::Duration::from_secs(120),
     }
 }

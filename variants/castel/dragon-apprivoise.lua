@@ -49,6 +49,9 @@ return {
     },
   },
 
+  -- Its after_action is about placing the Dragon only.
+  actions = { "place-dragon-*" },
+
   setup = function(ctx)
     -- No pending effect for the Dragon: cards.lua leaves it to this script.
     ctx.game.command("define_card", { kind = "dragon", effect = false })

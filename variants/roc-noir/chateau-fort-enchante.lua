@@ -30,6 +30,9 @@ return {
     },
   },
 
+  -- Its after_action is about rolls only: the other moves are played without it.
+  actions = { "roll" },
+
   setup = function(ctx)
     ctx.state.turns = 0
     ctx.state.rolls = ctx.game.query("rolls")

@@ -1,5 +1,5 @@
 //! Rules: the game's full rules as its plugin ships them (`Manifest::rules`, a small Markdown
-//! subset read by `veillee_sdk::rules::parse`), in the launcher's language, with a table of
+//! subset read by `veillee_sdk::rules::parse`: headings, lists, tables, bold, inline code), in the launcher's language, with a table of
 //! contents of their `##` sections; then what Veillée offers for the game (seats, options,
 //! house rules). A plugin that ships no rules gets its description instead.
 
@@ -18,6 +18,8 @@ use super::worker::GameInfo;
 const BODY: f32 = 23.0;
 /// Bold runs: the body colour, brighter and warmer (egui's default font has no bold face).
 const BOLD: Color32 = Color32::from_rgb(0xff, 0xdf, 0x9e);
+/// Behind inline code (an action id, a command).
+const CODE_GROUND: Color32 = Color32::from_rgb(0x2b, 0x2d, 0x3a);
 /// Widest column of text, so that lines stay easy to follow.
 const MAX_TEXT_WIDTH: f32 = 920.0;
 /// Width of the table of contents beside the text.
@@ -268,15 +270,22 @@ fn draw_block(ui: &mut Ui, block: &Block) -> egui::Response {
     }
 }
 
-/// A run of spans as one wrapped text, bold runs brighter.
+/// A run of spans as one wrapped text, bold runs brighter, inline code in a fixed-width font
+/// on a darker ground.
 fn job(ui: &Ui, spans: &[Span], size: f32, all_bold: bool) -> LayoutJob {
     let mut job = LayoutJob::default();
     for span in spans {
         let bold = span.bold || all_bold;
-        RichText::new(&span.text)
+        let mut text = RichText::new(&span.text)
             .size(size)
-            .color(if bold { BOLD } else { TEXT })
-            .append_to(&mut job, ui.style(), FontSelection::Default, Align::Center);
+            .color(if bold { BOLD } else { TEXT });
+        if span.code {
+            text = text
+                .monospace()
+                .size(size * 0.9)
+                .background_color(CODE_GROUND);
+        }
+        text.append_to(&mut job, ui.style(), FontSelection::Default, Align::Center);
     }
     job
 }

@@ -702,7 +702,7 @@ impl State {
             .iter()
             .find(|a| a.id == action)
             .cloned()
-            .unwrap_or_else(|| veillee_sdk::Action::new(action, Vec::new(), Text::same(action)));
+            .unwrap_or_else(|| veillee_sdk::Action::button(action, Text::same(action)));
         let events = sessions
             .apply(
                 &mut *playing.engine,

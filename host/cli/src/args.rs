@@ -148,7 +148,7 @@ pub enum Command {
     /// List installed plugin files, and any that failed to load.
     Plugins,
     /// Apply actions from the start of a game as it is played (with its own scripts) and print
-    /// status, legal actions and a viewer's scene.
+    /// status, legal actions and a viewer's scene (JSON, or `--text` as the terminal draws it).
     Inspect {
         /// Game id.
         game: String,
@@ -167,9 +167,13 @@ pub enum Command {
         /// Seat whose view to print (default: a spectator's).
         #[arg(long)]
         viewer: Option<u8>,
-        /// Print JSON (the only format for now).
-        #[arg(long)]
+        /// Print JSON (the default).
+        #[arg(long, conflicts_with = "text")]
         json: bool,
+        /// Print the viewer's scene as the terminal draws it, with the status and the legal
+        /// actions, instead of JSON.
+        #[arg(long)]
+        text: bool,
     },
     /// Run the conformance kit on a game id or a plugin file.
     Check {
@@ -187,6 +191,21 @@ pub enum Command {
         /// A game option as `id=value` (repeatable; `veillee games --options` lists them).
         #[arg(long = "option", value_name = "ID=VALUE")]
         options: Vec<String>,
+    },
+    /// Write a new game plugin crate (it builds to wasm and passes `veillee check` as it is).
+    New {
+        /// The game's id: lowercase letters, digits and hyphens (`nine-men`).
+        id: String,
+        /// Folder to write it in (default: ./ID); must not exist or be empty.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// Depend on the SDK in this folder (default: the SDK of the clone this veillee was
+        /// built from, else the project's git repository).
+        #[arg(long, value_name = "SDK_DIR", conflicts_with = "git")]
+        sdk: Option<PathBuf>,
+        /// Depend on the SDK through the project's git repository.
+        #[arg(long)]
+        git: bool,
     },
     /// List house rules (Lua variants) per game: built-in ones and yours.
     Variants {

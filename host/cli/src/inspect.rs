@@ -1,17 +1,33 @@
-//! `veillee inspect`: the state after some actions, as JSON, for debugging rules from outside.
+//! `veillee inspect`: the state after some actions, as JSON or as the terminal draws it, for
+//! debugging rules from outside.
+
+use std::fmt::Write as _;
 
 use std::path::Path;
 
 use anyhow::{bail, Context};
 use serde_json::json;
-use veillee_sdk::Seat;
+use veillee_sdk::{Action, Scene, Seat, Status};
 
-use crate::term::{self, outln};
+use super::board_text::render;
+
+use crate::term::{self, line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::conformance::state_hash;
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::launch::engine_with_variants;
 use veillee_runtime::options::setup_with_options;
+
+/// How to print what is inspected.
+pub enum Format<'a> {
+    /// One JSON object.
+    Json,
+    /// The scene as `veillee play` draws it, then the status and the legal actions.
+    Text {
+        /// The language of the game's texts.
+        lang: &'a str,
+    },
+}
 
 /// What to inspect.
 pub struct Request<'a> {
@@ -27,10 +43,12 @@ pub struct Request<'a> {
     pub actions: &'a [String],
     /// Seat whose view to print (default: a spectator's).
     pub viewer: Option<Seat>,
+    /// JSON or text.
+    pub format: Format<'a>,
 }
 
 /// Runs the game as it is played — with its own scripts (Castel's cards), like `play`,
-/// `check` and `simulate` — applies the actions and prints the state as JSON.
+/// `check` and `simulate` — applies the actions and prints the state.
 pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow::Result<()> {
     let Request {
         game,
@@ -39,6 +57,7 @@ pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow
         options,
         actions,
         viewer,
+        ref format,
     } = *request;
     let (mut engine, scripts) = engine_with_variants(catalog, game, &[], user_variants)?;
     let manifest = engine.manifest().clone();
@@ -55,9 +74,18 @@ pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow
     let status = engine.status(handle)?;
     let mut legal = Vec::new();
     for &seat in status.seats() {
-        legal.push(json!({ "seat": seat, "actions": engine.legal_actions(handle, seat)? }));
+        legal.push((seat, engine.legal_actions(handle, seat)?));
     }
     let failed = engine.failed_scripts(handle);
+    let scene = engine.view(handle, viewer)?;
+    if let Format::Text { lang } = format {
+        outln!("{}", as_text(&scene, &status, &legal, lang).trim_end());
+        return script_failures(&failed);
+    }
+    let legal: Vec<_> = legal
+        .iter()
+        .map(|(seat, actions)| json!({ "seat": seat, "actions": actions }))
+        .collect();
     let output = json!({
         "game": engine.manifest().id,
         "seed": seed,
@@ -70,15 +98,35 @@ pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow
         "status": status,
         "legal_actions": legal,
         "viewer": viewer,
-        "scene": engine.view(handle, viewer)?,
+        "scene": scene,
         "state_hash": state_hash(&engine.save(handle)?),
     });
     outln!("{}", term::json(&serde_json::to_string_pretty(&output)?));
-    // A script switched off leaves another game than the one asked for: say so, and fail.
+    script_failures(&failed)
+}
+
+/// A script switched off leaves another game than the one asked for: say so, and fail.
+fn script_failures(failed: &[String]) -> anyhow::Result<()> {
     if !failed.is_empty() {
         bail!("a script was switched off: {}", failed.join("; "));
     }
     Ok(())
+}
+
+/// The scene as the terminal draws it, then who is to act and with what, or the outcome.
+fn as_text(scene: &Scene, status: &Status, legal: &[(Seat, Vec<Action>)], lang: &str) -> String {
+    let mut out = render(scene, lang);
+    if let Status::Finished { outcome } = status {
+        let _ = writeln!(out, "Over: {}", line(outcome.reason.get(lang)));
+    }
+    for (seat, actions) in legal {
+        let _ = writeln!(out, "Seat {seat} to act:");
+        for action in actions {
+            let label = line(action.label.get(lang));
+            let _ = writeln!(out, "  {label}  [{}]", line(&action.id));
+        }
+    }
+    out
 }
 
 /// `SEAT:ID`, or `ID` played by the first seat to act that may play it.

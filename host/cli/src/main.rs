@@ -11,6 +11,7 @@ mod board_text;
 mod check;
 mod games;
 mod inspect;
+mod new;
 mod play;
 mod sessions;
 mod simulate;
@@ -145,7 +146,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             actions,
             viewer,
             json: _,
+            text,
         } => {
+            let format = if text {
+                inspect::Format::Text { lang: &lang }
+            } else {
+                inspect::Format::Json
+            };
             let request = inspect::Request {
                 game: &game,
                 seed,
@@ -153,6 +160,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 options: &options,
                 actions: &actions,
                 viewer,
+                format,
             };
             inspect::run(&open()?, &data.variants(), &request)
         }
@@ -172,6 +180,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             };
             check::run(&open()?, &data.variants(), &request)
         }
+        Command::New { id, dir, sdk, git } => new::run(&id, dir, sdk, git),
         Command::Variants { game, dir } => variants::list(&data, game.as_deref(), dir, &lang),
         Command::CheckVariant { file } => variants::check_variant(&open()?, &data, &file, &lang),
         Command::Bench {

@@ -5,6 +5,7 @@
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 fn veillee(data: &Path, args: &[&str]) -> Output {
     veillee_with_input(data, args, "")
@@ -818,6 +819,171 @@ fn simulations_with_scripts_give_the_same_games_on_one_thread_or_two() {
         (report["wins"].clone(), report["mean_length"].clone())
     };
     assert_eq!(run("1"), run("2"));
+}
+
+#[test]
+fn renard_plays_in_the_terminal_on_its_cross_of_points_and_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee_with_input(
+        dir.path(),
+        &["play", "renard", "--seats", "human,human", "--seed", "1"],
+        "c3-c4\nd4xd6\nd4-d5\nq\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    // The cross: its top arm with the diagonals of each small square, its full middle rows.
+    for line in [
+        "  7          .---.---.",
+        "             | \\ | / |",
+        "  5  .---.---.---.---.---.---.",
+        "     | \\ | / | \\ | / | \\ | / |",
+        "     a   b   c   d   e   f   g",
+    ] {
+        assert!(text.contains(line), "no {line:?} in:\n{text}");
+    }
+    assert!(
+        text.contains("Hens: c3-c4") || text.contains("Hens: Hen c3 → c4"),
+        "{text}"
+    );
+    // d4xd6 was not legal (no hen on d5): asked again, then the fox stepped.
+    assert!(text.contains("`d4xd6` is not one of the"), "{text}");
+    assert!(text.contains("Fox d4 → d5"), "{text}");
+}
+
+#[test]
+fn inspect_text_prints_the_scene_as_the_terminal_draws_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(
+        dir.path(),
+        &["inspect", "renard", "--actions", "c3-c4", "--text"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("  4  .---.---O---l---.---.---."), "{text}");
+    assert!(text.contains("Seat 1 to act:"), "{text}");
+    assert!(text.contains("Fox d4 → d5  [d4-d5]"), "{text}");
+    assert!(!text.trim_start().starts_with('{'), "not JSON: {text}");
+}
+
+/// How long one `cargo` run of the new plugin may take before the test gives up on it: a cold
+/// build of its few dependencies takes a minute or two on two cores.
+const CARGO_TIME_LIMIT: Duration = Duration::from_secs(15 * 60);
+
+/// Runs `command` to its end, its output in files under `dir` (so that a full pipe never
+/// blocks it), killing it past `limit`; fails the test with its output if it fails.
+fn run_bounded(mut command: Command, dir: &Path, limit: Duration) {
+    let log = |name: &str| std::fs::File::create(dir.join(name)).unwrap();
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(log("cargo.out"))
+        .stderr(log("cargo.err"))
+        .spawn()
+        .expect("cargo starts");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let output = std::fs::read_to_string(dir.join("cargo.err")).unwrap_or_default();
+    match status {
+        Some(status) if status.success() => {}
+        Some(status) => panic!("{command:?} failed ({status}):\n{output}"),
+        None => panic!("{command:?} took more than {limit:?}, stopped:\n{output}"),
+    }
+}
+
+/// `veillee new` outside the repository, built to wasm against this clone's SDK, and checked.
+#[test]
+fn a_new_plugin_builds_to_wasm_and_passes_the_checks_as_it_is() {
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join("data");
+    let out = veillee(
+        &data,
+        &[
+            "new",
+            "nine-men",
+            "--dir",
+            home.path().join("nine-men").to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let crate_dir = home.path().join("nine-men");
+    let manifest = std::fs::read_to_string(crate_dir.join("Cargo.toml")).unwrap();
+    let sdk = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../sdk")
+        .canonicalize()
+        .unwrap();
+    assert!(
+        manifest.contains(&format!(
+            "veillee-sdk = {{ path = {:?} }}",
+            sdk.to_str().unwrap()
+        )),
+        "the SDK of this clone, by path:\n{manifest}"
+    );
+    // The workspace's lock file pins the versions already fetched, so that the build works
+    // offline; a target folder of its own under this build's keeps rebuilds quick.
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../Cargo.lock"),
+        crate_dir.join("Cargo.lock"),
+    )
+    .unwrap();
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("new-plugin-target");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let run = |args: &[&str]| {
+        let mut command = Command::new(&cargo);
+        command
+            .args(args)
+            .current_dir(&crate_dir)
+            .env("CARGO_TARGET_DIR", &target)
+            .env_remove("RUSTFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS");
+        run_bounded(command, home.path(), CARGO_TIME_LIMIT);
+    };
+    run(&["test", "--offline", "--quiet"]);
+    run(&[
+        "build",
+        "--offline",
+        "--release",
+        "--target",
+        "wasm32-unknown-unknown",
+    ]);
+    let wasm = target.join("wasm32-unknown-unknown/release/nine_men.wasm");
+    let out = veillee(&data, &["check", wasm.to_str().unwrap(), "--games", "5"]);
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).contains("conformance: passed"),
+        "{}",
+        stdout(&out)
+    );
+    let out = veillee(&data, &["install", wasm.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = veillee(&data, &["inspect", "nine-men", "--actions", "b2", "--text"]);
+    assert!(stdout(&out).contains("  2  . X ."), "{}", stdout(&out));
+}
+
+#[test]
+fn new_refuses_a_bad_id_and_a_folder_in_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(dir.path(), &["new", "Nine Men"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("cannot be a game id"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::write(dir.path().join("keep.txt"), "mine").unwrap();
+    let out = veillee(
+        dir.path(),
+        &["new", "x", "--dir", dir.path().to_str().unwrap()],
+    );
+    assert!(stderr(&out).contains("not empty"), "{}", stderr(&out));
 }
 
 /// Runs `veillee` and fails the test if it has not finished within `seconds` (a FIFO or a

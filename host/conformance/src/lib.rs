@@ -822,36 +822,9 @@ fn compare_engines(
     Ok(None)
 }
 
-/// Why a scene cannot be drawn, if it cannot.
+/// Why a scene cannot be drawn, if it cannot (see [`Scene::problem`]).
 pub fn scene_problem(scene: &Scene) -> Option<String> {
-    if scene.rotation > 3 {
-        return Some(format!(
-            "rotation {} is not 0–3 quarter turns",
-            scene.rotation
-        ));
-    }
-    for board in &scene.boards {
-        if board.cells.len() != board.cols as usize * board.rows as usize {
-            return Some(format!(
-                "board `{}` has {} cells for {}×{}",
-                board.id,
-                board.cells.len(),
-                board.cols,
-                board.rows
-            ));
-        }
-        if let Some(p) = board
-            .pieces
-            .iter()
-            .find(|p| p.col >= board.cols || p.row >= board.rows)
-        {
-            return Some(format!(
-                "piece `{}` stands outside board `{}`",
-                p.id, board.id
-            ));
-        }
-    }
-    None
+    scene.problem()
 }
 
 /// Why an action's click path points at nothing in the scene, if it does.

@@ -13,7 +13,8 @@ pub use native::NativeEngine;
 pub use plugin_error::PluginError;
 
 use veillee_sdk::{
-    Action, Event, GameError, Handle, Manifest, PlayoutResult, Scene, Seat, Setup, Status,
+    Action, Event, GameError, Handle, Manifest, PlayoutResult, PlayoutStop, PlayoutWatch, Scene,
+    Seat, Setup, Status,
 };
 
 /// Why an engine call failed.
@@ -70,6 +71,19 @@ pub trait GameEngine {
         seed: u64,
         max_moves: u32,
     ) -> Result<PlayoutResult, EngineError>;
+    /// Plays the game out at random in place, in one call, stopping before the actions
+    /// `watch` names (house rules' hooks run on those: the caller plays that move itself).
+    /// `Ok(None)`: this engine cannot (a plugin of ABI < 1.7), play move by move instead.
+    fn playout_until(
+        &mut self,
+        game: Handle,
+        seed: u64,
+        max_moves: u32,
+        watch: &PlayoutWatch,
+    ) -> Result<Option<PlayoutStop>, EngineError> {
+        let _ = (game, seed, max_moves, watch);
+        Ok(None)
+    }
     /// A copy with everything `viewer` cannot see re-drawn from `seed`.
     fn redraw_hidden(
         &mut self,

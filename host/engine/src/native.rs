@@ -1,8 +1,8 @@
 //! A game crate linked into the host natively.
 
 use veillee_sdk::{
-    Action, Event, Game, GameTable, Handle, Manifest, OperationCall, PlayoutResult, Scene, Seat,
-    Setup, Status,
+    Action, Event, Game, GameTable, Handle, Manifest, OperationCall, PlayoutResult, PlayoutStop,
+    PlayoutWatch, Scene, Seat, Setup, Status,
 };
 
 use crate::{EngineError, GameEngine};
@@ -75,6 +75,17 @@ impl<G: Game> GameEngine for NativeEngine<G> {
         max_moves: u32,
     ) -> Result<PlayoutResult, EngineError> {
         Ok(self.table.playout(game, seed, max_moves)?)
+    }
+    fn playout_until(
+        &mut self,
+        game: Handle,
+        seed: u64,
+        max_moves: u32,
+        watch: &PlayoutWatch,
+    ) -> Result<Option<PlayoutStop>, EngineError> {
+        Ok(Some(
+            self.table.playout_until(game, seed, max_moves, watch)?,
+        ))
     }
     fn redraw_hidden(
         &mut self,

@@ -17,6 +17,7 @@ pub fn native_engine(game_id: &str) -> Option<Box<dyn GameEngine + Send>> {
             NativeEngine::<veillee_roc_noir::RocNoir>::default(),
         )),
         "castel" => Some(Box::new(NativeEngine::<veillee_castel::Castel>::default())),
+        "renard" => Some(Box::new(NativeEngine::<veillee_renard::Renard>::default())),
         _ => None,
     }
 }

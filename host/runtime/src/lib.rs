@@ -1,6 +1,6 @@
 //! `veillee-runtime`: everything the launcher window and the command line share — the data
 //! directory, the catalog of games, launching a game with its scripts and house rules,
-//! sessions over the store, simulations and benchmarks.
+//! sessions over the store, simulations and benchmarks, and the scaffold of a new plugin.
 //!
 //! It is also the one crate the front ends (`veillee-app`, the `veillee` binary) depend on: the
 //! crates below are re-exported as modules (`engine`, `plugin`, `variants`, `store`,
@@ -17,6 +17,7 @@ pub mod data_dir;
 pub mod launch;
 pub mod locale;
 pub mod options;
+pub mod scaffold;
 pub mod session;
 pub mod simulate;
 

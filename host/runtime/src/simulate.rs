@@ -216,9 +216,11 @@ pub fn simulate_stepwise(
     Ok(report)
 }
 
-/// [`simulate_stepwise`] without sessions, spread over `config.threads` threads, each with
-/// its own engine from `make_engine` (an engine lives on the thread that made it). A game
-/// whose engine fails counts as an error; an engine that cannot be made stops the run.
+/// Games without sessions through any engine (house rules included), spread over
+/// `config.threads` threads, each with its own engine from `make_engine` (an engine lives on
+/// the thread that made it). Each game is one `playout`: a `VariantEngine` plays inside the
+/// plugin between the moves its scripts watch. A game whose engine fails counts as an error;
+/// an engine that cannot be made stops the run.
 pub fn simulate_stepwise_threads(
     make_engine: &(dyn Fn() -> Result<Box<dyn GameEngine>, String> + Sync),
     config: &SimulationConfig,
@@ -247,8 +249,8 @@ pub fn simulate_stepwise_threads(
                         if index >= config.games {
                             break;
                         }
-                        let result = play_stepwise(&mut *engine, config, index, None)
-                            .map_err(|e| e.to_string());
+                        let result =
+                            play_out(&mut *engine, config, index).map_err(|e| e.to_string());
                         results
                             .lock()
                             .unwrap_or_else(|e| e.into_inner())
@@ -282,6 +284,38 @@ pub fn simulate_stepwise_threads(
     }
     report.close(started);
     Ok(report)
+}
+
+/// Plays game `index` of `config` out with the engine's `playout` (house rules play most
+/// moves inside the plugin, see `VariantEngine`), then counts a game whose script was switched
+/// off as failed.
+fn play_out(
+    engine: &mut dyn GameEngine,
+    config: &SimulationConfig,
+    index: u32,
+) -> Result<(u32, Ended), EngineError> {
+    let seed = config.seed.wrapping_add(index as u64);
+    let game = engine.create(&Setup::new(config.players, seed))?;
+    let result = engine.playout(game, chooser_seed(seed), config.max_moves);
+    let failed = engine.failed_scripts(game);
+    engine.drop_game(game);
+    let result = result?;
+    let ended = match result.outcome {
+        _ if !failed.is_empty() => Ended::Failed(format!(
+            "seed {seed}: script switched off: {}",
+            failed.join("; ")
+        )),
+        Some(outcome) => Ended::Finished(outcome),
+        None if result.stuck => Ended::Failed(format!(
+            "seed {seed}: after {} moves a seat to act had no legal move",
+            result.moves
+        )),
+        None => Ended::Failed(format!(
+            "seed {seed}: the game did not end after {} moves",
+            result.moves
+        )),
+    };
+    Ok((result.moves, ended))
 }
 
 /// How a game played move by move ended.

@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use veillee_sdk::{Action, Handle, Outcome, Seat, Status};
+use veillee_sdk::{Action, Handle, Outcome, PlayoutStop, Seat, Status};
 
 /// Longest action id accepted: ids are logged with every move of a session.
 pub(crate) const MAX_ID_BYTES: usize = 1024;
@@ -35,6 +35,35 @@ pub(crate) fn check_outcome(outcome: &Outcome, players: u8) -> Result<(), String
         ));
     }
     Ok(())
+}
+
+/// Checks where a watched playout of a game of `players` seats stopped: an outcome as
+/// [`check_outcome`], a seat that exists, no more moves than allowed, an action only with its
+/// seat, and an id of sane length.
+pub(crate) fn check_playout_stop(
+    stop: &PlayoutStop,
+    players: u8,
+    max_moves: u32,
+) -> Result<(), String> {
+    if let Some(outcome) = &stop.outcome {
+        check_outcome(outcome, players)?;
+    }
+    if stop.moves > max_moves {
+        return Err(format!(
+            "played {} moves where at most {max_moves} were allowed",
+            stop.moves
+        ));
+    }
+    match (stop.seat, &stop.action) {
+        (Some(seat), _) if seat >= players => Err(format!(
+            "stopped for seat {seat}, but this game has {players} players"
+        )),
+        (None, Some(_)) => Err("stopped at an action without naming its seat".into()),
+        (_, Some(id)) if id.is_empty() || id.len() > MAX_ID_BYTES => {
+            Err(format!("stopped at an action id of {} bytes", id.len()))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Every seat exists, none twice.
@@ -184,7 +213,7 @@ mod tests {
     use veillee_sdk::Text;
 
     fn action(id: &str) -> Action {
-        Action::new(id, Vec::new(), Text::same(id))
+        Action::button(id, Text::same(id))
     }
 
     #[test]

@@ -6,7 +6,9 @@
 //! a host panic.
 
 use serde::de::DeserializeOwned;
-use veillee_sdk::{Action, Event, GameError, Handle, PlayoutResult, Scene, Seat, Status};
+use veillee_sdk::{
+    Action, Event, GameError, Handle, PlayoutResult, PlayoutStop, Scene, Seat, Status,
+};
 use wasmtime::{Engine, Instance, InstancePre, Memory, Store, TypedFunc, WasmParams, WasmResults};
 
 use super::config::deadline_ticks;
@@ -42,6 +44,8 @@ macro_rules! exports {
             $($field: TypedFunc<($($param,)*), $result>,)*
             /// `veillee_operation` (ABI 1.1, optional): `None` when the plugin lacks it.
             operation: Option<TypedFunc<(i32, i32), i64>>,
+            /// `veillee_playout_until` (ABI 1.7, optional).
+            playout_until: Option<TypedFunc<(i32, i64, i32, i32), i64>>,
         }
 
         impl Exports {
@@ -50,17 +54,30 @@ macro_rules! exports {
                     $($field: instance
                         .get_typed_func(&mut *store, $name)
                         .map_err(|e| Fault::MissingExport { export: $name, detail: format!("{e:#}") })?,)*
-                    operation: match instance.get_func(&mut *store, "veillee_operation") {
-                        None => None,
-                        Some(func) => Some(func.typed(&*store).map_err(|e| Fault::MissingExport {
-                            export: "veillee_operation",
-                            detail: format!("{e:#}"),
-                        })?),
-                    },
+                    operation: optional(instance, store, "veillee_operation")?,
+                    playout_until: optional(instance, store, "veillee_playout_until")?,
                 })
             }
         }
     };
+}
+
+/// An optional export of the ABI, typed: `None` when the plugin lacks it.
+fn optional<P: wasmtime::WasmParams, R: wasmtime::WasmResults>(
+    instance: &Instance,
+    store: &mut Store<State>,
+    export: &'static str,
+) -> Result<Option<TypedFunc<P, R>>, Fault> {
+    match instance.get_func(&mut *store, export) {
+        None => Ok(None),
+        Some(func) => func
+            .typed(&*store)
+            .map(Some)
+            .map_err(|e| Fault::MissingExport {
+                export,
+                detail: format!("{e:#}"),
+            }),
+    }
 }
 
 exports! {
@@ -424,6 +441,29 @@ impl Live {
             (h(game), seed as i64, max_moves),
         )?;
         self.json("veillee_playout", r, "playout result")
+    }
+
+    /// A playout that stops before watched actions (ABI 1.7); `Ok(Ok(None))` when the
+    /// plugin lacks the export.
+    pub(crate) fn playout_until(
+        &mut self,
+        game: Handle,
+        seed: u64,
+        max_moves: u32,
+        watch_json: &[u8],
+    ) -> Reply<Option<PlayoutStop>> {
+        let export = "veillee_playout_until";
+        if self.exports.playout_until.is_none() {
+            return Ok(Ok(None));
+        }
+        let max_moves = i32::try_from(max_moves).unwrap_or(i32::MAX);
+        let len = self.write_input(watch_json)?;
+        let r = self.call(
+            export,
+            |e| e.playout_until.as_ref().expect("checked above"),
+            (h(game), seed as i64, max_moves, len),
+        )?;
+        Ok(self.json(export, r, "playout stop")?.map(Some))
     }
 
     /// Whether the plugin exports `veillee_operation` (ABI 1.1).

@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use veillee_sdk::abi::{decode_version, ABI_MAJOR, ABI_MINOR};
 use veillee_sdk::{
-    Action, Event, GameError, Handle, Manifest, OperationCall, PlayoutResult, Scene, Seat, Setup,
-    Status,
+    Action, Event, GameError, Handle, Manifest, OperationCall, PlayoutResult, PlayoutStop,
+    PlayoutWatch, Scene, Seat, Setup, Status,
 };
 use wasmtime::{Engine, InstancePre};
 
@@ -403,6 +403,28 @@ impl GameEngine for Plugin {
                         .outcome
                         .as_ref()
                         .map_or(Ok(()), |outcome| answers::check_outcome(outcome, players))
+                },
+            )
+        })
+    }
+
+    fn playout_until(
+        &mut self,
+        game: Handle,
+        seed: u64,
+        max_moves: u32,
+        watch: &PlayoutWatch,
+    ) -> Result<Option<PlayoutStop>, EngineError> {
+        let (guest, players) = self.game(game)?;
+        let json = serde_json::to_vec(watch).map_err(|e| GameError::Protocol(e.to_string()))?;
+        self.listings.changed(game);
+        self.run(self.shared.limits.playout_seconds, |live| {
+            checked(
+                "veillee_playout_until",
+                live.playout_until(guest, seed, max_moves, &json),
+                |stop| match stop {
+                    None => Ok(()),
+                    Some(stop) => answers::check_playout_stop(stop, players, max_moves),
                 },
             )
         })

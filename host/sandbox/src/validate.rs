@@ -44,7 +44,10 @@ const SIGNATURES: &[(&str, &[Ty], &[Ty])] = &[
 
 /// The function type of the optional exports added by minor versions (see
 /// `veillee_sdk::abi::OPTIONAL_EXPORTS`): checked only when present.
-const OPTIONAL_SIGNATURES: &[(&str, &[Ty], &[Ty])] = &[("veillee_operation", &[I32, I32], &[I64])];
+const OPTIONAL_SIGNATURES: &[(&str, &[Ty], &[Ty])] = &[
+    ("veillee_operation", &[I32, I32], &[I64]),
+    ("veillee_playout_until", &[I32, I64, I32, I32], &[I64]),
+];
 
 const MAGIC: &[u8; 4] = b"\0asm";
 const CORE_VERSION: [u8; 4] = [1, 0, 0, 0];

@@ -40,9 +40,24 @@ pub const BUILTIN: &[(&str, &str, &str)] = &[
         include_str!("../../../variants/siege/renforts.lua"),
     ),
     (
+        "siege",
+        "seigneur-agile.lua",
+        include_str!("../../../variants/siege/seigneur-agile.lua"),
+    ),
+    (
+        "chateau-noir",
+        "prise-obligatoire.lua",
+        include_str!("../../../variants/chateau-noir/prise-obligatoire.lua"),
+    ),
+    (
         "roc-noir",
         "chateau-fort-enchante.lua",
         include_str!("../../../variants/roc-noir/chateau-fort-enchante.lua"),
+    ),
+    (
+        "roc-noir",
+        "trappe-couteuse.lua",
+        include_str!("../../../variants/roc-noir/trappe-couteuse.lua"),
     ),
     (
         "batisseurs",
@@ -169,7 +184,7 @@ pub fn available(game: Option<&str>, user_dir: Option<&Path>) -> Vec<Available> 
     let mut all: Vec<Available> = builtin(game).into_iter().map(load).collect();
     if let Some(dir) = user_dir {
         let found = user_scripts(dir);
-        for user in found.sources.into_iter().map(load) {
+        for mut user in found.sources.into_iter().map(load) {
             let replaced = user.info.as_ref().ok().and_then(|u| {
                 all.iter().position(|b| {
                     b.info
@@ -177,6 +192,16 @@ pub fn available(game: Option<&str>, user_dir: Option<&Path>) -> Vec<Available> 
                         .is_ok_and(|i| i.id == u.id && i.game == u.game)
                 })
             });
+            // Only a game's own script, shipped with it, is loaded with every game: a user's
+            // script may be one only as an edited copy of it (same id).
+            let game_script = |a: &Available| a.info.as_ref().is_ok_and(|i| i.part_of_game);
+            if game_script(&user) && !replaced.is_some_and(|i| game_script(&all[i])) {
+                let id = user.info.as_ref().map(|i| i.id.clone()).unwrap_or_default();
+                user.info = Err(format!(
+                    "`part_of_game = true` is only for a game's own scripts (`{id}` is not one): \
+                     remove it to offer this script as a house rule"
+                ));
+            }
             match replaced {
                 Some(index) => all[index] = user,
                 None => all.push(user),

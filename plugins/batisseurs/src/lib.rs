@@ -431,7 +431,7 @@ impl Game for Batisseurs {
             }
             _ => Vec::new(),
         };
-        Action::new(self.move_id(seat, mv), path, self.label(seat, mv))
+        Action::new(self.move_id(seat, mv), self.label(seat, mv), path)
     }
 
     fn move_id(&self, seat: Seat, mv: &Move) -> String {

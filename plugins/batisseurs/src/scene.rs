@@ -148,6 +148,7 @@ pub fn view(game: &Batisseurs) -> Scene {
         row_labels: (1..=SIZE).map(|r| r.to_string()).collect(),
         cells,
         pieces,
+        ..Board::default()
     };
 
     let mut highlights = Vec::new();

@@ -175,6 +175,7 @@ pub fn view(game: &ChateauNoir, _viewer: Option<veillee_sdk::Seat>) -> Scene {
         row_labels: (1..=10).map(|r: u8| r.to_string()).collect(),
         cells,
         pieces,
+        ..Board::default()
     };
 
     let mut highlights = Vec::new();

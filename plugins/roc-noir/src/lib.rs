@@ -535,8 +535,8 @@ impl Game for RocNoir {
     fn describe(&self, seat: Seat, mv: &Move) -> Action {
         Action::new(
             self.move_id(seat, mv),
-            self.path(seat, mv),
             self.label(seat, mv),
+            self.path(seat, mv),
         )
     }
 
@@ -575,6 +575,15 @@ impl Game for RocNoir {
     /// Read-only operations for variant scripts (`ops.rs`): the die's last face, the rolls.
     fn query(&self, name: &str, args: &serde_json::Value) -> Result<serde_json::Value, GameError> {
         ops::query(self, name, args)
+    }
+
+    /// Commands for variant scripts (`ops.rs`): a seat's ropes down or up.
+    fn command(
+        &mut self,
+        name: &str,
+        args: &serde_json::Value,
+    ) -> Result<serde_json::Value, GameError> {
+        ops::command(self, name, args)
     }
 
     /// Re-draws what nobody has seen (every viewer knows the same): the trapdoors of the

@@ -7,6 +7,10 @@
 //! |---|---|---|---|
 //! | `last_die_face` | query | — | the die's last face: `"ring"` (face 0, a black helmet with the ring), `"black"`, `"grey"` or `"white"`; `null` before the first roll |
 //! | `rolls` | query | — | how many times the die has been rolled in this game (0 and up) |
+//! | `last_fall` | query | — | the fall of this turn: `{seat, helmet, square}` of the knight that fell (public: a fall reveals its trapdoor), `null` when none since the last roll |
+//! | `ropes` | query | `seat` | the ropes that seat has left (0–3) |
+//! | `take_rope` | command | `seat` | that seat hands back a rope; answers the ropes left. Refused when it has none |
+//! | `give_rope` | command | `seat` | that seat gets a rope back, up to 3; answers its ropes |
 
 use serde_json::{json, Value};
 use veillee_sdk::{text, GameError, OperationKind, OperationSpec};
@@ -21,6 +25,12 @@ pub(crate) fn specs() -> Vec<OperationSpec> {
         args: Vec::new(),
         description: text(fr, en),
     };
+    let with_seat = |name: &str, kind, fr: &str, en: &str| OperationSpec {
+        name: name.into(),
+        kind,
+        args: vec!["seat".into()],
+        description: text(fr, en),
+    };
     vec![
         spec(
             "last_die_face",
@@ -33,6 +43,31 @@ pub(crate) fn specs() -> Vec<OperationSpec> {
             "rolls",
             "Le nombre de lancers du dé depuis le début de la partie",
             "How many times the die has been rolled in this game",
+        ),
+        spec(
+            "last_fall",
+            "La chute de ce tour : {seat, helmet, square} du chevalier tombé, nil sans chute \
+             depuis le dernier lancer",
+            "This turn's fall: {seat, helmet, square} of the knight that fell, nil without a \
+             fall since the last roll",
+        ),
+        with_seat(
+            "ropes",
+            OperationKind::Query,
+            "Les cordes qui restent à ce siège (0 à 3)",
+            "The ropes that seat has left (0 to 3)",
+        ),
+        with_seat(
+            "take_rope",
+            OperationKind::Command,
+            "Ce siège rend une corde ; répond les cordes qui lui restent",
+            "That seat hands back a rope; answers the ropes it has left",
+        ),
+        with_seat(
+            "give_rope",
+            OperationKind::Command,
+            "Ce siège reçoit une corde (3 au plus) ; répond ses cordes",
+            "That seat gets a rope (3 at most); answers its ropes",
         ),
     ]
 }
@@ -50,7 +85,64 @@ pub(crate) fn query(game: &RocNoir, name: &str, _args: &Value) -> Result<Value, 
     match name {
         "last_die_face" => Ok(game.die.map_or(Value::Null, |f| json!(face_name(f)))),
         "rolls" => Ok(json!(game.rolls)),
+        "last_fall" => Ok(match game.fell {
+            None => Value::Null,
+            Some((knight, square)) => json!({
+                "seat": knight / 3,
+                "helmet": HELMETS[(knight % 3) as usize],
+                "square": crate::board::square_name(square),
+            }),
+        }),
+        "ropes" => Ok(json!(game.ropes[seat_arg(game, name, _args)?])),
         _ => Err(veillee_sdk::unknown_operation(name)),
+    }
+}
+
+fn refuse(name: &str, reason: impl Into<String>) -> GameError {
+    GameError::Operation {
+        name: name.into(),
+        reason: reason.into(),
+    }
+}
+
+/// The `seat` argument: a seat of this game.
+fn seat_arg(game: &RocNoir, name: &str, args: &Value) -> Result<usize, GameError> {
+    args.get("seat")
+        .and_then(Value::as_u64)
+        .filter(|&s| s < u64::from(game.players))
+        .map(|s| s as usize)
+        .ok_or_else(|| {
+            refuse(
+                name,
+                format!("give `seat`, from 0 to {}", game.players.saturating_sub(1)),
+            )
+        })
+}
+
+/// `take_rope` / `give_rope`: a seat's ropes down or up by one (RN-R1), within 0–3.
+pub(crate) fn command(game: &mut RocNoir, name: &str, args: &Value) -> Result<Value, GameError> {
+    let seat = match name {
+        "take_rope" | "give_rope" => seat_arg(game, name, args)?,
+        _ => return Err(veillee_sdk::unknown_operation(name)),
+    };
+    if game.ending.is_some() {
+        return Err(refuse(name, "the game is over"));
+    }
+    let ropes = &mut game.ropes[seat];
+    match name {
+        "take_rope" if *ropes == 0 => Err(refuse(name, format!("seat {seat} has no rope left"))),
+        "take_rope" => {
+            *ropes -= 1;
+            Ok(json!(*ropes))
+        }
+        _ if *ropes >= crate::ROPES => Err(refuse(
+            name,
+            format!("seat {seat} already has {} ropes", crate::ROPES),
+        )),
+        _ => {
+            *ropes += 1;
+            Ok(json!(*ropes))
+        }
     }
 }
 
@@ -69,14 +161,26 @@ mod tests {
     }
 
     #[test]
-    fn the_manifest_declares_two_queries() {
+    fn the_manifest_declares_its_queries_and_rope_commands() {
         let m = RocNoir::manifest();
         let names: Vec<&str> = m.operations.iter().map(|o| o.name.as_str()).collect();
-        assert_eq!(names, ["last_die_face", "rolls"]);
-        assert!(m
-            .operations
+        assert_eq!(
+            names,
+            [
+                "last_die_face",
+                "rolls",
+                "last_fall",
+                "ropes",
+                "take_rope",
+                "give_rope"
+            ]
+        );
+        assert!(m.operations[..3]
             .iter()
             .all(|o| o.kind == OperationKind::Query && o.args.is_empty()));
+        assert!(m.operations[4..]
+            .iter()
+            .all(|o| o.kind == OperationKind::Command));
         assert!(m.problems().is_empty(), "{:?}", m.problems());
     }
 

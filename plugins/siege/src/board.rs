@@ -5,6 +5,8 @@
 //! `rank * 8 + col` (`a1` = 8, `c0` = 2, `h6` = 55), so the whole board fits in 56 cells and
 //! every set of squares fits in one `u64` bit mask.
 
+use veillee_sdk::Coords;
+
 /// A square number, `rank * 8 + col`.
 pub type Sq = u8;
 
@@ -90,30 +92,25 @@ pub fn step(s: Sq, dc: i8, dr: i8) -> Option<Sq> {
     has(VALID, t).then_some(t)
 }
 
-/// A square's name (`"c0"`, `"h6"`) as two ASCII characters.
-pub fn name_chars(s: Sq) -> [char; 2] {
-    [(b'a' + col(s)) as char, (b'0' + rank(s)) as char]
-}
+/// How squares are named: columns `a`–`h`, ranks `0`–`6` from the bottom (scene row 0 is
+/// rank 6).
+pub const COORDS: Coords = Coords::new(COLS as u16, RANKS as u16).numbered_from(0);
 
-/// Appends a square's name to a string.
-pub fn push_name(out: &mut String, s: Sq) {
-    out.extend(name_chars(s));
+/// The scene cell of a square: (column, row from the top).
+pub fn cell(s: Sq) -> (u16, u16) {
+    (u16::from(col(s)), u16::from(RANKS - 1 - rank(s)))
 }
 
 /// A square's name (`"c0"`, `"h6"`).
 pub fn name(s: Sq) -> String {
-    name_chars(s).iter().collect()
+    let (col, row) = cell(s);
+    COORDS.name(col, row)
 }
 
 /// The square called `name`, if it is on the board.
 pub fn parse(name: &str) -> Option<Sq> {
-    let &[c, r] = name.as_bytes() else {
-        return None;
-    };
-    if !(b'a'..=b'h').contains(&c) || !(b'0'..=b'6').contains(&r) {
-        return None;
-    }
-    let s = sq(c - b'a', r - b'0');
+    let (col, row) = COORDS.parse(name)?;
+    let s = sq(col as u8, RANKS - 1 - row as u8);
     has(VALID, s).then_some(s)
 }
 

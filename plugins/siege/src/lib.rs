@@ -18,8 +18,8 @@ mod tests;
 
 use serde::{Deserialize, Serialize};
 use veillee_sdk::{
-    text, Action, Event, Game, GameError, Log, Manifest, Outcome, Scene, Seat, Setup, Status,
-    Target,
+    move_path, text, Action, Event, Game, GameError, Log, Manifest, Outcome, Scene, Seat, Setup,
+    Status,
 };
 
 use board::{Code, Sq, CELLS, EMPTY, LORD};
@@ -192,22 +192,25 @@ impl Siege {
     /// The action's label.
     fn label(&self, mv: &Move) -> veillee_sdk::Text {
         match *mv {
-            Move::PlaceLord(s) => text(
-                format!("Placer le seigneur sur {}", board::name(s)),
-                format!("Place the lord on {}", board::name(s)),
-            ),
+            Move::PlaceLord(s) => {
+                let crown = board::name(s);
+                text!(
+                    "Placer le seigneur sur {crown}",
+                    "Place the lord on {crown}"
+                )
+            }
             Move::Step { from, to } => {
                 let piece = self.board[from as usize];
                 let taken = self.board[to as usize];
                 let (fr, en) = board::piece_title(piece);
                 let (from, to) = (board::name(from), board::name(to));
-                let mut label = text(format!("{fr} {from} → {to}"), format!("{en} {from} → {to}"));
-                if taken != EMPTY {
+                let (take_fr, take_en) = if taken == EMPTY {
+                    (String::new(), String::new())
+                } else {
                     let (fr, en) = board::piece_noun(taken);
-                    label.fr.push_str(&format!(" prend {fr}"));
-                    label.en.push_str(&format!(" takes {en}"));
-                }
-                label
+                    (format!(" prend {fr}"), format!(" takes {en}"))
+                };
+                text!("{fr} {from} → {to}{take_fr}", "{en} {from} → {to}{take_en}")
             }
             Move::Pass => text("Passer (aucun coup possible)", "Pass (no legal move)"),
         }
@@ -264,30 +267,21 @@ impl Game for Siege {
     fn describe(&self, seat: Seat, mv: &Move) -> Action {
         let path = match *mv {
             Move::PlaceLord(s) => vec![scene::cell_target(s)],
-            Move::Step { from, to } => vec![
-                Target::piece(board::piece_id(self.board[from as usize])),
-                scene::cell_target(to),
-            ],
+            Move::Step { from, to } => {
+                let piece = board::piece_id(self.board[from as usize]);
+                move_path(BOARD_ID, piece, &[board::cell(to)])
+            }
             Move::Pass => Vec::new(),
         };
-        Action::new(self.move_id(seat, mv), path, self.label(mv))
+        Action::new(self.move_id(seat, mv), self.label(mv), path)
     }
 
     fn move_id(&self, _seat: Seat, mv: &Move) -> String {
-        let mut id = String::with_capacity(7);
         match *mv {
-            Move::PlaceLord(s) => {
-                id.push_str("lord-");
-                board::push_name(&mut id, s);
-            }
-            Move::Step { from, to } => {
-                board::push_name(&mut id, from);
-                id.push('-');
-                board::push_name(&mut id, to);
-            }
-            Move::Pass => id.push_str("pass"),
+            Move::PlaceLord(s) => format!("lord-{}", board::name(s)),
+            Move::Step { from, to } => format!("{}-{}", board::name(from), board::name(to)),
+            Move::Pass => "pass".into(),
         }
-        id
     }
 
     fn play(&mut self, seat: Seat, mv: &Move, log: &mut Log) {

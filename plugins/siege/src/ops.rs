@@ -9,12 +9,17 @@
 //! | `special_rule_applies` | query | — | whether SG-R binds the defender's next move |
 //! | `add_soldier` | command | `square` | puts a lost soldier back on that empty dotted square; answers its piece id |
 //! | `end_special_rule` | command | — | ends SG-R now, as if the defender had made its four opening moves |
+//! | `piece_at` | query | `square` | the id of the piece on that square, or `nil` |
+//! | `where_is` | query | `piece` | the square of that piece, or `nil` once it is captured |
+//! | `move_piece` | command | `from`, `to` | plays that step for the side to move, as a move (captures, counts, passes the turn) |
+//! | `remove_piece` | command | `square` | takes the piece on that square off the board, as a capture; not a move |
+//! | `pass_turn` | command | — | the side to move passes, as a move (SG-E3's pass) |
 
 use serde_json::{json, Value};
-use veillee_sdk::{text, GameError, OperationKind, OperationSpec};
+use veillee_sdk::{text, Game, GameError, Log, OperationKind, OperationSpec};
 
 use crate::board::{self, Sq, DOT, EMPTY, SOLDIER_HOMES};
-use crate::{Siege, SPECIAL_RULE_MOVES};
+use crate::{Move, Siege, SPECIAL_RULE_MOVES};
 
 /// The operations, as declared in the manifest.
 pub(crate) fn specs() -> Vec<OperationSpec> {
@@ -60,6 +65,42 @@ pub(crate) fn specs() -> Vec<OperationSpec> {
             "Lève la règle spéciale (SG-R) dès maintenant",
             "Ends the special rule (SG-R) now",
         ),
+        spec(
+            "piece_at",
+            OperationKind::Query,
+            &["square"],
+            "L'identifiant de la pièce sur cette case, ou rien",
+            "The id of the piece on that square, or nil",
+        ),
+        spec(
+            "where_is",
+            OperationKind::Query,
+            &["piece"],
+            "La case de cette pièce, ou rien si elle a été prise",
+            "The square of that piece, or nil once it is captured",
+        ),
+        spec(
+            "move_piece",
+            OperationKind::Command,
+            &["from", "to"],
+            "Joue ce déplacement pour le camp qui a le trait, comme un coup (prise, décomptes, \
+             le trait passe)",
+            "Plays that step for the side to move, as a move (captures, counts, passes the turn)",
+        ),
+        spec(
+            "remove_piece",
+            OperationKind::Command,
+            &["square"],
+            "Retire la pièce de cette case, comme une prise ; ce n'est pas un coup",
+            "Takes the piece on that square off the board, as a capture; not a move",
+        ),
+        spec(
+            "pass_turn",
+            OperationKind::Command,
+            &[],
+            "Le camp qui a le trait passe, comme un coup (SG-E3)",
+            "The side to move passes, as a move (SG-E3)",
+        ),
     ]
 }
 
@@ -88,6 +129,27 @@ pub(crate) fn query(game: &Siege, name: &str, _args: &Value) -> Result<Value, Ga
             .collect::<Vec<_>>())),
         "soldiers_lost" => Ok(json!(4 - game.soldiers)),
         "special_rule_applies" => Ok(json!(game.special_rule_applies())),
+        "piece_at" => {
+            let s = square_arg(name, _args, "square")?;
+            let code = game.board[s as usize];
+            Ok(if code == EMPTY {
+                Value::Null
+            } else {
+                json!(board::piece_id(code))
+            })
+        }
+        "where_is" => {
+            let id = _args
+                .get("piece")
+                .and_then(Value::as_str)
+                .ok_or_else(|| refuse(name, "give the piece, e.g. {piece = \"lord\"}"))?;
+            let code = board::parse_piece(id)
+                .ok_or_else(|| refuse(name, format!("`{id}` is not a piece id of Siège")))?;
+            Ok(match game.board.iter().position(|&c| c == code) {
+                Some(s) => json!(board::name(s as Sq)),
+                None => Value::Null,
+            })
+        }
         _ => Err(veillee_sdk::unknown_operation(name)),
     }
 }
@@ -99,8 +161,88 @@ pub(crate) fn command(game: &mut Siege, name: &str, args: &Value) -> Result<Valu
             game.defender_moves = SPECIAL_RULE_MOVES;
             Ok(Value::Null)
         }
+        "move_piece" => move_piece(game, args),
+        "remove_piece" => remove_piece(game, args),
+        "pass_turn" => {
+            if game.outcome().is_some() || !game.lord_placed {
+                return Err(refuse(
+                    name,
+                    "only once the lord is placed, and not after the end",
+                ));
+            }
+            let seat = game.to_move;
+            game.play(seat, &Move::Pass, &mut Log::off());
+            Ok(Value::Null)
+        }
         _ => Err(veillee_sdk::unknown_operation(name)),
     }
+}
+
+/// A square argument of the board.
+fn square_arg(name: &str, args: &Value, key: &str) -> Result<Sq, GameError> {
+    let square = args
+        .get(key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| refuse(name, format!("give `{key}`, a square such as \"d5\"")))?;
+    board::parse(square)
+        .filter(|&s| board::has(board::VALID, s))
+        .ok_or_else(|| refuse(name, format!("`{square}` is not a square of the board")))
+}
+
+/// `move_piece {from, to}`: the side to move's piece on `from` goes to `to`, capturing an
+/// enemy piece there, with every count of a real move; the turn passes. The script decides
+/// whether the step is allowed: only the board's own limits are checked.
+fn move_piece(game: &mut Siege, args: &Value) -> Result<Value, GameError> {
+    const NAME: &str = "move_piece";
+    let from = square_arg(NAME, args, "from")?;
+    let to = square_arg(NAME, args, "to")?;
+    if game.outcome().is_some() || !game.lord_placed {
+        return Err(refuse(
+            NAME,
+            "only once the lord is placed, and not after the end",
+        ));
+    }
+    let piece = game.board[from as usize];
+    let mover = game.to_move;
+    let own = |code| code != EMPTY && board::is_knight(code) == (mover == crate::ATTACKER);
+    if !own(piece) {
+        return Err(refuse(
+            NAME,
+            format!("no piece of the side to move on {}", board::name(from)),
+        ));
+    }
+    if from == to || own(game.board[to as usize]) {
+        return Err(refuse(
+            NAME,
+            format!("{} is not free for it", board::name(to)),
+        ));
+    }
+    game.play(mover, &Move::Step { from, to }, &mut Log::off());
+    Ok(Value::Null)
+}
+
+/// `remove_piece {square}`: the piece there leaves the game as if captured (it may end the
+/// game: the lord's or the fourth knight's capture); the turn does not change.
+fn remove_piece(game: &mut Siege, args: &Value) -> Result<Value, GameError> {
+    const NAME: &str = "remove_piece";
+    let s = square_arg(NAME, args, "square")?;
+    if game.outcome().is_some() {
+        return Err(refuse(NAME, "the game is over"));
+    }
+    let code = std::mem::replace(&mut game.board[s as usize], EMPTY);
+    if code == EMPTY {
+        return Err(refuse(NAME, format!("{} is empty", board::name(s))));
+    }
+    game.capture_made = true;
+    game.quiet_plies = 0;
+    if board::is_knight(code) {
+        game.knights -= 1;
+    } else if board::is_soldier(code) {
+        game.soldiers -= 1;
+    } else {
+        game.lord_taken = true;
+    }
+    Ok(json!(board::piece_id(code)))
 }
 
 fn add_soldier(game: &mut Siege, args: &Value) -> Result<Value, GameError> {

@@ -4,8 +4,8 @@
 //! row 0) down to rank 0 at the bottom (scene row 6): scene row = `6 - rank`.
 
 use veillee_sdk::{
-    text, Board, Cell, Colour, Highlight, HighlightKind, Manifest, Piece, Scene, ScoreLine,
-    SeatInfo, Shape, Target, Text,
+    text, Board, Cell, Colour, Highlight, Manifest, Piece, Scene, ScoreLine, SeatInfo, Shape,
+    Target, Text,
 };
 
 use crate::board::{self, Sq, CASTLE, COLS, CROWN, DOT, MOAT, RANKS, START, VALID};
@@ -21,7 +21,6 @@ const MOAT_BLUE: Colour = Colour::rgb(0x4a, 0x8f, 0xd4);
 const STONE: Colour = Colour::rgb(0xa9, 0xa3, 0x98);
 const GOLD: Colour = Colour::rgb(0xe2, 0xb9, 0x48);
 const SAND: Colour = Colour::rgb(0xe9, 0xdc, 0xb5);
-const VOID: Colour = Colour::rgb(0x00, 0x00, 0x00);
 
 /// The manifest.
 pub fn manifest() -> Manifest {
@@ -64,21 +63,18 @@ pub fn manifest() -> Manifest {
     }
 }
 
-/// The scene row of a rank.
-fn scene_row(s: Sq) -> u16 {
-    u16::from(RANKS - 1 - board::rank(s))
-}
-
 /// The click target of a square.
 pub fn cell_target(s: Sq) -> Target {
-    Target::cell(BOARD_ID, u16::from(board::col(s)), scene_row(s))
+    let (col, row) = board::cell(s);
+    Target::cell(BOARD_ID, col, row)
 }
 
 /// The scene cell of a square.
 fn cell(s: Sq) -> Cell {
-    let (kind, colour) = if !board::has(VALID, s) {
-        ("void", VOID)
-    } else if board::has(START, s) {
+    if !board::has(VALID, s) {
+        return Cell::void();
+    }
+    let (kind, colour) = if board::has(START, s) {
         ("start", SAND)
     } else if board::has(CROWN, s) {
         ("crown", GOLD)
@@ -98,11 +94,7 @@ fn cell(s: Sq) -> Cell {
     } else {
         ""
     };
-    Cell {
-        kind: kind.into(),
-        colour,
-        label: label.into(),
-    }
+    Cell::new(kind, colour).with_label(label)
 }
 
 /// The scene for every viewer (perfect information).
@@ -113,7 +105,15 @@ pub fn view(game: &Siege) -> Scene {
             cells.push(cell(board::sq(col, RANKS - 1 - row)));
         }
     }
-    let mut pieces = Vec::with_capacity(9);
+    let mut board = Board {
+        id: BOARD_ID.into(),
+        cols: u16::from(COLS),
+        rows: u16::from(RANKS),
+        cells,
+        col_labels: board::COORDS.col_labels(),
+        row_labels: board::COORDS.row_labels(),
+        ..Board::default()
+    };
     for s in 0..board::CELLS as Sq {
         let code = game.board[s as usize];
         if code == board::EMPTY {
@@ -126,72 +126,38 @@ pub fn view(game: &Siege) -> Scene {
         } else {
             (Shape::Lord, DEFENDER_COLOUR, DEFENDER)
         };
-        pieces.push(Piece {
-            id: board::piece_id(code).into(),
-            col: u16::from(board::col(s)),
-            row: scene_row(s),
-            shape,
-            colour,
-            label: String::new(),
-            owner: Some(owner),
-            name: None,
-        });
+        let id = board::piece_id(code);
+        board
+            .pieces
+            .push(Piece::new(id, board::cell(s), shape, colour).owned_by(owner));
     }
-    let board = Board {
-        id: BOARD_ID.into(),
-        title: Text::default(),
-        cols: u16::from(COLS),
-        rows: u16::from(RANKS),
-        col_labels: (b'a'..=b'h').map(|c| (c as char).to_string()).collect(),
-        row_labels: (0..RANKS).rev().map(|r| r.to_string()).collect(),
-        cells,
-        pieces,
-    };
-
-    let mut highlights = Vec::new();
+    let mut scene = Scene::new(message(game));
+    scene.boards.push(board);
     if let Some(last) = game.last {
-        if let Some(from) = last.from {
-            highlights.push(Highlight {
-                target: cell_target(from),
-                kind: HighlightKind::LastMove,
-            });
-        }
-        highlights.push(Highlight {
-            target: cell_target(last.to),
-            kind: HighlightKind::LastMove,
-        });
+        scene.last_move(last.from.into_iter().chain([last.to]).map(cell_target));
         if last.taken != board::EMPTY {
-            highlights.push(Highlight {
-                target: cell_target(last.to),
-                kind: HighlightKind::Danger,
-            });
+            scene
+                .highlights
+                .push(Highlight::danger(cell_target(last.to)));
         }
     }
-
-    Scene {
-        boards: vec![board],
-        zones: Vec::new(),
-        scores: vec![
-            ScoreLine {
-                label: text("Chevaliers restants", "Knights left"),
-                value: game.knights.to_string(),
-                seat: Some(ATTACKER),
-            },
-            ScoreLine {
-                label: text("Soldats restants", "Soldiers left"),
-                value: game.soldiers.to_string(),
-                seat: Some(DEFENDER),
-            },
-            ScoreLine {
-                label: text("Coups sans prise", "Moves without capture"),
-                value: format!("{}/{QUIET_LIMIT}", game.quiet_plies),
-                seat: None,
-            },
-        ],
-        message: message(game),
-        rotation: 0,
-        highlights,
-    }
+    scene.scores = vec![
+        ScoreLine::seat(
+            ATTACKER,
+            text("Chevaliers restants", "Knights left"),
+            game.knights,
+        ),
+        ScoreLine::seat(
+            DEFENDER,
+            text("Soldats restants", "Soldiers left"),
+            game.soldiers,
+        ),
+        ScoreLine::general(
+            text("Coups sans prise", "Moves without capture"),
+            format!("{}/{QUIET_LIMIT}", game.quiet_plies),
+        ),
+    ];
+    scene
 }
 
 /// Who is to move and what, or how the game ended.
@@ -203,10 +169,7 @@ fn message(game: &Siege) -> Text {
         );
     }
     if let Some(outcome) = game.outcome() {
-        return text(
-            format!("Partie terminée. {}", outcome.reason.fr),
-            format!("Game over. {}", outcome.reason.en),
-        );
+        return outcome.message();
     }
     let (fr, en) = if game.to_move == ATTACKER {
         ("Assaillant", "Attacker")
@@ -214,9 +177,9 @@ fn message(game: &Siege) -> Text {
         ("Défenseur", "Defender")
     };
     if !game.has_any_move(game.to_move) {
-        return text(
-            format!("{fr} : aucun coup possible, il faut passer"),
-            format!("{en}: no legal move, you must pass"),
+        return text!(
+            "{fr} : aucun coup possible, il faut passer",
+            "{en}: no legal move, you must pass"
         );
     }
     if game.to_move == ATTACKER {
@@ -226,15 +189,11 @@ fn message(game: &Siege) -> Text {
         )
     } else if game.special_rule_applies() {
         let n = game.defender_moves + 1;
-        text(
-            format!(
-                "Défenseur : règle spéciale ({n}/4), sortez de sa case à point un soldat qui n'a \
-                 pas encore bougé, vers une case sans point"
-            ),
-            format!(
-                "Defender: special rule ({n}/4), move a soldier that has not moved yet off its \
-                 dotted square onto a square without a dot"
-            ),
+        text!(
+            "Défenseur : règle spéciale ({n}/4), sortez de sa case à point un soldat qui n'a pas \
+             encore bougé, vers une case sans point",
+            "Defender: special rule ({n}/4), move a soldier that has not moved yet off its \
+             dotted square onto a square without a dot"
         )
     } else {
         text(

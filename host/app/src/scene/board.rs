@@ -1,25 +1,18 @@
-//! The board: cells (rotated by the scene's quarter turns), their names, and stacks of pieces.
+//! The board: its cells in their layout (squares, points and lines, hexagons, a track), turned
+//! by the scene's quarter turns, their names, and stacks of pieces.
 
 use std::collections::HashMap;
 
-use egui::{pos2, vec2, Align2, Color32, FontId, Rect, Sense, Stroke, Ui};
-use veillee_sdk::{Board, HighlightKind, Piece, Target};
+use egui::{
+    pos2, vec2, Align2, Color32, FontId, Pos2, Rect, Sense, Shape as EShape, Stroke, Ui, Vec2,
+};
+use veillee_sdk::{Board, Cell, HighlightKind, Layout, Line, Piece, Target};
 
+use super::geometry::Geometry;
 use super::pieces::draw_piece;
 use super::Lit;
 use crate::i18n::Lang;
 use crate::widgets::{self, colour, ink_on, ACCENT};
-
-/// Where logical cell (col, row) is drawn, after `rotation` quarter turns clockwise.
-fn rotate(board: &Board, rotation: u8, col: u16, row: u16) -> (u16, u16) {
-    let (cols, rows) = (board.cols, board.rows);
-    match rotation % 4 {
-        1 => (rows - 1 - row, col),
-        2 => (cols - 1 - col, rows - 1 - row),
-        3 => (row, cols - 1 - col),
-        _ => (col, row),
-    }
-}
 
 /// A cell's accessible name: its column and row labels (`d6`), else its kind and place
 /// (`outside 0,3`) for cells the game does not name.
@@ -45,24 +38,21 @@ pub(super) fn draw_board(
     lang: Lang,
     clicks: &mut Vec<Vec<Target>>,
 ) {
-    let (dcols, drows) = if rotation % 2 == 1 {
-        (board.rows, board.cols)
-    } else {
-        (board.cols, board.rows)
-    };
-    if dcols == 0 || drows == 0 {
+    if board.cols == 0 || board.rows == 0 {
         return;
     }
+    let geo = Geometry::new(board, rotation);
+    let units = geo.size();
     let title_h = if board.title.en.is_empty() { 0.0 } else { 34.0 };
     // Room for the coordinates on the left and below (when there are some) and for the
     // board's shadow on every side.
     let labelled = !board.col_labels.is_empty() || !board.row_labels.is_empty();
     let margin = if labelled { 30.0 } else { 0.0 };
     let shadow = 8.0;
-    let cell = ((rect.width() - margin - 2.0 * shadow) / f32::from(dcols))
-        .min((rect.height() - margin - title_h - 2.0 * shadow) / f32::from(drows))
+    let unit = ((rect.width() - margin - 2.0 * shadow) / units.x)
+        .min((rect.height() - margin - title_h - 2.0 * shadow) / units.y)
         .clamp(18.0, 130.0);
-    let grid = vec2(cell * f32::from(dcols), cell * f32::from(drows));
+    let grid = units * unit;
     let origin = pos2(
         rect.center().x - grid.x / 2.0 + margin / 2.0,
         rect.top()
@@ -80,181 +70,460 @@ pub(super) fn draw_board(
             widgets::TEXT,
         );
     }
-    let cell_rect = |col: u16, row: u16| {
-        let (dc, dr) = rotate(board, rotation, col, row);
-        Rect::from_min_size(
-            origin + vec2(f32::from(dc) * cell, f32::from(dr) * cell),
-            vec2(cell, cell),
-        )
+    let draw = Drawing {
+        geo,
+        origin,
+        unit,
+        plate: plate_colour(board),
     };
-    // Board shadow.
-    painter.rect_filled(
-        Rect::from_min_size(origin, grid).expand(6.0),
-        8.0,
-        Color32::from_rgb(0x0d, 0x0f, 0x18),
-    );
-    let label_font = FontId::proportional((cell * 0.22).clamp(12.0, 20.0));
+    // Board shadow, and under points the board itself.
+    let area = Rect::from_min_size(origin, grid);
+    let shadow_colour = Color32::from_rgb(0x0d, 0x0f, 0x18);
+    if let Layout::Hexes { .. } = geo.layout() {
+        // Hexagons cast their own shape: a rhombus of Hex leaves no dark corners.
+        for row in 0..board.rows {
+            for col in 0..board.cols {
+                if board.cell(col, row).is_some_and(|c| !c.is_void()) {
+                    let radius = Geometry::HEX_RADIUS * unit + 6.0;
+                    if let Some(corners) = geo.hexagon(draw.centre(col, row), radius) {
+                        painter.add(EShape::convex_polygon(corners, shadow_colour, Stroke::NONE));
+                    }
+                }
+            }
+        }
+    } else {
+        painter.rect_filled(area.expand(6.0), 8.0, shadow_colour);
+    }
+    if geo.layout() == Layout::Points {
+        // The board under the points takes their shape (a cross for Fox and Geese, a square
+        // for Morris): a square of it around each place of the plate, overlapping a little
+        // so that no seam shows.
+        let plate = plate_under_points(board);
+        for row in 0..board.rows {
+            for col in 0..board.cols {
+                if plate[usize::from(row) * usize::from(board.cols) + usize::from(col)] {
+                    let square = Rect::from_center_size(draw.centre(col, row), Vec2::splat(unit));
+                    painter.rect_filled(square.expand(0.5), 0.0, draw.plate);
+                }
+            }
+        }
+    }
+    let under = matches!(geo.layout(), Layout::Points | Layout::Track);
+    if under {
+        draw_lines(&painter, board, &draw);
+    }
     for row in 0..board.rows {
         for col in 0..board.cols {
-            let Some(c) = board.cell(col, row) else {
-                continue;
-            };
-            if c.kind == "void" {
-                continue;
-            }
-            let r = cell_rect(col, row);
-            let fill = colour(c.colour);
-            painter.rect_filled(r.shrink(1.0), 3.0, fill);
-            if !c.label.is_empty() {
-                painter.text(
-                    r.center(),
-                    Align2::CENTER_CENTER,
-                    &c.label,
-                    FontId::proportional(cell * 0.4),
-                    ink_on(fill).gamma_multiply(0.55),
-                );
+            if let Some(c) = board.cell(col, row).filter(|c| !c.is_void()) {
+                draw.space(&painter, col, row, c);
             }
         }
     }
-    // Coordinates along the edges.
-    for col in 0..board.cols {
-        if let Some(label) = board.col_labels.get(col as usize) {
-            let r = cell_rect(col, board.rows - 1);
-            let (pos, align) = if rotation.is_multiple_of(2) {
-                (
-                    pos2(r.center().x, origin.y + grid.y + 4.0),
-                    Align2::CENTER_TOP,
-                )
-            } else {
-                (pos2(origin.x - 8.0, r.center().y), Align2::RIGHT_CENTER)
-            };
-            painter.text(pos, align, label, label_font.clone(), widgets::MUTED);
-        }
+    if !under {
+        draw_lines(&painter, board, &draw);
     }
-    for row in 0..board.rows {
-        if let Some(label) = board.row_labels.get(row as usize) {
-            let r = cell_rect(0, row);
-            let (pos, align) = if rotation.is_multiple_of(2) {
-                (pos2(origin.x - 8.0, r.center().y), Align2::RIGHT_CENTER)
-            } else {
-                (
-                    pos2(r.center().x, origin.y + grid.y + 4.0),
-                    Align2::CENTER_TOP,
-                )
-            };
-            painter.text(pos, align, label, label_font.clone(), widgets::MUTED);
-        }
-    }
+    draw_coordinates(&painter, board, &draw, grid);
     let mut stacks: HashMap<(u16, u16), Vec<&Piece>> = HashMap::new();
     for p in &board.pieces {
         stacks.entry((p.col, p.row)).or_default().push(p);
     }
+    let cell_at = |(col, row): (u16, u16)| CellAt {
+        board,
+        col,
+        row,
+        stack: stacks.get(&(col, row)).map_or(&[][..], |v| &v[..]),
+    };
+    // The cell under the pointer, by the shapes drawn: boxes around hexagons overlap, so
+    // which box egui finds under the pointer does not say which hexagon it is in.
+    let pointed = ui
+        .input(|i| i.pointer.latest_pos())
+        .and_then(|pos| draw.cell_at(board, pos));
     // Highlights, clicks and legal targets, cell by cell.
     for row in 0..board.rows {
         for col in 0..board.cols {
-            let Some(c) = board.cell(col, row) else {
-                continue;
-            };
-            if c.kind == "void" {
+            if board.cell(col, row).is_none_or(|c| c.is_void()) {
                 continue;
             }
-            let r = cell_rect(col, row);
-            // Several pieces may share a cell (a stack: bottom first). A click offers the
-            // top piece first, then the ones under it, then the cell.
-            let stack = stacks.get(&(col, row)).map_or(&[][..], |v| &v[..]);
-            let piece = stack.last().copied();
-            let mut targets = Vec::with_capacity(stack.len() + 1);
-            targets.extend(stack.iter().rev().map(|p| Target::piece(p.id.clone())));
-            targets.push(Target::cell(board.id.clone(), col, row));
-            if let Some(kind) = lit.highlight(&targets) {
-                let stroke_colour = match kind {
-                    HighlightKind::LastMove => Color32::from_rgb(0xff, 0xd8, 0x6b),
-                    HighlightKind::Selected => ACCENT,
-                    HighlightKind::Danger => Color32::from_rgb(0xe5, 0x3e, 0x3e),
-                    HighlightKind::Info => Color32::from_rgb(0x5c, 0xb8, 0xff),
-                };
-                painter.rect_stroke(
-                    r.shrink(3.0),
-                    4.0,
-                    Stroke::new((cell * 0.06).max(2.0), stroke_colour),
-                    egui::StrokeKind::Inside,
-                );
-            }
-            let is_selected = targets.iter().any(|t| lit.selected.contains(t));
-            let is_next = targets.iter().any(|t| lit.next.contains(t));
-            let is_first = targets.iter().any(|t| lit.first.contains(t));
-            let clickable = is_next || is_first;
-            let square = square_name(board, col, row);
-            // The pieces' names, top first, for the pointer and for screen readers.
-            let names: Vec<&str> = stack
-                .iter()
-                .rev()
-                .filter_map(|p| p.name.as_ref().map(|n| n.get(lang.code())))
-                .collect();
-            let name = if names.is_empty() {
-                square
-            } else {
-                format!("{square} — {}", names.join(", "))
+            let Some(clicked) = cell_at((col, row)).ui(ui, &painter, &draw, lit, lang, pointed)
+            else {
+                continue;
             };
-            let id = ui.scope_id().with(("cell", &board.id, col, row));
-            let response = ui.interact(
-                r,
-                id,
-                if clickable {
-                    Sense::click()
-                } else {
-                    Sense::hover()
-                },
-            );
-            response
-                .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, clickable, &name));
-            let response = if names.is_empty() {
-                response
-            } else {
-                response.on_hover_text(names.join(", "))
+            // A click on this cell's box, meant for the cell drawn under the pointer.
+            let meant = match clicked {
+                Some(pos) => draw.cell_at(board, pos),
+                None => Some((col, row)),
             };
-            draw_stack(&painter, r, stack);
-            if is_selected {
-                painter.rect_stroke(
-                    r.shrink(2.0),
-                    4.0,
-                    Stroke::new((cell * 0.08).max(3.0), ACCENT),
-                    egui::StrokeKind::Inside,
-                );
-            } else if !lit.help.targets {
-                // Assisted mode off: nothing tells where a piece may go.
-            } else if is_next && !lit.selected.is_empty() {
-                let glow = Color32::from_rgba_unmultiplied(0xf2, 0xb3, 0x4f, 200);
-                if piece.is_some() {
-                    painter.circle_stroke(r.center(), cell * 0.44, Stroke::new(4.0, glow));
-                } else {
-                    painter.circle_filled(r.center(), cell * 0.17, glow);
-                    painter.circle_stroke(
-                        r.center(),
-                        cell * 0.17,
-                        Stroke::new(2.0, Color32::from_rgb(0x3a, 0x26, 0x05)),
-                    );
-                }
-            } else if is_first && lit.selected.is_empty() && piece.is_none() {
-                painter.circle_stroke(
-                    r.center(),
-                    cell * 0.2,
-                    Stroke::new(3.0, ACCENT.gamma_multiply(0.8)),
-                );
-            }
-            if clickable && response.hovered() {
-                painter.rect_stroke(
-                    r.shrink(1.0),
-                    4.0,
-                    Stroke::new(2.5, Color32::WHITE),
-                    egui::StrokeKind::Inside,
-                );
-                ui.ctx().set_cursor_icon(egui::CursorIcon::PointingHand);
-            }
-            if response.clicked() {
-                clicks.push(targets);
+            if let Some(meant) = meant.map(cell_at).filter(|c| c.clickable(lit)) {
+                clicks.push(meant.targets());
             }
         }
+    }
+}
+
+/// Where a board is drawn on the screen.
+struct Drawing {
+    geo: Geometry,
+    origin: Pos2,
+    /// Pixels per unit (one square, point spacing or hexagon across).
+    unit: f32,
+    /// The colour most cells have: the board under points, and their plain colour.
+    plate: Color32,
+}
+
+impl Drawing {
+    fn centre(&self, col: u16, row: u16) -> Pos2 {
+        self.origin + self.geo.centre(col, row) * self.unit
+    }
+
+    /// The box around a cell's shape, where it takes clicks and the pointer.
+    fn hit_rect(&self, col: u16, row: u16) -> Rect {
+        Rect::from_center_size(self.centre(col, row), self.geo.cell_extent() * self.unit)
+    }
+
+    /// The drawn cell whose shape holds the screen position `pos`, if any.
+    fn cell_at(&self, board: &Board, pos: Pos2) -> Option<(u16, u16)> {
+        let (col, row) = self.geo.cell_at((pos - self.origin) / self.unit)?;
+        board
+            .cell(col, row)
+            .is_some_and(|c| !c.is_void())
+            .then_some((col, row))
+    }
+
+    /// The square a cell's pieces are drawn in.
+    fn rect(&self, col: u16, row: u16) -> Rect {
+        let side = match self.geo.layout() {
+            Layout::Squares => 1.0,
+            Layout::Points => 0.92,
+            Layout::Hexes { .. } => 0.86,
+            Layout::Track => 0.84,
+        };
+        Rect::from_center_size(self.centre(col, row), Vec2::splat(side * self.unit))
+    }
+
+    /// Draws one cell: a square, a point, a hexagon or a space of a track, and its label.
+    fn space(&self, painter: &egui::Painter, col: u16, row: u16, cell: &Cell) {
+        let fill = colour(cell.colour);
+        let centre = self.centre(col, row);
+        let u = self.unit;
+        let mut label_at = centre;
+        let mut label_size = u * 0.4;
+        match self.geo.layout() {
+            Layout::Squares => {
+                painter.rect_filled(self.rect(col, row).shrink(1.0), 3.0, fill);
+            }
+            Layout::Track => {
+                let r = self.rect(col, row);
+                painter.rect(
+                    r,
+                    0.12 * u,
+                    fill,
+                    Stroke::new(1.5, ink_on(fill).gamma_multiply(0.5)),
+                    egui::StrokeKind::Inside,
+                );
+            }
+            Layout::Hexes { .. } => {
+                let radius = Geometry::HEX_RADIUS * u - 1.0;
+                if let Some(corners) = self.geo.hexagon(centre, radius) {
+                    painter.add(EShape::convex_polygon(corners, fill, Stroke::NONE));
+                }
+            }
+            Layout::Points => {
+                // Plain points are small dots; a point of another colour (a special point)
+                // is a larger disc in that colour.
+                let ink = ink_on(self.plate);
+                if fill == self.plate {
+                    painter.circle_filled(centre, 0.09 * u, ink);
+                } else {
+                    painter.circle(centre, 0.2 * u, fill, Stroke::new(2.0, ink));
+                }
+                label_at = centre + vec2(0.27 * u, 0.27 * u);
+                label_size = u * 0.22;
+            }
+        }
+        if !cell.label.is_empty() {
+            let on = if self.geo.layout() == Layout::Points {
+                self.plate
+            } else {
+                fill
+            };
+            painter.text(
+                label_at,
+                Align2::CENTER_CENTER,
+                &cell.label,
+                FontId::proportional(label_size),
+                ink_on(on).gamma_multiply(0.55),
+            );
+        }
+    }
+
+    /// Strokes a cell's outline `inset` pixels inside it: a square, a hexagon, or a ring
+    /// around a point.
+    fn outline(&self, painter: &egui::Painter, col: u16, row: u16, inset: f32, stroke: Stroke) {
+        let centre = self.centre(col, row);
+        match self.geo.layout() {
+            Layout::Points => {
+                painter.circle_stroke(centre, 0.44 * self.unit - inset, stroke);
+            }
+            Layout::Hexes { .. } => {
+                let radius = Geometry::HEX_RADIUS * self.unit - inset - 1.0;
+                if let Some(corners) = self.geo.hexagon(centre, radius) {
+                    painter.add(EShape::closed_line(corners, stroke));
+                }
+            }
+            Layout::Squares | Layout::Track => {
+                painter.rect_stroke(
+                    self.rect(col, row).shrink(inset),
+                    4.0,
+                    stroke,
+                    egui::StrokeKind::Inside,
+                );
+            }
+        }
+    }
+}
+
+/// Which places of a board of points stand on the board's plate, row by row: the points,
+/// the places its lines cross, and every place they enclose — not the holes open to the
+/// outside, so that Fox and Geese stays a cross while the rings of Morris make a square.
+fn plate_under_points(board: &Board) -> Vec<bool> {
+    let (cols, rows) = (usize::from(board.cols), usize::from(board.rows));
+    let index = |col: usize, row: usize| row * cols + col;
+    let mut solid = vec![false; cols * rows];
+    for row in 0..rows {
+        for col in 0..cols {
+            let (c, r) = (col as u16, row as u16);
+            solid[index(col, row)] = board.cell(c, r).is_some_and(|cell| !cell.is_void())
+                || board.lines.iter().any(|line| crosses(line, c, r));
+        }
+    }
+    // Flood the holes open to the outside from the edges of the grid.
+    let mut outside = vec![false; cols * rows];
+    let mut todo: Vec<(usize, usize)> = (0..rows)
+        .flat_map(|row| (0..cols).map(move |col| (col, row)))
+        .filter(|&(col, row)| col == 0 || row == 0 || col + 1 == cols || row + 1 == rows)
+        .collect();
+    while let Some((col, row)) = todo.pop() {
+        let i = index(col, row);
+        if solid[i] || outside[i] {
+            continue;
+        }
+        outside[i] = true;
+        if col > 0 {
+            todo.push((col - 1, row));
+        }
+        if row > 0 {
+            todo.push((col, row - 1));
+        }
+        if col + 1 < cols {
+            todo.push((col + 1, row));
+        }
+        if row + 1 < rows {
+            todo.push((col, row + 1));
+        }
+    }
+    outside.into_iter().map(|out| !out).collect()
+}
+
+/// Whether `line` passes through the centre of cell (col, row).
+fn crosses(line: &Line, col: u16, row: u16) -> bool {
+    let [[c1, r1], [c2, r2]] = [line.from, line.to].map(|[c, r]| [i32::from(c), i32::from(r)]);
+    let (c, r) = (i32::from(col), i32::from(row));
+    let on_line = (c2 - c1) * (r - r1) == (r2 - r1) * (c - c1);
+    on_line && c1.min(c2) <= c && c <= c1.max(c2) && r1.min(r2) <= r && r <= r1.max(r2)
+}
+
+/// The colour of most drawn cells.
+fn plate_colour(board: &Board) -> Color32 {
+    let mut counts: HashMap<Color32, usize> = HashMap::new();
+    for cell in board.cells.iter().filter(|c| !c.is_void()) {
+        *counts.entry(colour(cell.colour)).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .max_by_key(|&(c, n)| (n, c.to_array()))
+        .map_or(Color32::from_rgb(0x60, 0x50, 0x40), |(c, _)| c)
+}
+
+/// The board's lines: the lines of a board of points, the path of a track (broad, under its
+/// spaces), marks over squares and hexagons. A line with an end off the board is skipped.
+fn draw_lines(painter: &egui::Painter, board: &Board, draw: &Drawing) {
+    let stroke = match draw.geo.layout() {
+        Layout::Points => Stroke::new(
+            (draw.unit * 0.045).max(2.0),
+            ink_on(draw.plate).gamma_multiply(0.75),
+        ),
+        Layout::Track => Stroke::new(
+            draw.unit * 0.22,
+            Color32::from_rgb(0xc9, 0xb7, 0x8f).gamma_multiply(0.55),
+        ),
+        _ => Stroke::new((draw.unit * 0.035).max(1.5), Color32::from_black_alpha(150)),
+    };
+    for line in &board.lines {
+        let [[c1, r1], [c2, r2]] = [line.from, line.to];
+        if draw.geo.contains(c1, r1) && draw.geo.contains(c2, r2) {
+            painter.line_segment([draw.centre(c1, r1), draw.centre(c2, r2)], stroke);
+        }
+    }
+}
+
+/// Column labels along the bottom edge and row labels along the left one (the other way
+/// round on a board turned a quarter).
+fn draw_coordinates(painter: &egui::Painter, board: &Board, draw: &Drawing, grid: Vec2) {
+    let font = FontId::proportional((draw.unit * 0.22).clamp(12.0, 20.0));
+    let bottom = draw.origin.y + grid.y + 4.0;
+    let left = draw.origin.x - 8.0;
+    let last_row = board.rows - 1;
+    let along_bottom = |x: f32| (pos2(x, bottom), Align2::CENTER_TOP);
+    let along_left = |y: f32| (pos2(left, y), Align2::RIGHT_CENTER);
+    for (col, label) in board.col_labels.iter().enumerate().take(board.cols.into()) {
+        let c = draw.centre(col as u16, last_row);
+        let (pos, align) = if draw.geo.sideways() {
+            along_left(c.y)
+        } else {
+            along_bottom(c.x)
+        };
+        painter.text(pos, align, label, font.clone(), widgets::MUTED);
+    }
+    for (row, label) in board.row_labels.iter().enumerate().take(board.rows.into()) {
+        let c = draw.centre(0, row as u16);
+        let (pos, align) = if draw.geo.sideways() {
+            along_bottom(c.x)
+        } else {
+            along_left(c.y)
+        };
+        painter.text(pos, align, label, font.clone(), widgets::MUTED);
+    }
+}
+
+/// One drawn cell with the pieces on it: its highlights, its click and its name.
+struct CellAt<'a> {
+    board: &'a Board,
+    col: u16,
+    row: u16,
+    /// Bottom first.
+    stack: &'a [&'a Piece],
+}
+
+impl CellAt<'_> {
+    /// What a click on the cell offers: the top piece first, then the ones under it, then
+    /// the cell.
+    fn targets(&self) -> Vec<Target> {
+        let mut targets = Vec::with_capacity(self.stack.len() + 1);
+        targets.extend(self.stack.iter().rev().map(|p| Target::piece(p.id.clone())));
+        targets.push(Target::cell(self.board.id.clone(), self.col, self.row));
+        targets
+    }
+
+    /// Whether a click on it goes somewhere: it starts a click path or continues the
+    /// selection.
+    fn clickable(&self, lit: &Lit) -> bool {
+        self.targets()
+            .iter()
+            .any(|t| lit.next.contains(t) || lit.first.contains(t))
+    }
+
+    /// Its name for the pointer and screen readers: the square, then the pieces' names.
+    fn name(&self, lang: Lang) -> (String, Vec<&str>) {
+        let square = square_name(self.board, self.col, self.row);
+        let names: Vec<&str> = self
+            .stack
+            .iter()
+            .rev()
+            .filter_map(|p| p.name.as_ref().map(|n| n.get(lang.code())))
+            .collect();
+        if names.is_empty() {
+            (square, names)
+        } else {
+            (format!("{square} — {}", names.join(", ")), names)
+        }
+    }
+
+    /// Draws the cell's highlights and pieces and takes the pointer over its box. Returns
+    /// `Some` when its box was clicked: with where the pointer was, which may be in a
+    /// neighbouring hexagon (`None` for a click from a screen reader).
+    fn ui(
+        &self,
+        ui: &mut Ui,
+        painter: &egui::Painter,
+        draw: &Drawing,
+        lit: &Lit,
+        lang: Lang,
+        pointed: Option<(u16, u16)>,
+    ) -> Option<Option<Pos2>> {
+        let (col, row) = (self.col, self.row);
+        let r = draw.rect(col, row);
+        let unit = draw.unit;
+        let targets = self.targets();
+        if let Some(kind) = lit.highlight(&targets) {
+            let stroke_colour = match kind {
+                HighlightKind::LastMove => Color32::from_rgb(0xff, 0xd8, 0x6b),
+                HighlightKind::Selected => ACCENT,
+                HighlightKind::Danger => Color32::from_rgb(0xe5, 0x3e, 0x3e),
+                HighlightKind::Info => Color32::from_rgb(0x5c, 0xb8, 0xff),
+            };
+            draw.outline(
+                painter,
+                col,
+                row,
+                3.0,
+                Stroke::new((unit * 0.06).max(2.0), stroke_colour),
+            );
+        }
+        let is_selected = targets.iter().any(|t| lit.selected.contains(t));
+        let is_next = targets.iter().any(|t| lit.next.contains(t));
+        let is_first = targets.iter().any(|t| lit.first.contains(t));
+        let clickable = is_next || is_first;
+        let (name, names) = self.name(lang);
+        let id = ui.scope_id().with(("cell", &self.board.id, col, row));
+        let sense = if clickable {
+            Sense::click()
+        } else {
+            Sense::hover()
+        };
+        let response = ui.interact(draw.hit_rect(col, row), id, sense);
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, clickable, &name));
+        let under_pointer = response.contains_pointer() && pointed == Some((col, row));
+        let response = if names.is_empty() || !under_pointer {
+            response
+        } else {
+            response.on_hover_text(names.join(", "))
+        };
+        draw_stack(painter, r, self.stack);
+        let occupied = !self.stack.is_empty();
+        if is_selected {
+            draw.outline(
+                painter,
+                col,
+                row,
+                2.0,
+                Stroke::new((unit * 0.08).max(3.0), ACCENT),
+            );
+        } else if !lit.help.targets {
+            // Assisted mode off: nothing tells where a piece may go.
+        } else if is_next && !lit.selected.is_empty() {
+            let glow = Color32::from_rgba_unmultiplied(0xf2, 0xb3, 0x4f, 200);
+            if occupied {
+                painter.circle_stroke(r.center(), unit * 0.42, Stroke::new(4.0, glow));
+            } else {
+                painter.circle_filled(r.center(), unit * 0.17, glow);
+                painter.circle_stroke(
+                    r.center(),
+                    unit * 0.17,
+                    Stroke::new(2.0, Color32::from_rgb(0x3a, 0x26, 0x05)),
+                );
+            }
+        } else if is_first && lit.selected.is_empty() && !occupied {
+            painter.circle_stroke(
+                r.center(),
+                unit * 0.2,
+                Stroke::new(3.0, ACCENT.gamma_multiply(0.8)),
+            );
+        }
+        if clickable && under_pointer {
+            draw.outline(painter, col, row, 1.0, Stroke::new(2.5, Color32::WHITE));
+            ui.ctx().set_cursor_icon(egui::CursorIcon::PointingHand);
+        }
+        response.clicked().then(|| response.interact_pointer_pos())
     }
 }
 
@@ -300,32 +569,66 @@ fn draw_stack(painter: &egui::Painter, r: Rect, stack: &[&Piece]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashSet;
-    use veillee_sdk::{Cell, Colour};
+    use veillee_sdk::Colour;
+
+    /// The plate as text, `#` on it, `.` off it.
+    fn plate(board: &Board) -> Vec<String> {
+        plate_under_points(board)
+            .chunks(usize::from(board.cols))
+            .map(|row| row.iter().map(|&on| if on { '#' } else { '.' }).collect())
+            .collect()
+    }
+
+    fn points(cols: u16, rows: u16, at: &[(u16, u16)]) -> Board {
+        let mut board = Board::points("b", cols, rows, Cell::void());
+        for &(c, r) in at {
+            *board.cell_mut(c, r).unwrap() = Cell::new("point", Colour::rgb(200, 180, 130));
+        }
+        board
+    }
 
     #[test]
-    fn rotation_keeps_every_cell_on_the_grid() {
-        let board = Board::filled(
-            "b",
-            3,
-            2,
-            Cell {
-                kind: "x".into(),
-                colour: Colour::rgb(0, 0, 0),
-                label: String::new(),
-            },
+    fn a_cross_of_points_keeps_its_shape() {
+        let cross: Vec<_> = (0..5u16)
+            .flat_map(|r| (0..5u16).map(move |c| (c, r)))
+            .filter(|&(c, r)| (1..=3).contains(&c) || (1..=3).contains(&r))
+            .collect();
+        assert_eq!(
+            plate(&points(5, 5, &cross)),
+            [".###.", "#####", "#####", "#####", ".###."]
         );
-        for rotation in 0..4 {
-            let mut seen = HashSet::new();
-            for row in 0..2 {
-                for col in 0..3 {
-                    let (c, r) = rotate(&board, rotation, col, row);
-                    let (w, h) = if rotation % 2 == 1 { (2, 3) } else { (3, 2) };
-                    assert!(c < w && r < h);
-                    seen.insert((c, r));
-                }
-            }
-            assert_eq!(seen.len(), 6);
+    }
+
+    #[test]
+    fn rings_joined_by_lines_make_a_square_with_what_they_enclose() {
+        // Two rings of Morris: corners and middles, joined along their sides.
+        let mut board = points(
+            5,
+            5,
+            &[
+                (0, 0),
+                (2, 0),
+                (4, 0),
+                (4, 2),
+                (4, 4),
+                (2, 4),
+                (0, 4),
+                (0, 2),
+                (1, 1),
+                (3, 3),
+            ],
+        );
+        for (a, b) in [
+            ((0, 0), (4, 0)),
+            ((4, 0), (4, 4)),
+            ((4, 4), (0, 4)),
+            ((0, 4), (0, 0)),
+        ] {
+            board.join(a, b);
         }
+        assert_eq!(plate(&board), ["#####"; 5]);
+        // Without the lines, only the points.
+        board.lines.clear();
+        assert_eq!(plate(&board), ["#.#.#", ".#...", "#...#", "...#.", "#.#.#"]);
     }
 }

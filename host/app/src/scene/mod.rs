@@ -1,15 +1,15 @@
 //! Draws any plugin's [`Scene`] and turns clicks into actions, knowing nothing of the game.
 //!
-//! Boards of any size (rotated by the scene's quarter turns), cells with their colours and
-//! labels, pieces by shape and colour, card zones face up or down, highlights. Clicking
-//! walks the actions' click paths: the first click picks something that starts a path (a
+//! Boards of any size and layout — squares, points joined by lines, hexagons, tracks — turned
+//! by the scene's quarter turns, cells with their colours and labels, pieces by shape and
+//! colour, card zones face up or down, highlights. Clicking walks the actions' click paths: the first click picks something that starts a path (a
 //! piece), the cells or pieces that can follow light up, and a click on one of them either
 //! completes an action or narrows it down; when several actions share the whole path, the
 //! remaining ones are offered as buttons. Every clickable square and card is an accessible
 //! button named after it (`"d6"`), so tests and screen readers find them.
 //!
-//! This module holds the click state and the layout; `board` draws cells and stacks,
-//! `pieces` one piece by shape, `zones` the card zones and cards, `scores` the score table.
+//! This module holds the click state and the layout; `geometry` places a board's cells for
+//! its layout, `board` draws cells, lines and stacks, `pieces` one piece by shape, `zones` the card zones and cards, `scores` the score table.
 
 use std::collections::HashSet;
 
@@ -17,6 +17,7 @@ use egui::{pos2, vec2, Rect, Sense, Ui};
 use veillee_sdk::{Action, HighlightKind, Scene, Seat, Target};
 
 mod board;
+mod geometry;
 mod pieces;
 mod scores;
 mod zones;
@@ -283,7 +284,7 @@ mod tests {
     use veillee_sdk::Text;
 
     fn action(id: &str, path: Vec<Target>) -> Action {
-        Action::new(id, path, Text::same(id))
+        Action::new(id, Text::same(id), path)
     }
 
     #[test]

@@ -18,8 +18,28 @@ pub fn scores_ui(ui: &mut Ui, scene: &Scene, lang: Lang, seat: impl Fn(Seat) -> 
             .strong()
             .color(widgets::MUTED),
     );
+    let painter = ui.painter().clone();
+    let measure = |text: &str, font: FontId| {
+        painter
+            .layout_no_wrap(text.to_string(), font, Color32::WHITE)
+            .size()
+            .x
+    };
     let general: Vec<&ScoreLine> = scene.scores.iter().filter(|l| l.seat.is_none()).collect();
-    if !general.is_empty() {
+    let body = egui::TextStyle::Body.resolve(ui.style());
+    let general_width = general
+        .iter()
+        .map(|l| measure(l.label.get(code), body.clone()) + 24.0 + measure(&l.value, body.clone()))
+        .fold(0.0, f32::max);
+    if general_width > ui.available_width() {
+        // A long label ("Moves without capture or advance") wraps, its value after it.
+        for line in general {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(line.label.get(code));
+                ui.label(egui::RichText::new(&line.value).strong());
+            });
+        }
+    } else if !general.is_empty() {
         egui::Grid::new("scores")
             .num_columns(2)
             .spacing([24.0, 6.0])
@@ -48,19 +68,13 @@ pub fn scores_ui(ui: &mut Ui, scene: &Scene, lang: Lang, seat: impl Fn(Seat) -> 
     }
     // One row per seat (there may be five), one column per kind of figure; when that does
     // not fit across the panel, one line per seat.
-    let measure = |text: &str, size: f32| {
-        ui.painter()
-            .layout_no_wrap(text.to_string(), FontId::proportional(size), Color32::WHITE)
-            .size()
-            .x
-    };
     let names = seats
         .iter()
-        .map(|&s| measure(&seat(s).0, 21.0) + 20.0)
+        .map(|&s| measure(&seat(s).0, FontId::proportional(21.0)) + 20.0)
         .fold(0.0, f32::max);
     let wide: f32 = labels
         .iter()
-        .map(|l| measure(l.get(code), 16.0) + 14.0)
+        .map(|l| measure(l.get(code), FontId::proportional(16.0)) + 14.0)
         .sum::<f32>()
         + names
         + 14.0;

@@ -1,7 +1,7 @@
 //! Reading what a hook returned: a refusal, a filtered list of actions, a re-dressed scene.
 
 use serde_json::Value;
-use veillee_sdk::{text, Action, Highlight, Scene, ScoreLine, Text};
+use veillee_sdk::{text, Action, Highlight, Scene, ScoreLine, Target, Text};
 
 use crate::script::{printable, Script};
 
@@ -117,4 +117,73 @@ pub(super) fn apply_view(scene: &mut Scene, returned: Option<&Value>) {
     {
         scene.scores = scores;
     }
+}
+
+/// Most actions one `add_actions` call may add.
+pub(super) const MAX_ADDED: usize = 256;
+
+/// Reads what an `add_actions` returned: `nil` or a list of `{id = …, label = {fr, en},
+/// path = {…}}`, each id new among `taken` (the actions listed so far) and of at most 1 KiB.
+pub(super) fn read_added(
+    returned: Option<&Value>,
+    taken: &[Action],
+) -> Result<Vec<Action>, String> {
+    let list = match returned {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Object(map)) if map.is_empty() => return Ok(Vec::new()),
+        Some(Value::Array(list)) => list,
+        Some(_) => {
+            return Err("it must return a list of actions {id = …, label = …, path = …}".into())
+        }
+    };
+    if list.len() > MAX_ADDED {
+        return Err(format!(
+            "it added {} actions (at most {MAX_ADDED})",
+            list.len()
+        ));
+    }
+    let mut added: Vec<Action> = Vec::with_capacity(list.len());
+    for item in list {
+        let Value::Object(map) = item else {
+            return Err("each action it adds is a table {id = …, label = …, path = …}".into());
+        };
+        let id = map
+            .get("id")
+            .and_then(Value::as_str)
+            .filter(|id| !id.is_empty() && id.len() <= 1024)
+            .ok_or("each action it adds needs an `id` of 1 to 1024 bytes")?
+            .to_string();
+        if id.starts_with(super::CHOOSE_PREFIX) {
+            return Err(format!(
+                "`{id}`: ids starting with `choose:` are the host's"
+            ));
+        }
+        if taken.iter().chain(&added).any(|a| a.id == id) {
+            return Err(format!(
+                "it added `{id}`, which is already an action of this seat"
+            ));
+        }
+        let label = match map.get("label") {
+            Some(Value::String(s)) => Text::same(s.clone()),
+            Some(label @ Value::Object(_)) => serde_json::from_value::<Text>(label.clone())
+                .map_err(|_| format!("the label of `{id}` must be {{fr = …, en = …}}"))?,
+            _ => return Err(format!("`{id}` needs a `label` {{fr = …, en = …}}")),
+        };
+        let path = match map.get("path") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Object(m)) if m.is_empty() => Vec::new(),
+            Some(path) => serde_json::from_value::<Vec<Target>>(path.clone()).map_err(|_| {
+                format!(
+                    "the path of `{id}` must be a list of targets such as {{kind = \"piece\", id = \"lord\"}} \
+                     or {{kind = \"cell\", board = \"board\", col = 2, row = 1}}"
+                )
+            })?,
+        };
+        if path.len() > 16 {
+            return Err(format!("the path of `{id}` has more than 16 steps"));
+        }
+        // Its label is public, like any action's: the leak checks read it per viewer.
+        added.push(Action::new(id, printable(label), path));
+    }
+    Ok(added)
 }

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde_json::{json, Value};
 use veillee_sdk::{
-    Action, Event, GameError, GameRng, Handle, Manifest, PlayoutResult, Scene, Seat, Setup, Status,
+    Action, Event, GameError, Handle, Manifest, PlayoutResult, Scene, Seat, Setup, Status,
 };
 
 use crate::script::{ChoiceRequest, GameAccess, HookResult, Powers, Rng, Script};
@@ -12,6 +12,7 @@ use crate::VariantError;
 use veillee_engine::{EngineError, GameEngine};
 
 mod hook_results;
+mod playout;
 mod sequence;
 mod state;
 
@@ -42,6 +43,8 @@ pub const CHOOSE_PREFIX: &str = "choose:";
 /// Scripts run with no more power than the base engine's declared operations give them.
 pub struct VariantEngine {
     base: Box<dyn GameEngine>,
+    /// The base game's manifest, read once (hooks check operations against it).
+    manifest: Manifest,
     scripts: Vec<Script>,
     games: BTreeMap<Handle, Slot>,
     next: Handle,
@@ -80,6 +83,7 @@ impl VariantEngine {
             }
         }
         Ok(VariantEngine {
+            manifest: base.manifest().clone(),
             base,
             scripts,
             games: BTreeMap::new(),
@@ -387,7 +391,10 @@ impl GameEngine for VariantEngine {
             Status::ToAct { seats } => seats,
         };
         let Listed {
-            actions, failures, ..
+            actions,
+            added,
+            failures,
+            ..
         } = match self.slot_mut(game)?.listed.take() {
             Some(listed) if listed.seat == seat => listed,
             _ => self.list(game, seat)?,
@@ -399,28 +406,44 @@ impl GameEngine for VariantEngine {
             }
             .into());
         };
-        let snapshot = {
+        let before_hooks: Vec<usize> = (0..self.scripts.len())
+            .filter(|&i| {
+                self.scripts[i].has_hook("before_action") && self.scripts[i].concerns(&action.id)
+            })
+            .collect();
+        // Only a `before_action` can refuse the move: without one there is nothing to undo.
+        let snapshot = if before_hooks.is_empty() {
+            None
+        } else {
             let v = &self.slot(game)?.v;
-            Rollback {
+            Some(Rollback {
                 rng: v.rng,
                 scripts: v.scripts.clone(),
-            }
+            })
         };
         let mut events = Vec::new();
         for (index, message) in failures {
             events.push(Self::disabled_event(&self.scripts[index], &message));
             self.slot_mut(game)?.v.scripts[index].disabled = Some(message);
         }
-        let mut queue: VecDeque<Step> = (0..self.scripts.len())
+        let mut queue: VecDeque<Step> = before_hooks
+            .into_iter()
             .map(|script| Step::Before {
                 script,
                 seat,
                 action: action.clone(),
             })
             .collect();
-        queue.push_back(Step::Base { seat, action });
+        match added.iter().find(|(id, _)| *id == action.id) {
+            Some(&(_, script)) => queue.push_back(Step::Play {
+                script,
+                seat,
+                action,
+            }),
+            None => queue.push_back(Step::Base { seat, action }),
+        }
         queue.push_back(Step::TurnStarts { before });
-        match self.advance(game, queue, Some(snapshot.clone()), None)? {
+        match self.advance(game, queue, snapshot.clone(), None)? {
             Advance::Events(more) => {
                 events.extend(more);
                 Ok(events)
@@ -431,9 +454,11 @@ impl GameEngine for VariantEngine {
                 reason,
                 ..
             } => {
-                let slot = self.slot_mut(game)?;
-                slot.v.rng = snapshot.rng;
-                slot.v.scripts = snapshot.scripts;
+                if let Some(snapshot) = snapshot {
+                    let slot = self.slot_mut(game)?;
+                    slot.v.rng = snapshot.rng;
+                    slot.v.scripts = snapshot.scripts;
+                }
                 Err(GameError::Refused {
                     seat,
                     action,
@@ -485,6 +510,7 @@ impl GameEngine for VariantEngine {
             base: engine,
             scripts,
             games,
+            manifest,
             ..
         } = self;
         let slot = &games[&game];
@@ -492,7 +518,6 @@ impl GameEngine for VariantEngine {
             if slot.v.scripts[index].disabled.is_some() || !script.has_hook("view") {
                 continue;
             }
-            let manifest = engine.manifest().clone();
             let mut access = GameAccess {
                 engine: &mut **engine,
                 base,
@@ -510,7 +535,7 @@ impl GameEngine for VariantEngine {
                 slot.v.rng,
                 &[],
                 &mut access,
-                &manifest,
+                manifest,
                 Powers::Read,
             )? {
                 apply_view(&mut scene, returned.first());
@@ -525,48 +550,7 @@ impl GameEngine for VariantEngine {
         seed: u64,
         max_moves: u32,
     ) -> Result<PlayoutResult, EngineError> {
-        // Step by step in the host: the base game's in-guest playout would skip the hooks.
-        let mut rng = GameRng::new(seed);
-        let mut moves = 0;
-        loop {
-            let seat = match self.status(game)? {
-                Status::Finished { outcome } => {
-                    return Ok(PlayoutResult {
-                        moves,
-                        outcome: Some(outcome),
-                        stuck: false,
-                    })
-                }
-                Status::ToAct { seats } => match rng.pick(&seats) {
-                    Some(&seat) => seat,
-                    None => {
-                        return Ok(PlayoutResult {
-                            moves,
-                            outcome: None,
-                            stuck: true,
-                        })
-                    }
-                },
-            };
-            if moves >= max_moves {
-                return Ok(PlayoutResult {
-                    moves,
-                    outcome: None,
-                    stuck: false,
-                });
-            }
-            let count = self.action_count(game, seat)?;
-            if count == 0 {
-                return Ok(PlayoutResult {
-                    moves,
-                    outcome: None,
-                    stuck: true,
-                });
-            }
-            let index = rng.below(count as usize) as u32;
-            self.apply_index(game, seat, index)?;
-            moves += 1;
-        }
+        self.watched_playout(game, seed, max_moves)
     }
 
     fn redraw_hidden(

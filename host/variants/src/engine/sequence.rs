@@ -13,7 +13,7 @@ use veillee_engine::EngineError;
 use super::state::{Listed, Pending, Rollback};
 use super::CHOOSE_PREFIX;
 use super::{
-    hook_results::{apply_filter, refusal},
+    hook_results::{apply_filter, read_added, refusal},
     no_live_game, VariantEngine,
 };
 
@@ -30,6 +30,12 @@ pub(super) enum Step {
         action: Action,
     },
     Base {
+        seat: Seat,
+        action: Action,
+    },
+    /// An action a script added: its `play_action` plays it.
+    Play {
+        script: usize,
         seat: Seat,
         action: Action,
     },
@@ -69,6 +75,16 @@ impl Step {
                 vec![json!(seat), json!(action)],
                 Powers::NoCommands,
             ),
+            Step::Play {
+                script,
+                seat,
+                action,
+            } => (
+                *script,
+                "play_action",
+                vec![json!(seat), json!(action)],
+                Powers::Full,
+            ),
             Step::After {
                 script,
                 seat,
@@ -95,6 +111,26 @@ impl Step {
             ),
             Step::Base { .. } | Step::TurnStarts { .. } => return None,
         })
+    }
+}
+
+/// Puts the `after_action` hooks concerned by `action` first in the queue, in script order.
+fn queue_after_hooks(
+    queue: &mut VecDeque<Step>,
+    scripts: &[Script],
+    seat: Seat,
+    action: &Action,
+    events: &[Event],
+) {
+    for script in (0..scripts.len()).rev() {
+        if scripts[script].has_hook("after_action") && scripts[script].concerns(&action.id) {
+            queue.push_front(Step::After {
+                script,
+                seat,
+                action: action.clone(),
+                events: events.to_vec(),
+            });
+        }
     }
 }
 
@@ -140,6 +176,7 @@ impl VariantEngine {
             base,
             scripts,
             games,
+            manifest,
             ..
         } = self;
         let slot = games.get_mut(&game).ok_or_else(|| no_live_game(game))?;
@@ -158,14 +195,7 @@ impl VariantEngine {
                     let done = base.apply(slot.base, *seat, &action.id)?;
                     rollback = None;
                     events.extend(done.iter().cloned());
-                    for script in (0..scripts.len()).rev() {
-                        queue.push_front(Step::After {
-                            script,
-                            seat: *seat,
-                            action: action.clone(),
-                            events: done.clone(),
-                        });
-                    }
+                    queue_after_hooks(&mut queue, scripts, *seat, action, &done);
                     continue;
                 }
                 Step::TurnStarts { before } => {
@@ -188,7 +218,6 @@ impl VariantEngine {
             if slot.v.scripts[index].disabled.is_some() || !script.has_hook(hook) {
                 continue;
             }
-            let manifest = base.manifest().clone();
             let mut access = GameAccess {
                 engine: &mut **base,
                 base: slot.base,
@@ -201,7 +230,7 @@ impl VariantEngine {
                 slot.v.rng,
                 &answers,
                 &mut access,
-                &manifest,
+                manifest,
                 powers,
             )?;
             match result {
@@ -217,6 +246,11 @@ impl VariantEngine {
                     if let Some(scratch) = scratch {
                         base.drop_game(slot.base);
                         slot.base = scratch;
+                    }
+                    if let Step::Play { seat, action, .. } = &step {
+                        // The added action is played: nothing to roll back any more.
+                        rollback = None;
+                        queue_after_hooks(&mut queue, scripts, *seat, action, &added);
                     }
                     events.extend(added);
                     if let Step::Before { seat, action, .. } = &step {
@@ -268,17 +302,17 @@ impl VariantEngine {
             base,
             scripts,
             games,
+            manifest,
             ..
         } = self;
         let slot = games.get(&game).ok_or_else(|| no_live_game(game))?;
         for (index, script) in scripts.iter().enumerate() {
             if slot.v.scripts[index].disabled.is_some()
                 || !script.has_hook("filter_actions")
-                || actions.is_empty()
+                || !actions.iter().any(|a| script.concerns(&a.id))
             {
                 continue;
             }
-            let manifest = base.manifest().clone();
             let mut access = GameAccess {
                 engine: &mut **base,
                 base: slot.base,
@@ -291,7 +325,7 @@ impl VariantEngine {
                 slot.v.rng,
                 &[],
                 &mut access,
-                &manifest,
+                manifest,
                 Powers::Read,
             )?;
             match result {
@@ -317,14 +351,80 @@ impl VariantEngine {
     /// The base game's legal actions for `seat` passed through every `filter_actions`.
     pub(super) fn list(&mut self, game: Handle, seat: Seat) -> Result<Listed, EngineError> {
         let base = self.slot(game)?.base;
-        let actions = self.base.legal_actions(base, seat)?;
+        let mut actions = self.base.legal_actions(base, seat)?;
         let mut failures = Vec::new();
+        let added = self.added(game, seat, &mut actions, &mut failures)?;
         let actions = self.filtered(game, seat, actions, &mut failures)?;
         Ok(Listed {
             seat,
             actions,
+            added,
             failures,
         })
+    }
+
+    /// Appends to a seat's actions those every `add_actions` adds; returns the added ids
+    /// with their script. Asked only of a seat to act (it has base actions), and, for a
+    /// script with `actions` patterns, only when one of the base actions matches.
+    fn added(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        actions: &mut Vec<Action>,
+        failures: &mut Vec<(usize, String)>,
+    ) -> Result<Vec<(String, usize)>, EngineError> {
+        let mut owners = Vec::new();
+        if actions.is_empty() {
+            return Ok(owners);
+        }
+        let VariantEngine {
+            base,
+            scripts,
+            games,
+            manifest,
+            ..
+        } = self;
+        let slot = games.get(&game).ok_or_else(|| no_live_game(game))?;
+        for (index, script) in scripts.iter().enumerate() {
+            if slot.v.scripts[index].disabled.is_some()
+                || !script.has_hook("add_actions")
+                || !actions.iter().any(|a| script.concerns(&a.id))
+            {
+                continue;
+            }
+            let mut access = GameAccess {
+                engine: &mut **base,
+                base: slot.base,
+                players: slot.v.players,
+            };
+            let result = script.run(
+                "add_actions",
+                &[json!(seat)],
+                &slot.v.scripts[index].data,
+                slot.v.rng,
+                &[],
+                &mut access,
+                manifest,
+                Powers::Read,
+            )?;
+            match result {
+                HookResult::Done { returned, .. } => match read_added(returned.first(), actions) {
+                    Ok(more) => {
+                        owners.extend(more.iter().map(|a| (a.id.clone(), index)));
+                        actions.extend(more);
+                    }
+                    Err(why) => {
+                        failures.push((index, format!("{}: {why} (in add_actions)", script.file())))
+                    }
+                },
+                HookResult::Pending(_) => failures.push((
+                    index,
+                    format!("{}: add_actions cannot ask a choice", script.file()),
+                )),
+                HookResult::Failed(message) => failures.push((index, message)),
+            }
+        }
+        Ok(owners)
     }
 
     /// The legal actions of one question. An answer is private: the seat asked reads its
@@ -340,7 +440,7 @@ impl VariantEngine {
             .iter()
             .enumerate()
             .map(|(i, option)| {
-                Action::new(format!("{CHOOSE_PREFIX}{i}"), Vec::new(), public.clone())
+                Action::button(format!("{CHOOSE_PREFIX}{i}"), public.clone())
                     .with_private(option.clone())
             })
             .collect()

@@ -38,6 +38,9 @@ impl Slot {
 pub(super) struct Listed {
     pub(super) seat: Seat,
     pub(super) actions: Vec<Action>,
+    /// The actions a script's `add_actions` added, by id, with that script's index: its
+    /// `play_action` plays them.
+    pub(super) added: Vec<(String, usize)>,
     pub(super) failures: Vec<(usize, String)>,
 }
 

@@ -91,6 +91,7 @@ pub(super) fn read_info(module: &Table) -> Result<ScriptInfo, String> {
         }
         Err(e) => return Err(e.to_string()),
     }
+    let actions = read_actions(module)?;
     let mut hooks = Vec::new();
     for hook in HOOKS {
         match module.raw_get::<Value>(*hook) {
@@ -131,8 +132,48 @@ pub(super) fn read_info(module: &Table) -> Result<ScriptInfo, String> {
         exclusive,
         part_of_game,
         changes,
+        actions,
         hooks,
     })
+}
+
+/// Most patterns in a script's `actions` list, and the longest one.
+const MAX_PATTERNS: usize = 64;
+const MAX_PATTERN_BYTES: usize = 128;
+
+/// The optional `actions` field: the action-id patterns (`*` for any text) the script's
+/// action hooks concern. Empty when absent: they concern every action.
+fn read_actions(module: &Table) -> Result<Vec<String>, String> {
+    let bad = || {
+        format!(
+            "`actions` must be a list of 1 to {MAX_PATTERNS} action ids or patterns such as \
+             {{\"take-*\", \"end-turn\"}} (`*` stands for any text)"
+        )
+    };
+    let list = match module.raw_get::<Value>("actions") {
+        Ok(Value::Nil) => return Ok(Vec::new()),
+        Ok(Value::Table(list)) => list,
+        _ => return Err(bad()),
+    };
+    let mut patterns = Vec::new();
+    for item in list.sequence_values::<Value>() {
+        let Ok(Value::String(pattern)) = item else {
+            return Err(bad());
+        };
+        let pattern = pattern.to_str().map_err(|_| bad())?.to_string();
+        if pattern.is_empty() || pattern.len() > MAX_PATTERN_BYTES {
+            return Err(format!(
+                "`actions`: a pattern has 1 to {MAX_PATTERN_BYTES} bytes (`{}…` has {})",
+                pattern.chars().take(20).collect::<String>(),
+                pattern.len()
+            ));
+        }
+        patterns.push(pattern);
+    }
+    if patterns.is_empty() || patterns.len() > MAX_PATTERNS || list.raw_len() != patterns.len() {
+        return Err(bad());
+    }
+    Ok(patterns)
 }
 
 pub(super) fn table_text(t: &Table) -> Option<Text> {

@@ -33,6 +33,8 @@ pub use sandbox::Rng;
 /// The hooks a script may define, in the order the guide lists them.
 pub const HOOKS: &[&str] = &[
     "setup",
+    "add_actions",
+    "play_action",
     "filter_actions",
     "before_action",
     "after_action",
@@ -61,6 +63,12 @@ pub struct ScriptInfo {
     pub part_of_game: bool,
     /// The "rules diff": a short list of what changes, for set-up screens.
     pub changes: Vec<Text>,
+    /// The action ids its action hooks concern (`actions = {"take-*", "end-turn"}`, `*` for
+    /// any text): `filter_actions` runs only when a listed action matches, `before_action` and
+    /// `after_action` only for a matching action. Empty: every action. The host plays the
+    /// other moves without calling the script (inside the plugin in simulations).
+    #[serde(default)]
+    pub actions: Vec<String>,
     /// The hooks it defines, in [`HOOKS`] order.
     pub hooks: Vec<String>,
 }
@@ -233,6 +241,16 @@ impl Script {
         self.info.hooks.iter().any(|h| h == hook)
     }
 
+    /// Whether its action hooks concern the action `id` (see [`ScriptInfo::actions`]).
+    pub fn concerns(&self, id: &str) -> bool {
+        self.info.actions.is_empty()
+            || self
+                .info
+                .actions
+                .iter()
+                .any(|p| veillee_sdk::id_matches(p, id))
+    }
+
     /// Memory its Lua state uses now, in bytes.
     pub fn used_memory(&self) -> usize {
         self.lua.used_memory()
@@ -356,6 +374,21 @@ impl Script {
                 "command",
                 scope.create_function(|lua, (name, args): (String, Value)| {
                     operation(lua, call, OperationKind::Command, &name, args, de, ser)
+                })?,
+            )?;
+            // Every game's way to pass the turn, under one name: its `pass_turn` command.
+            game.raw_set(
+                "pass_turn",
+                scope.create_function(|lua, ()| {
+                    operation(
+                        lua,
+                        call,
+                        OperationKind::Command,
+                        "pass_turn",
+                        Value::Nil,
+                        de,
+                        ser,
+                    )
                 })?,
             )?;
             game.raw_set(

@@ -1,0 +1,368 @@
+//! House rules with real power that stay fast (issue 16), through the real wasm plugins and
+//! real Luau:
+//!
+//! * hooks that declare the actions they concern (`actions = {…}`) are called only for those,
+//!   and random playouts run inside the plugin between them (`playout_until`, ABI 1.7),
+//!   giving the very game the host would play move by move;
+//! * a script with only `setup` plays out entirely inside the plugin;
+//! * `add_actions` / `play_action` add moves: Siège « seigneur agile »;
+//! * Château Noir « prise obligatoire »: `end-turn` is never offered while a take is;
+//! * roc noir « trappe coûteuse »: a fall costs the faller's player a rope;
+//! * a `before_action` that refuses every move never makes a playout loop.
+
+use veillee_runtime::conformance::{check, CheckConfig};
+use veillee_runtime::engine::GameEngine;
+use veillee_runtime::native::native_engine;
+use veillee_runtime::variants::library;
+use veillee_runtime::variants::{Script, VariantEngine, VariantLimits};
+use veillee_sdk::{GameRng, Handle, PlayoutWatch, Seat, Setup, Status};
+use veillee_tests::{builtin_plugin, runtime};
+
+fn builtin(game: &str, file: &str) -> Script {
+    library::builtin(Some(game))
+        .into_iter()
+        .find(|s| s.file == file)
+        .unwrap_or_else(|| panic!("{file} is built in"))
+        .load(VariantLimits::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn script(text: &str) -> Script {
+    Script::load("test.lua", text, VariantLimits::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn engine(game: &str, scripts: Vec<Script>) -> VariantEngine {
+    let runtime = runtime();
+    let plugin = builtin_plugin(&runtime, game);
+    VariantEngine::new(Box::new(plugin), scripts).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn seat_to_act(engine: &mut dyn GameEngine, game: Handle) -> Option<Seat> {
+    match engine.status(game).unwrap() {
+        Status::ToAct { seats } => Some(seats[0]),
+        Status::Finished { .. } => None,
+    }
+}
+
+fn ids(engine: &mut dyn GameEngine, game: Handle, seat: Seat) -> Vec<String> {
+    engine
+        .legal_actions(game, seat)
+        .unwrap()
+        .into_iter()
+        .map(|a| a.id)
+        .collect()
+}
+
+/// A script counting in `ctx.state` how often each of its hooks ran.
+fn counting(game: &str, actions: Option<&str>) -> Script {
+    script(&format!(
+        r#"return {{
+            id = "counting", name = "c", description = "c", game = "{game}", version = "1",
+            {}
+            after_action = function(ctx, seat, action)
+              ctx.state.after = (ctx.state.after or 0) + 1
+              ctx.state.last = action.id
+            end,
+            before_action = function(ctx, seat, action)
+              ctx.state.before = (ctx.state.before or 0) + 1
+            end,
+          }}"#,
+        actions.map_or(String::new(), |a| format!("actions = {{ {a} }},"))
+    ))
+}
+
+#[test]
+fn hooks_that_declare_their_actions_run_only_for_those() {
+    let mut engine = engine("siege", vec![counting("siege", Some(r#""lord-*""#))]);
+    let game = engine.create(&Setup::new(2, 1)).unwrap();
+    let mut rng = GameRng::new(5);
+    let mut moves = 0;
+    while let Some(seat) = seat_to_act(&mut engine, game) {
+        let actions = ids(&mut engine, game, seat);
+        let id = actions[rng.below(actions.len())].clone();
+        engine.apply(game, seat, &id).unwrap();
+        moves += 1;
+    }
+    assert!(moves > 10);
+    let state = engine.script_state(game, "counting").unwrap();
+    // Only the lord's placement matches `lord-*`: one call of each hook in the whole game.
+    assert_eq!(state["after"], 1, "{state}");
+    assert_eq!(state["before"], 1, "{state}");
+    assert!(
+        state["last"].as_str().unwrap().starts_with("lord-"),
+        "{state}"
+    );
+}
+
+#[test]
+fn a_watched_playout_plays_inside_the_plugin_and_stops_at_watched_actions() {
+    let runtime = runtime();
+    let mut plugin = builtin_plugin(&runtime, "chateau-noir");
+    let game = plugin.create(&Setup::new(2, 3)).unwrap();
+    let watch = PlayoutWatch {
+        listed: Vec::new(),
+        played: vec!["take-*".into()],
+    };
+    let stop = plugin
+        .playout_until(game, 9, 100_000, &watch)
+        .unwrap()
+        .expect("the built-in plugins export veillee_playout_until (ABI 1.7)");
+    let seat = stop
+        .seat
+        .expect("a random game of Château Noir takes a piece");
+    let id = stop.action.expect("a played watch names the action");
+    assert!(id.starts_with("take-"), "{id}");
+    assert!(ids(&mut plugin, game, seat).contains(&id));
+    // A list watch stops before the pick, at a seat whose list holds a match.
+    let listed = PlayoutWatch {
+        listed: vec!["end-turn".into()],
+        played: Vec::new(),
+    };
+    let game = plugin.create(&Setup::new(2, 3)).unwrap();
+    let stop = plugin
+        .playout_until(game, 9, 100_000, &listed)
+        .unwrap()
+        .unwrap();
+    assert_eq!(stop.action, None);
+    let seat = stop.seat.unwrap();
+    assert!(ids(&mut plugin, game, seat).contains(&"end-turn".to_string()));
+}
+
+#[test]
+fn a_watched_playout_runs_the_hooks_for_exactly_the_watched_moves() {
+    // Watching `lord-*`: the one placement of the lord, whatever else happens inside the
+    // plugin; the game is played to its end.
+    let mut siege = engine("siege", vec![counting("siege", Some(r#""lord-*""#))]);
+    for seed in 0..5 {
+        let game = siege.create(&Setup::new(2, seed)).unwrap();
+        let result = siege.playout(game, 100 + seed, 10_000).unwrap();
+        assert!(result.outcome.is_some(), "{result:?}");
+        assert!(result.moves > 1);
+        let state = siege.script_state(game, "counting").unwrap();
+        assert_eq!(state["after"], 1, "seed {seed}: {state}");
+        assert_eq!(state["before"], 1, "seed {seed}: {state}");
+        assert!(state["last"].as_str().unwrap().starts_with("lord-"));
+    }
+    // Watching `take-*` in Château Noir: the hook sees takes, and takes only.
+    let takes = r#"return {
+        id = "takes", name = "t", description = "t", game = "chateau-noir", version = "1",
+        actions = { "take-*" },
+        after_action = function(ctx, seat, action)
+          if string.sub(action.id, 1, 5) ~= "take-" then error("not watched: " .. action.id) end
+          ctx.state.takes = (ctx.state.takes or 0) + 1
+        end,
+      }"#;
+    let mut noir = engine("chateau-noir", vec![script(takes)]);
+    let game = noir.create(&Setup::new(2, 1)).unwrap();
+    let result = noir.playout(game, 7, 20_000).unwrap();
+    assert!(noir.disabled(game).is_empty(), "{:?}", noir.disabled(game));
+    assert!(result.moves > 100, "{result:?}");
+    assert!(
+        noir.script_state(game, "takes").unwrap()["takes"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+}
+
+#[test]
+fn a_setup_only_script_plays_out_exactly_like_its_plain_game() {
+    // « Sans règle spéciale » only calls a command in `setup`: its playouts run entirely
+    // inside the plugin. Against the plain plugin after the same command, same game.
+    let mut variant = engine("siege", vec![builtin("siege", "sans-regle-speciale.lua")]);
+    let runtime = runtime();
+    let mut plain = builtin_plugin(&runtime, "siege");
+    for seed in 0..5 {
+        let a = variant.create(&Setup::new(2, seed)).unwrap();
+        let b = plain.create(&Setup::new(2, seed)).unwrap();
+        plain
+            .operation(b, "end_special_rule", &serde_json::Value::Null)
+            .unwrap();
+        // The variant engine seeds its in-plugin stretch from its own generator.
+        let stretch_seed = GameRng::new(seed).next_u64();
+        assert_eq!(
+            variant.playout(a, seed, 10_000).unwrap(),
+            plain.playout(b, stretch_seed, 10_000).unwrap()
+        );
+    }
+}
+
+#[test]
+fn a_before_action_that_refuses_everything_never_makes_a_playout_loop() {
+    let mut engine = engine(
+        "siege",
+        vec![script(
+            r#"return { id = "no", name = "n", description = "n", game = "siege", version = "1",
+                 before_action = function() return false, "never" end }"#,
+        )],
+    );
+    let game = engine.create(&Setup::new(2, 0)).unwrap();
+    let result = engine.playout(game, 1, 1000).unwrap();
+    assert!(result.stuck, "{result:?}");
+    assert_eq!(result.moves, 0);
+}
+
+/// The seigneur agile's added steps from the lord's square (the steps whose from-square is
+/// the lord's and that the plain game does not offer).
+#[test]
+fn seigneur_agile_adds_the_lords_diagonal_step_and_plays_it_as_a_move() {
+    let mut agile = engine("siege", vec![builtin("siege", "seigneur-agile.lua")]);
+    let game = agile.create(&Setup::new(2, 0)).unwrap();
+    // The defender places the lord on d6; the special rule still binds: no agile step yet.
+    agile.apply(game, 1, "lord-d6").unwrap();
+    agile
+        .operation(game, "end_special_rule", &serde_json::Value::Null)
+        .unwrap();
+    agile.apply(game, 0, "c0-b2").unwrap();
+    let listed = agile.legal_actions(game, 1).unwrap();
+    let step = listed.iter().find(|a| a.id == "d6-c5").unwrap_or_else(|| {
+        panic!(
+            "d6-c5 is offered: {:?}",
+            listed.iter().map(|a| &a.id).collect::<Vec<_>>()
+        )
+    });
+    assert_eq!(
+        step.path.len(),
+        2,
+        "a click path: the lord, then the square"
+    );
+    assert!(step.label.en.contains("nimble"), "{}", step.label.en);
+    // The plain game does not offer it.
+    let base = agile.base();
+    let plain_game = base.create(&Setup::new(2, 0)).unwrap();
+    base.apply(plain_game, 1, "lord-d6").unwrap();
+    base.operation(plain_game, "end_special_rule", &serde_json::Value::Null)
+        .unwrap();
+    base.apply(plain_game, 0, "c0-b2").unwrap();
+    assert!(!ids(base, plain_game, 1).contains(&"d6-c5".to_string()));
+    // Played: the lord is on c5 and the attacker is to move.
+    agile.apply(game, 1, "d6-c5").unwrap();
+    assert_eq!(seat_to_act(&mut agile, game), Some(0));
+    assert_eq!(
+        agile
+            .operation(game, "where_is", &serde_json::json!({"piece": "lord"}))
+            .unwrap(),
+        serde_json::json!("c5")
+    );
+    assert!(
+        agile.disabled(game).is_empty(),
+        "{:?}",
+        agile.disabled(game)
+    );
+}
+
+#[test]
+fn prise_obligatoire_never_offers_end_turn_while_a_take_is_possible() {
+    let mut engine = engine(
+        "chateau-noir",
+        vec![builtin("chateau-noir", "prise-obligatoire.lua")],
+    );
+    let mut takes_seen = 0;
+    for seed in 0..4 {
+        let game = engine.create(&Setup::new(2, seed)).unwrap();
+        let mut rng = GameRng::new(seed);
+        for _ in 0..3000 {
+            let Some(seat) = seat_to_act(&mut engine, game) else {
+                break;
+            };
+            let actions = ids(&mut engine, game, seat);
+            if actions.iter().any(|a| a.starts_with("take-")) {
+                takes_seen += 1;
+                assert!(!actions.contains(&"end-turn".to_string()), "{actions:?}");
+            }
+            let id = actions[rng.below(actions.len())].clone();
+            engine.apply(game, seat, &id).unwrap();
+        }
+        assert!(engine.disabled(game).is_empty());
+        engine.drop_game(game);
+    }
+    assert!(takes_seen > 0, "random games reach a capture phase");
+}
+
+#[test]
+fn the_example_rules_pass_the_conformance_kit() {
+    for (game, file) in [
+        ("siege", "seigneur-agile.lua"),
+        ("chateau-noir", "prise-obligatoire.lua"),
+        ("roc-noir", "trappe-couteuse.lua"),
+    ] {
+        let mut variant = engine(game, vec![builtin(game, file)]);
+        let mut reference =
+            VariantEngine::new(native_engine(game).unwrap(), vec![builtin(game, file)]).unwrap();
+        let config = CheckConfig {
+            games: 1,
+            deep_steps: 30,
+            deep_stride: 500,
+            ..CheckConfig::default()
+        };
+        let report = check(&mut variant, Some(&mut reference), &config);
+        assert!(report.passed(), "{file}:\n{}", report.failures.join("\n"));
+    }
+}
+
+#[test]
+fn trappe_couteuse_a_knight_that_falls_costs_its_player_a_rope() {
+    let mut engine = engine("roc-noir", vec![builtin("roc-noir", "trappe-couteuse.lua")]);
+    let query = |engine: &mut VariantEngine, game, name: &str, args: serde_json::Value| {
+        engine.operation(game, name, &args).unwrap()
+    };
+    let mut charged = 0;
+    for seed in 0..6 {
+        let game = engine.create(&Setup::new(2, seed)).unwrap();
+        let mut rng = GameRng::new(seed);
+        for _ in 0..1500 {
+            let Some(seat) = seat_to_act(&mut engine, game) else {
+                break;
+            };
+            let ropes: Vec<u64> = (0..2)
+                .map(|s| {
+                    query(&mut engine, game, "ropes", serde_json::json!({"seat": s}))
+                        .as_u64()
+                        .unwrap()
+                })
+                .collect();
+            let fell_before = query(&mut engine, game, "last_fall", serde_json::Value::Null);
+            let actions = ids(&mut engine, game, seat);
+            let id = actions[rng.below(actions.len())].clone();
+            let events = engine.apply(game, seat, &id).unwrap();
+            let fell = query(&mut engine, game, "last_fall", serde_json::Value::Null);
+            if fell.is_null() || fell == fell_before {
+                continue;
+            }
+            let faller = fell["seat"].as_u64().unwrap() as usize;
+            let after = query(
+                &mut engine,
+                game,
+                "ropes",
+                serde_json::json!({"seat": faller}),
+            );
+            // A jump hands back its own rope first (RN-R1; RN-R3's jump back out is free
+            // without one); the fall then costs one more.
+            let plain = if id.starts_with("jump-") && faller == seat as usize {
+                ropes[faller].saturating_sub(1)
+            } else {
+                ropes[faller]
+            };
+            let expected = plain.saturating_sub(1);
+            assert_eq!(
+                after,
+                serde_json::json!(expected),
+                "seed {seed}, {id}: {fell}"
+            );
+            if plain > 0 {
+                charged += 1;
+                assert!(
+                    events.iter().any(|e| e.text.en.contains("Costly trapdoor")),
+                    "{events:?}"
+                );
+            }
+        }
+        assert!(
+            engine.disabled(game).is_empty(),
+            "{:?}",
+            engine.disabled(game)
+        );
+        engine.drop_game(game);
+    }
+    assert!(charged > 0, "random games see a fall");
+}

@@ -1,0 +1,83 @@
+-- « Seigneur agile » — the lord may also step one square diagonally inside the castle.
+--
+-- In the plain rules the lord moves two or three squares along a diagonal (SG-L1) or steps
+-- from one crown to the other (SG-L2). Here it may also step a single square diagonally,
+-- onto an empty castle square or onto a knight, which it then captures (as SG-L3). The
+-- special rule still binds: while SG-R applies, the lord does not move.
+--
+-- How: `add_actions` offers the new steps to the defender as ordinary actions (same ids as
+-- the game's moves, `d6-c5`, with a click path: the lord, then the square), and
+-- `play_action` plays the one chosen with Siège's `move_piece` command, which moves the lord
+-- as a real move (capture, counts, the turn passes).
+
+local DEFENDER = 1
+local COLUMNS = "abcdefgh"
+local DIAGONALS = { { -1, -1 }, { -1, 1 }, { 1, -1 }, { 1, 1 } }
+
+-- The castle is c3–f6: columns 3 to 6 (a = 1), ranks 3 to 6.
+local function in_castle(col, rank)
+  return col >= 3 and col <= 6 and rank >= 3 and rank <= 6
+end
+
+local function square(col, rank)
+  return string.sub(COLUMNS, col, col) .. rank
+end
+
+return {
+  id = "seigneur-agile",
+  name = { fr = "Seigneur agile", en = "Nimble lord" },
+  description = {
+    fr = "Le seigneur peut aussi faire un pas d'une case en diagonale dans le château.",
+    en = "The lord may also step one square diagonally inside the castle.",
+  },
+  game = "siege",
+  version = "1.0.0",
+  changes = {
+    {
+      fr = "Le seigneur peut aussi avancer ou reculer d'une seule case en diagonale, sans quitter le château, sur une case vide ou sur un chevalier qu'il prend (SG-L1, SG-L3).",
+      en = "The lord may also step a single square diagonally, staying in the castle, onto an empty square or onto a knight, which it takes (SG-L1, SG-L3).",
+    },
+  },
+
+  add_actions = function(ctx, seat)
+    if seat ~= DEFENDER or ctx.game.query("special_rule_applies") then
+      return
+    end
+    local at = ctx.game.query("where_is", { piece = "lord" })
+    if at == nil then
+      return -- not placed yet, or taken
+    end
+    local col = string.find(COLUMNS, string.sub(at, 1, 1), 1, true)
+    local rank = tonumber(string.sub(at, 2))
+    local added = {}
+    for _, d in ipairs(DIAGONALS) do
+      local c, r = col + d[1], rank + d[2]
+      if in_castle(c, r) then
+        local to = square(c, r)
+        local there = ctx.game.query("piece_at", { square = to })
+        -- Knights are k1–k4: the lord takes them; it never lands on a soldier.
+        if there == nil or string.sub(there, 1, 1) == "k" then
+          local takes = there ~= nil
+          added[#added + 1] = {
+            id = at .. "-" .. to,
+            label = {
+              fr = "Seigneur " .. at .. " → " .. to .. (takes and " prend le chevalier" or "") .. " (pas agile)",
+              en = "Lord " .. at .. " → " .. to .. (takes and " takes the knight" or "") .. " (nimble step)",
+            },
+            -- Scene cells: column 0 = a, row 0 = rank 6 (see the game's README).
+            path = {
+              { kind = "piece", id = "lord" },
+              { kind = "cell", board = "board", col = c - 1, row = 6 - r },
+            },
+          }
+        end
+      end
+    end
+    return added
+  end,
+
+  play_action = function(ctx, seat, action)
+    local from, to = string.match(action.id, "^(%a%d)%-(%a%d)$")
+    ctx.game.command("move_piece", { from = from, to = to })
+  end,
+}
