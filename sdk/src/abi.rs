@@ -51,7 +51,10 @@
 //! English), read with a serde default so that a plugin without it loads and simply ships
 //! no rules, and ignored by older hosts (they do not refuse unknown manifest fields); 1.3
 //! added the optional scene field `Piece::name` (what a piece is, in both languages), read
-//! and ignored the same way; 1.6 added the optional scene fields `Board::layout` (points
+//! and ignored the same way; 1.4 added the optional fields `Action::private` and
+//! `Event::private` ([`crate::Private`]: what the acting seat, or the seats named, read
+//! instead of the public text), with the same serde default: an older plugin's texts are
+//! all public, as they always were; 1.6 added the optional scene fields `Board::layout` (points
 //! joined by lines, hexagons, a track — [`crate::Layout`]) and `Board::lines`, whose
 //! defaults (squares, no lines) are what older plugins drew; an older host ignores them and
 //! draws such a board as squares, where clicks still name the same cells; 1.7 added the optional

@@ -2,35 +2,96 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::Text;
+use crate::{Seat, Text};
 
 /// One thing a seat may do now.
+///
+/// **What is public.** The id is logged and saved in session files, so anyone holding the
+/// file can read it: never put a secret in an id. The `label` is what *everyone* reads once
+/// the action is played (the terminal, the window's log, the other players after a hand-off).
+/// A secret move keeps its secret in `private`: the acting seat (or the seats it names) reads
+/// that text instead, in its list of choices and in its own log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Action {
     /// Stable id, logged and replayed as is (`"c0-d2"`). Unique among the seat's actions.
+    /// Public: it is in every session file.
     pub id: String,
     /// The scene targets a click walks through, in order (a piece, then a square).
     /// Empty for actions without a place on the board: they are shown as buttons.
     #[serde(default)]
     pub path: Vec<Target>,
-    /// What it does, in words.
+    /// What it does, in words, as everyone reads it.
     pub label: Text,
+    /// What the acting seat (or the seats named) reads instead of `label` (since ABI 1.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub private: Option<Private>,
+}
+
+/// A text that some seats read instead of the public one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Private {
+    /// Who reads it. Empty: the seat whose action it is (for an event, the seat whose
+    /// action caused it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<Seat>,
+    /// What they read.
+    pub text: Text,
+}
+
+impl Private {
+    /// Whether `viewer` reads this text, for an action or event of `actor`.
+    pub fn is_for(&self, actor: Option<Seat>, viewer: Option<Seat>) -> bool {
+        match viewer {
+            None => false,
+            Some(v) if self.seats.is_empty() => actor == Some(v),
+            Some(v) => self.seats.contains(&v),
+        }
+    }
+}
+
+/// The text `viewer` reads: the private one if it is for them, else the public one.
+fn seen<'a>(
+    public: &'a Text,
+    private: Option<&'a Private>,
+    actor: Option<Seat>,
+    viewer: Option<Seat>,
+) -> &'a Text {
+    match private {
+        Some(p) if p.is_for(actor, viewer) => &p.text,
+        _ => public,
+    }
 }
 
 impl Action {
     /// An action reached by clicking `path` in order (a piece, then a cell; see
-    /// [`crate::move_path`]).
+    /// [`crate::move_path`]), whose label everyone may read.
     pub fn new(id: impl Into<String>, label: Text, path: Vec<Target>) -> Self {
         Action {
             id: id.into(),
             path,
             label,
+            private: None,
         }
     }
 
     /// An action without a place on the board, shown as a button (`pass`).
     pub fn button(id: impl Into<String>, label: Text) -> Self {
         Action::new(id, label, Vec::new())
+    }
+
+    /// The same action, with `label` kept as what everyone reads and `secret` as what the
+    /// acting seat reads ("Burrow on d1" for the fox, "The fox digs" for the hens).
+    pub fn with_private(mut self, secret: Text) -> Self {
+        self.private = Some(Private {
+            seats: Vec::new(),
+            text: secret,
+        });
+        self
+    }
+
+    /// What `viewer` reads of this action of `actor` (`None`: a spectator).
+    pub fn label_for(&self, actor: Seat, viewer: Option<Seat>) -> &Text {
+        seen(&self.label, self.private.as_ref(), Some(actor), viewer)
     }
 }
 
@@ -76,13 +137,19 @@ impl Target {
 }
 
 /// Something an action caused, for the game's log ("the knight takes the soldier on d5").
+/// `text` is what everyone reads; `private`, what the seats concerned read instead ("you
+/// draw the King" for the one who drew, "Black draws a card" for the others).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
-    /// What happened, in words.
+    /// What happened, in words, as everyone reads it.
     pub text: Text,
-    /// Whether it revealed something that was hidden (undo never crosses a reveal).
+    /// Whether it revealed something that was hidden or drew chance (undo never crosses a
+    /// reveal).
     #[serde(default)]
     pub reveal: bool,
+    /// What some seats read instead of `text` (since ABI 1.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub private: Option<Private>,
 }
 
 impl Event {
@@ -91,11 +158,29 @@ impl Event {
         Event {
             text,
             reveal: false,
+            private: None,
         }
     }
 
     /// An event that revealed hidden information or drew chance.
     pub fn reveal(text: Text) -> Self {
-        Event { text, reveal: true }
+        Event {
+            reveal: true,
+            ..Event::new(text)
+        }
+    }
+
+    /// The same event, read as `secret` by `seats` (empty: the seat whose action caused it).
+    pub fn with_private(mut self, seats: Vec<Seat>, secret: Text) -> Self {
+        self.private = Some(Private {
+            seats,
+            text: secret,
+        });
+        self
+    }
+
+    /// What `viewer` reads of this event, caused by an action of `actor`.
+    pub fn text_for(&self, actor: Option<Seat>, viewer: Option<Seat>) -> &Text {
+        seen(&self.text, self.private.as_ref(), actor, viewer)
     }
 }

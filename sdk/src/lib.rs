@@ -28,7 +28,7 @@ mod table;
 pub mod testing;
 mod text;
 
-pub use action::{Action, Event, Target};
+pub use action::{Action, Event, Private, Target};
 pub use colour::Colour;
 pub use coords::{move_path, Coords};
 pub use error::GameError;

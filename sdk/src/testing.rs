@@ -19,9 +19,18 @@
 //! ([`crate::Scene::problem`]) and every click path points at a piece, a cell or a card of
 //! it; an unlisted action and a seat out of turn
 //! are refused and change nothing; saving then loading gives the same game and bytes. At the
-//! end, replaying the seed and the action ids gives the same game. The host's conformance kit
-//! (`veillee check`) checks the same and more through the wasm build; this one runs natively,
-//! in a game crate's own `cargo test`.
+//! end, replaying the seed and the action ids gives the same game.
+//!
+//! For a game with hidden information, the kit's leak checks run too, at every one of a
+//! game's first 200 moves and then every `deep_every` moves, for every seat and a spectator:
+//! re-drawing what the viewer cannot see ([`Game::redraw_hidden`]) must not change the
+//! viewer's scene, its legal actions, nor what it reads of the move played next — its label,
+//! and, when the viewer sees the same scene after it in both games and nothing was revealed,
+//! its events that are not reveals; two moves of the actor that leave the viewer the same
+//! scene must read the same to that viewer; and over the whole run, the re-draws must change
+//! the game at least once (a `redraw_hidden` left at its do-nothing default proves nothing).
+//! The host's conformance kit (`veillee check`) checks the same and more through the wasm
+//! build; this one runs natively, in a game crate's own `cargo test`.
 
 use std::fmt::Debug;
 use std::ops::{Range, RangeInclusive};
@@ -75,12 +84,22 @@ pub fn random_games<G: Game + PartialEq + Debug>(
     mut invariant: impl FnMut(&G, &[(Seat, String)]),
 ) -> Tally {
     let mut tally = Tally::default();
+    let mut redraws = (0u64, 0u64);
     for players in config.players.clone() {
         for seed in config.seeds.clone() {
-            tally.moves += one_game::<G>(config, players, seed, &mut invariant) as u64;
+            tally.moves +=
+                one_game::<G>(config, players, seed, &mut invariant, &mut redraws) as u64;
             tally.games += 1;
         }
     }
+    let (made, changed) = redraws;
+    assert!(
+        made == 0 || changed > 0,
+        "the game declares hidden information, but its redraw_hidden never changed anything \
+         ({made} re-draws in {} games): write `Game::redraw_hidden` so that it re-deals at \
+         random everything the viewer cannot see, or set `hidden_information: false`",
+        tally.games
+    );
     tally
 }
 
@@ -90,6 +109,7 @@ fn one_game<G: Game + PartialEq + Debug>(
     players: u8,
     seed: u64,
     invariant: &mut impl FnMut(&G, &[(Seat, String)]),
+    redraws: &mut (u64, u64),
 ) -> usize {
     let at = |played: &[(Seat, String)]| {
         format!(
@@ -165,6 +185,18 @@ fn one_game<G: Game + PartialEq + Debug>(
             check_in_depth(&mut table, h, seat, players, &actions, &at(&played));
         }
         let index = rng.below(actions.len());
+        // Every move of a game's first 200 (a secret may live one move only), then as deep.
+        if G::manifest().hidden_information
+            && (played.len() < 200 || played.len().is_multiple_of(config.deep_every.max(1)))
+        {
+            let secrets = Secrets {
+                players,
+                seed: seed.wrapping_mul(31).wrapping_add(played.len() as u64),
+                at: &at(&played),
+            };
+            secrets.check(&mut table, h, seat, &actions[index], redraws);
+            secrets.secret_moves(&mut table, h, seat, &actions);
+        }
         table
             .apply_index(h, seat, index as u32)
             .unwrap_or_else(|e| panic!("{}: {} refused: {e}", at(&played), actions[index].id));
@@ -256,6 +288,186 @@ fn check_in_depth<G: Game + PartialEq + Debug>(
         "{at}: saved bytes differ"
     );
     table.drop_game(copy);
+}
+
+/// The leak checks at one step of a game with hidden information.
+struct Secrets<'a> {
+    players: u8,
+    seed: u64,
+    at: &'a str,
+}
+
+impl Secrets<'_> {
+    /// For every viewer: a copy re-drawn for it shows it the same scene and legal actions,
+    /// and the move about to be played reads the same there. `redraws` counts (made, changed).
+    fn check<G: Game>(
+        &self,
+        table: &mut GameTable<G>,
+        h: crate::Handle,
+        seat: Seat,
+        action: &crate::Action,
+        redraws: &mut (u64, u64),
+    ) {
+        let at = self.at;
+        let saved = table.save(h).expect("save");
+        let played = table.clone_game(h).expect("a copy");
+        let events = table
+            .apply(played, seat, &action.id)
+            .expect("a listed action applies");
+        let viewers = std::iter::once(None).chain((0..self.players).map(Some));
+        for viewer in viewers {
+            let who = viewer_name::<G>(viewer);
+            let copy = table.redraw_hidden(h, viewer, self.seed).expect("re-draw");
+            redraws.0 += 1;
+            if table.save(copy).expect("save") != saved {
+                redraws.1 += 1;
+            }
+            assert!(
+                table.view(copy, viewer).expect("view") == table.view(h, viewer).expect("view"),
+                "{at}: leak: re-drawing what {who} cannot see changed what {who} sees (the view)"
+            );
+            // What a seat reads of its own options; their public labels are what the
+            // others read, checked below for each of them.
+            if let Some(s) = viewer {
+                assert!(
+                    actions_read(&table.legal_actions(copy, s).expect("actions"), s)
+                        == actions_read(&table.legal_actions(h, s).expect("actions"), s),
+                    "{at}: leak: re-drawing what {who} cannot see changed the legal actions {who} reads"
+                );
+            }
+            let listed = table.legal_actions(copy, seat).expect("actions");
+            if let Some(there) = listed.iter().find(|a| a.id == action.id) {
+                let actor = viewer_name::<G>(Some(seat));
+                assert!(
+                    there.label_for(seat, viewer) == action.label_for(seat, viewer),
+                    "{at}: leak: the label of {actor}'s action `{}` as {who} reads it depends on \
+                     what {who} cannot see: {:?} / {:?}",
+                    action.id,
+                    action.label_for(seat, viewer),
+                    there.label_for(seat, viewer)
+                );
+                let theirs = table
+                    .apply(copy, seat, &action.id)
+                    .expect("a listed action");
+                // A move may tell what it brings into view (a hand's card laid on the table):
+                // its events are held to the re-drawn game's only where the viewer sees the
+                // same scene after it on both, and nothing was drawn or revealed on the way.
+                let revealed = events.iter().chain(&theirs).any(|e| e.reveal);
+                let same_scene = table.view(copy, viewer).expect("view")
+                    == table.view(played, viewer).expect("view");
+                assert!(
+                    revealed
+                        || !same_scene
+                        || read_by(&events, seat, viewer) == read_by(&theirs, seat, viewer),
+                    "{at}: leak: the events of {actor}'s action `{}` as {who} reads them depend \
+                     on what {who} cannot see: {:?} / {:?} (mark a reveal with `Event::reveal`, \
+                     a secret with `Event::with_private`)",
+                    action.id,
+                    read_by(&events, seat, viewer),
+                    read_by(&theirs, seat, viewer)
+                );
+            }
+            table.drop_game(copy);
+        }
+        table.drop_game(played);
+    }
+}
+
+impl Secrets<'_> {
+    /// Two moves of `seat` that leave a viewer the same scene must read the same to that
+    /// viewer (label, events that are not reveals): else the text tells what the scene hides.
+    /// Two moves that give the very same game hide nothing, and may read apart.
+    fn secret_moves<G: Game>(
+        &self,
+        table: &mut GameTable<G>,
+        h: crate::Handle,
+        seat: Seat,
+        actions: &[crate::Action],
+    ) {
+        type Read = (crate::Scene, crate::Text, Vec<crate::Text>);
+        let viewers: Vec<Option<Seat>> = std::iter::once(None)
+            .chain((0..self.players).filter(|&s| s != seat).map(Some))
+            .collect();
+        // Per move: the game after it, and what each viewer sees and reads of it.
+        let outcomes: Vec<(Vec<u8>, Vec<Read>)> = actions
+            .iter()
+            .take(8)
+            .map(|action| {
+                let copy = table.clone_game(h).expect("a copy");
+                let events = table
+                    .apply(copy, seat, &action.id)
+                    .expect("a listed action");
+                let read = viewers
+                    .iter()
+                    .map(|&v| {
+                        (
+                            table.view(copy, v).expect("view"),
+                            action.label_for(seat, v).clone(),
+                            read_by(&events, seat, v),
+                        )
+                    })
+                    .collect();
+                let after = table.save(copy).expect("save");
+                table.drop_game(copy);
+                (after, read)
+            })
+            .collect();
+        for (i, (after_a, a)) in outcomes.iter().enumerate() {
+            for (j, (after_b, b)) in outcomes.iter().enumerate().skip(i + 1) {
+                for (k, &viewer) in viewers.iter().enumerate() {
+                    let hidden = a[k].0 == b[k].0 && after_a != after_b;
+                    let same_text = a[k].1 == b[k].1 && a[k].2 == b[k].2;
+                    assert!(
+                        !hidden || same_text,
+                        "{}: leak: {who} cannot see which move {actor} made (`{}` or `{}`), but \
+                         reads it in the move's text: {:?} / {:?} (give the secret to its seat: \
+                         `Action::with_private`, `Event::with_private`)",
+                        self.at,
+                        actions[i].id,
+                        actions[j].id,
+                        (&a[k].1, &a[k].2),
+                        (&b[k].1, &b[k].2),
+                        who = viewer_name::<G>(viewer),
+                        actor = viewer_name::<G>(Some(seat)),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// What `seat` reads of its own legal actions: each one's id, click path and label.
+fn actions_read(actions: &[crate::Action], seat: Seat) -> Vec<(&str, &[Target], &crate::Text)> {
+    actions
+        .iter()
+        .map(|a| {
+            (
+                a.id.as_str(),
+                a.path.as_slice(),
+                a.label_for(seat, Some(seat)),
+            )
+        })
+        .collect()
+}
+
+/// The texts `viewer` reads of the events of `actor`'s move that reveal nothing.
+fn read_by(events: &[crate::Event], actor: Seat, viewer: Option<Seat>) -> Vec<crate::Text> {
+    events
+        .iter()
+        .filter(|e| !e.reveal)
+        .map(|e| e.text_for(Some(actor), viewer).clone())
+        .collect()
+}
+
+/// `the spectator`, or `seat 1, Red`.
+fn viewer_name<G: Game>(viewer: Option<Seat>) -> String {
+    match viewer {
+        None => "the spectator".into(),
+        Some(seat) => match G::manifest().seats.get(seat as usize) {
+            Some(info) => format!("seat {seat}, {}", info.name.en),
+            None => format!("seat {seat}"),
+        },
+    }
 }
 
 #[cfg(test)]
@@ -351,11 +563,7 @@ mod tests {
                 Bug::ClickOutsideTheScene => 99,
                 _ => 0,
             };
-            Action {
-                id,
-                path: vec![Target::cell("pile", col, 0)],
-                label: text("take"),
-            }
+            Action::new(id, text("take"), vec![Target::cell("pile", col, 0)])
         }
 
         fn play(&mut self, seat: Seat, take: &u32, log: &mut Log) {

@@ -90,16 +90,8 @@ impl<const V: u8> Game for Dice<V> {
 
     fn describe(&self, _: Seat, mv: &DiceMove) -> Action {
         match mv {
-            DiceMove::Roll => Action {
-                id: "roll".into(),
-                path: vec![],
-                label: text("Lancer", "Roll"),
-            },
-            DiceMove::Bank => Action {
-                id: "bank".into(),
-                path: vec![],
-                label: text("Garder", "Bank"),
-            },
+            DiceMove::Roll => Action::button("roll", text("Lancer", "Roll")),
+            DiceMove::Bank => Action::button("bank", text("Garder", "Bank")),
         }
     }
 

@@ -67,11 +67,7 @@ impl<const BUG: u8> Game for Nim<BUG> {
     }
 
     fn describe(&self, _: Seat, take: &u32) -> Action {
-        Action {
-            id: format!("take-{take}"),
-            path: vec![],
-            label: text("", ""),
-        }
+        Action::button(format!("take-{take}"), text("", ""))
     }
 
     fn play(&mut self, _: Seat, take: &u32, _: &mut Log) {
@@ -134,7 +130,7 @@ fn a_view_that_shows_another_seats_secret_is_a_leak() {
     assert!(failures.contains("leak: re-drawing what"), "{failures}");
     // The report says what changed: the message, which shows the other seat's secret.
     assert!(
-        failures.contains("view (.message.en: \"12 stones, secrets"),
+        failures.contains("first difference: .message.en: \"12 stones, secrets"),
         "{failures}"
     );
 }

@@ -228,7 +228,7 @@ impl T {
             .legal_actions(self.g, seat)
             .unwrap()
             .into_iter()
-            .map(|a| a.label.en)
+            .map(|a| a.label_for(seat, Some(seat)).en.clone())
             .collect();
         (seat, labels)
     }
@@ -1292,7 +1292,7 @@ fn ca_t3_bouffon_every_player_chooses_at_once_privately_then_all_pass_left() {
             t.e.legal_actions(t.g, s)
                 .unwrap()
                 .into_iter()
-                .map(|a| a.label.en)
+                .map(|a| a.label_for(s, Some(s)).en.clone())
                 .collect();
         let expected: Vec<String> = cards
             .iter()
@@ -1339,8 +1339,10 @@ fn ca_t3_bouffon_every_player_chooses_at_once_privately_then_all_pass_left() {
     }
 }
 
+/// Every hand holding a card is asked, even with a single kind: whether a player is asked
+/// must not tell the table what their hand holds (the leak checks found it).
 #[test]
-fn ca_t3_bouffon_without_a_choice_to_make_passes_the_only_cards() {
+fn ca_t3_bouffon_asks_every_hand_even_with_one_kind_then_passes_the_only_cards() {
     let mut t = T::new(3);
     let placer = t.seat();
     for s in 0..3u8 {
@@ -1359,7 +1361,11 @@ fn ca_t3_bouffon_without_a_choice_to_make_passes_the_only_cards() {
         "give_card",
         json!({ "card": "reine", "seat": (placer + 2) % 3 }),
     );
-    t.place("bouffon", "c4"); // the placer's hand is empty now: only two pass, unasked
+    t.place("bouffon", "c4"); // the placer's hand is empty now: only two are asked
+    let (_, one) = t.options();
+    assert_eq!(one.len(), 1, "a single option: {one:?}");
+    t.choose("Pass the");
+    t.choose("Pass the");
     t.settled();
     assert_eq!(t.in_hand_of("roi"), Some((placer + 2) % 3));
     assert_eq!(t.in_hand_of("reine"), Some(placer));

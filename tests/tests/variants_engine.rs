@@ -210,7 +210,9 @@ fn a_choice_mid_turn_is_saved_and_resumed() {
     assert_eq!(ids(&mut engine, game, DEFENDER), ["choose:0", "choose:1"]);
     assert!(ids(&mut engine, game, ATTACKER).is_empty());
     assert_eq!(
-        engine.legal_actions(game, DEFENDER).unwrap()[1].label.en,
+        engine.legal_actions(game, DEFENDER).unwrap()[1]
+            .label_for(DEFENDER, Some(DEFENDER))
+            .en,
         "two"
     );
     assert_eq!(engine.view(game, None).unwrap().message.fr, "Premier ?");

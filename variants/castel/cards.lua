@@ -17,8 +17,10 @@
 -- CA-T3, for every effect: it applies whenever possible, whether it helps or not; the
 -- player who placed the card decides unless the card says otherwise; an effect that cannot
 -- apply is simply ignored (the card stays placed). When exactly one target is possible it is
--- applied without asking, and a target the plugin would refuse (a protected card, CA-T6) is
--- never offered. Random draws come only from the plugin's seeded commands.
+-- applied without asking — except a pick among one's own hand's cards, always asked, so that
+-- the question tells the table nothing about the hand — and a target the plugin would refuse
+-- (a protected card, CA-T6) is never offered. Random draws come only from the plugin's
+-- seeded commands.
 --
 -- Editing this file changes the game without rebuilding anything. To change one card in a
 -- house rule instead, see variants/castel/README.md.
@@ -202,6 +204,20 @@ local function pick(ctx, seat, list, option, question)
   return list[ctx.choose(seat, options, question)]
 end
 
+-- A pick among the cards of `seat`'s own hand: asked whenever the hand holds a card, even
+-- with a single kind, so that whether the player is asked tells the table nothing about the
+-- hand (its size is public, its kinds are not).
+local function pick_secret(ctx, seat, list, option, question)
+  if #list == 0 then
+    return nil
+  end
+  local options = {}
+  for i, x in ipairs(list) do
+    options[i] = option(x)
+  end
+  return list[ctx.choose(seat, options, question)]
+end
+
 -- The first card of each kind (identical cards are one choice).
 local function distinct(ids)
   local seen, out = {}, {}
@@ -348,13 +364,9 @@ function effects.bouffon(ctx, a)
   if #questions == 0 then
     return
   end
-  local picks = {}
-  local to_ask = filter(questions, function(q)
-    return #q.options > 1
-  end)
-  if #to_ask > 0 then
-    picks = ctx.choose_all(to_ask)
-  end
+  -- Everyone holding a card is asked, even with a single kind in hand: who is asked must
+  -- not tell the table what a hand holds.
+  local picks = ctx.choose_all(questions)
   local cards = {}
   for _, s in ipairs(seats) do
     local i = picks[s.seat] or 1
@@ -428,7 +440,7 @@ function effects.courtisane(ctx, a)
   if #mine == 0 or #others == 0 then
     return
   end
-  local give = pick(ctx, a.seat, mine, function(id)
+  local give = pick_secret(ctx, a.seat, mine, function(id)
     return verb("Donner", "Give", the(id))
   end, prompt("courtisane", "quelle carte de votre main donner ?", "which card of your hand to give?"))
   local other = pick(ctx, a.seat, others, function(c)
@@ -438,9 +450,11 @@ function effects.courtisane(ctx, a)
   local taken = command(ctx, "random_hand_card", { seat = other.seat })
   command(ctx, "give_card", { card = taken, seat = a.seat })
   command(ctx, "give_card", { card = give, seat = other.seat })
-  local s, me = seat_text(other.seat), seat_text(a.seat)
-  say(ctx, "courtisane", "une carte de la main " .. me.fr .. " contre une carte au hasard de la main " .. s.fr,
-    "a card of " .. me.en .. "' hand for a card drawn at random from " .. s.en .. "' hand")
+  -- Nothing the others see tells which hand it was (hand sizes do not change): the event
+  -- does not say it either (the leak checks hold every text to what its readers can see).
+  local me = seat_text(a.seat)
+  say(ctx, "courtisane", "une carte de la main " .. me.fr .. " contre une carte prise au hasard dans une autre main",
+    "a card of " .. me.en .. "' hand for a card drawn at random from another hand")
 end
 
 function effects.dame(ctx, a)
@@ -718,7 +732,7 @@ function effects.alchimiste(ctx, a)
     if #mine == 0 or #theirs == 0 then
       return
     end
-    local give = pick(ctx, a.seat, mine, function(id)
+    local give = pick_secret(ctx, a.seat, mine, function(id)
       return verb("Donner", "Give", the(id))
     end, prompt("alchimiste", "quelle carte de votre main échanger (" .. round .. "/2) ?", "which card of your hand to exchange (" .. round .. "/2)?"))
     local g = the(give)

@@ -153,7 +153,7 @@ impl App {
 
     /// The path in the saved-games screen's export field, when it is open.
     pub fn saved_export_path(&self) -> Option<String> {
-        self.saved.export.as_ref().map(|(_, path)| path.clone())
+        self.saved.export.as_ref().map(|e| e.path.clone())
     }
 
     /// Whether the worker is still busy with something.
@@ -214,11 +214,11 @@ impl App {
                 (Pick::Plugin, None) => self.library.dialog_closed(),
                 (Pick::ImportSession, Some(path)) => self.shared.worker.send(Request::Import(path)),
                 (Pick::ImportSession, None) => self.saved.dialog_closed(true),
-                (Pick::ExportSession(id), Some(path)) => {
+                (Pick::ExportSession(id, seat), Some(path)) => {
                     self.saved.export_picked(id);
-                    self.shared.worker.send(Request::Export(id, path))
+                    self.shared.worker.send(Request::Export(id, seat, path))
                 }
-                (Pick::ExportSession(_), None) => self.saved.dialog_closed(false),
+                (Pick::ExportSession(..), None) => self.saved.dialog_closed(false),
             },
             Reply::Finished => {}
         }

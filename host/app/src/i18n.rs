@@ -191,6 +191,9 @@ strings! {
     ExportTo => "Exporter la partie n° {} dans le fichier", "Export game #{} to the file";
     ExportHint => "Choisissez le fichier dans la fenêtre qui s'ouvre, ou tapez son chemin ici.", "Choose the file in the window that opens, or type its path here.";
     ExportHere => "Exporter ici", "Export here";
+    ExportSecrets => "La partie n° {} n'est pas finie et comporte des informations cachées : le fichier complet contiendra les secrets de tous les joueurs (les mains, les choix secrets), lisibles par quiconque l'ouvre. Exporter plutôt ce qu'un seul joueur a vu (sans les secrets des autres), ou tout quand même ?", "Game #{} is not over and has hidden information: the whole file will hold every player's secrets (hands, secret choices), readable by anyone who opens it. Export only what one player saw (nobody else's secrets), or everything anyway?";
+    ExportAsSeat => "Seulement ce qu'a vu {}", "Only what {} saw";
+    ExportAnyway => "Exporter quand même", "Export anyway";
     FileFailed => "L'opération sur le fichier a échoué", "The file operation failed";
     Assist => "Mode assisté (par défaut pour chaque partie)", "Assisted mode (default for every game)";
     AssistShort => "Aide", "Help";

@@ -364,7 +364,7 @@ impl PlayScreen {
                     .stick_to_bottom(true)
                     .show(ui, |ui| {
                         for line in &self.log {
-                            let text = line.text.get(code);
+                            let text = line.text_for(view.viewer).get(code);
                             if line.who.is_empty() {
                                 ui.label(RichText::new(text).color(MUTED));
                             } else {
@@ -392,11 +392,10 @@ impl PlayScreen {
         });
         if let (Some(id), Some(seat)) = (chosen, view.actor) {
             if assist.confirm_moves {
-                let label = view
-                    .actions
-                    .iter()
-                    .find(|a| a.id == id)
-                    .map_or_else(|| veillee_sdk::Text::same(&id), |a| a.label.clone());
+                let label = view.actions.iter().find(|a| a.id == id).map_or_else(
+                    || veillee_sdk::Text::same(&id),
+                    |a| a.label_for(seat, Some(seat)).clone(),
+                );
                 self.confirm = Some((seat, id, label));
             } else {
                 self.send(shared, Request::Act { seat, action: id });

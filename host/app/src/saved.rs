@@ -10,6 +10,7 @@ use super::widgets::{self, Answer, ACCENT, MUTED};
 use super::worker::{FileDone, Pick, Request};
 use veillee_runtime::store::model::SessionMeta;
 use veillee_runtime::store::SetAside;
+use veillee_sdk::Seat;
 
 /// The saved-games screen.
 #[derive(Default)]
@@ -22,8 +23,11 @@ pub struct SavedScreen {
     pub import_path: String,
     /// The game being exported and the path typed for it (shown beside the file dialog,
     /// which may be unavailable: no desktop portal, a bare X server).
-    pub export: Option<(u64, String)>,
+    pub export: Option<Exporting>,
     confirm_delete: Option<(u64, String)>,
+    /// An unfinished game with hidden information about to be exported: everything, or
+    /// only what one seat saw?
+    confirm_export: Option<SessionMeta>,
     notice: Option<String>,
     error: Option<String>,
     /// The import dialog answered nothing: say that the path can be typed.
@@ -32,9 +36,22 @@ pub struct SavedScreen {
     pub set_aside: Vec<SetAside>,
 }
 
+/// An export under way: which game, all of it or one seat's view, and the path typed.
+pub struct Exporting {
+    pub id: u64,
+    /// `Some`: only what this seat saw (a seat view file).
+    pub seat: Option<Seat>,
+    pub path: String,
+}
+
 /// Where an export goes unless the player types another path: the documents folder, else
 /// the home folder, else the data directory.
-pub fn default_export_path(data_dir: &std::path::Path, game: &str, id: u64) -> PathBuf {
+pub fn default_export_path(
+    data_dir: &std::path::Path,
+    game: &str,
+    id: u64,
+    seat: Option<Seat>,
+) -> PathBuf {
     let dirs = directories::UserDirs::new();
     let folder = dirs
         .as_ref()
@@ -43,7 +60,10 @@ pub fn default_export_path(data_dir: &std::path::Path, game: &str, id: u64) -> P
         .or_else(|| dirs.as_ref().map(|d| d.home_dir().to_path_buf()))
         .filter(|d| d.is_dir())
         .unwrap_or_else(|| data_dir.to_path_buf());
-    folder.join(format!("veillee-{game}-{id}.json"))
+    match seat {
+        None => folder.join(format!("veillee-{game}-{id}.json")),
+        Some(seat) => folder.join(format!("veillee-{game}-{id}-seat-{seat}.json")),
+    }
 }
 
 impl SavedScreen {
@@ -120,7 +140,7 @@ impl SavedScreen {
 
     /// The file dialog chose where to export: the typed-path row is no longer needed.
     pub fn export_picked(&mut self, id: u64) {
-        if self.export.as_ref().is_some_and(|(e, _)| *e == id) {
+        if self.export.as_ref().is_some_and(|e| e.id == id) {
             self.export = None;
         }
     }
@@ -160,8 +180,8 @@ impl SavedScreen {
             ui.label(RichText::new(lang.t(S::DialogUnavailable)).color(MUTED));
         }
         let mut close_export = false;
-        if let Some((id, path)) = &mut self.export {
-            let id = *id;
+        if let Some(Exporting { id, seat, path }) = &mut self.export {
+            let (id, seat) = (*id, *seat);
             widgets::card(ui, |ui| {
                 ui.set_width(ui.available_width());
                 ui.label(RichText::new(lang.t(S::ExportHint)).color(MUTED));
@@ -175,7 +195,7 @@ impl SavedScreen {
                     {
                         shared
                             .worker
-                            .send(Request::Export(id, PathBuf::from(path.trim())));
+                            .send(Request::Export(id, seat, PathBuf::from(path.trim())));
                     }
                     if widgets::button(ui, lang.t(S::Cancel)).clicked() {
                         close_export = true;
@@ -252,15 +272,12 @@ impl SavedScreen {
                                 egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken)
                             });
                             if export.clicked() {
-                                // The dialog, and the typed path beside it in case there
-                                // is no dialog on this system.
-                                let path =
-                                    default_export_path(&shared.data_dir, &meta.game, meta.id);
-                                export_clicked = Some((meta.id, path.display().to_string()));
-                                shared.worker.pick_file(
-                                    Pick::ExportSession(meta.id),
-                                    lang.t(S::Export).to_string(),
-                                );
+                                if holds_secrets(shared, meta) {
+                                    self.confirm_export = Some(meta.clone());
+                                } else {
+                                    export_clicked =
+                                        Some(start_export(shared, meta.id, &meta.game, None));
+                                }
                             }
                             let resume = widgets::primary(ui, lang.t(S::Resume));
                             let spoken = format!("{} #{}", lang.t(S::Resume), meta.id);
@@ -276,6 +293,20 @@ impl SavedScreen {
                 ui.add_space(8.0);
             }
         });
+        if let Some(meta) = &self.confirm_export {
+            match ask_what_to_export(ui.ctx(), lang, meta) {
+                Some(ExportChoice::Cancel) => self.confirm_export = None,
+                Some(ExportChoice::Everything) => {
+                    export_clicked = Some(start_export(shared, meta.id, &meta.game, None));
+                    self.confirm_export = None;
+                }
+                Some(ExportChoice::Seat(seat)) => {
+                    export_clicked = Some(start_export(shared, meta.id, &meta.game, Some(seat)));
+                    self.confirm_export = None;
+                }
+                None => {}
+            }
+        }
         if let Some(export) = export_clicked {
             self.export = Some(export);
         }
@@ -298,6 +329,70 @@ impl SavedScreen {
         }
         nav
     }
+}
+
+/// Whether a saved game's file would hold secrets: a game with hidden information that is
+/// not over (its log and seed give every hand and every secret move).
+fn holds_secrets(shared: &Shared, meta: &SessionMeta) -> bool {
+    let hidden = shared
+        .games
+        .iter()
+        .any(|g| g.manifest.id == meta.game && g.manifest.hidden_information);
+    hidden && !matches!(meta.status, veillee_sdk::Status::Finished { .. })
+}
+
+/// Opens the file dialog for an export (and the typed path beside it, in case there is no
+/// dialog on this system); returns the export row to show.
+fn start_export(shared: &Shared, id: u64, game: &str, seat: Option<Seat>) -> Exporting {
+    let path = default_export_path(&shared.data_dir, game, id, seat);
+    shared.worker.pick_file(
+        Pick::ExportSession(id, seat),
+        shared.lang.t(S::Export).to_string(),
+    );
+    Exporting {
+        id,
+        seat,
+        path: path.display().to_string(),
+    }
+}
+
+/// What to export of a game that holds secrets.
+enum ExportChoice {
+    Everything,
+    Seat(Seat),
+    Cancel,
+}
+
+/// The question before exporting an unfinished game with hidden information: every secret
+/// (the session file), only what one player saw (a seat view), or nothing.
+fn ask_what_to_export(
+    ctx: &egui::Context,
+    lang: super::i18n::Lang,
+    meta: &SessionMeta,
+) -> Option<ExportChoice> {
+    let mut choice = None;
+    egui::Modal::new(egui::Id::unique("export-secrets")).show(ctx, |ui| {
+        ui.set_max_width(620.0);
+        ui.label(lang.f(S::ExportSecrets, &[&meta.id.to_string()]));
+        ui.add_space(12.0);
+        ui.horizontal_wrapped(|ui| {
+            for (seat, player) in meta.seats.iter().enumerate() {
+                if widgets::primary(ui, &lang.f(S::ExportAsSeat, &[&player.name])).clicked() {
+                    choice = Some(ExportChoice::Seat(seat as Seat));
+                }
+            }
+        });
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if widgets::danger(ui, lang.t(S::ExportAnyway)).clicked() {
+                choice = Some(ExportChoice::Everything);
+            }
+            if widgets::button(ui, lang.t(S::Cancel)).clicked() {
+                choice = Some(ExportChoice::Cancel);
+            }
+        });
+    });
+    choice
 }
 
 /// A date and time in the local time zone, `2026-11-21 22:40`.

@@ -18,7 +18,7 @@ use veillee_runtime::session::{LiveSession, SessionError, Sessions};
 use veillee_runtime::store::model::{PlayerKind, SeatPlayer, SessionMeta, VariantScript};
 use veillee_runtime::store::{SetAside, Store, StoreError};
 use veillee_runtime::variants::library::{self, ScriptSource};
-use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits, CHOOSE_PREFIX};
+use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits};
 
 /// Set to anything: never open a native file dialog (tests, systems without a desktop
 /// portal); the screens' typed-path fields do the job.
@@ -121,8 +121,8 @@ pub enum Request {
     ListSaved,
     /// Delete a session.
     Delete(u64),
-    /// Write a session to a file.
-    Export(u64, PathBuf),
+    /// Write a session to a file: all of it, or only what one seat saw.
+    Export(u64, Option<Seat>, PathBuf),
     /// Read a session file.
     Import(PathBuf),
     /// Bring back the games of a set-aside database (its folder's name).
@@ -136,8 +136,22 @@ pub enum Request {
 pub struct LogLine {
     /// Who did it (empty for the launcher's own notes).
     pub who: String,
+    /// The seat whose move it is (or whose move caused it), if any.
+    pub actor: Option<Seat>,
+    /// What the seats concerned read instead of `text` (a secret move, a card drawn).
+    pub private: Option<veillee_sdk::Private>,
     /// What happened.
     pub text: Text,
+}
+
+impl LogLine {
+    /// What `viewer` reads of this line (the window shows the log of the seat it shows).
+    pub fn text_for(&self, viewer: Option<Seat>) -> &Text {
+        match &self.private {
+            Some(p) if p.is_for(self.actor, viewer) => &p.text,
+            _ => &self.text,
+        }
+    }
 }
 
 /// The game being played, as the window draws it.
@@ -245,8 +259,8 @@ pub enum Pick {
     Plugin,
     /// A session file to import.
     ImportSession,
-    /// Where to export a session.
-    ExportSession(u64),
+    /// Where to export a session (all of it, or only what one seat saw).
+    ExportSession(u64, Option<Seat>),
 }
 
 /// The window's end of the worker.
@@ -363,7 +377,7 @@ impl Worker {
             let path = match pick {
                 Pick::Plugin => dialog.add_filter("Veillée plugin", &["wasm"]).pick_file(),
                 Pick::ImportSession => dialog.add_filter("JSON", &["json"]).pick_file(),
-                Pick::ExportSession(id) => dialog
+                Pick::ExportSession(id, _) => dialog
                     .set_file_name(format!("veillee-{id}.json"))
                     .save_file(),
             };
@@ -458,7 +472,9 @@ impl State {
                     .map(|()| FileDone::Deleted);
                 vec![Reply::FileDone(result), Reply::Saved(self.saved())]
             }
-            Request::Export(id, path) => vec![Reply::FileDone(self.export(id, path))],
+            Request::Export(id, seat, path) => {
+                vec![Reply::FileDone(self.export(id, seat, path))]
+            }
             Request::Import(path) => {
                 let result = self.import(&path);
                 vec![Reply::FileDone(result), Reply::Saved(self.saved())]
@@ -575,6 +591,17 @@ impl State {
         Ok(Box::new(engine))
     }
 
+    /// The engine a saved session was played with: its game and the scripts it recorded.
+    fn session_engine(&mut self, meta: &SessionMeta) -> Res<Box<dyn GameEngine>> {
+        let scripts = meta
+            .variants
+            .iter()
+            .map(|v| Script::load(&v.file, &v.text, VariantLimits::default()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(words)?;
+        self.engine(&meta.game, scripts)
+    }
+
     fn reply_game(&mut self, f: impl FnOnce(&mut State) -> Res<GameView>) -> Reply {
         match f(self) {
             Ok(view) => Reply::Game(Box::new(view)),
@@ -610,6 +637,8 @@ impl State {
         self.replace_playing(engine, live);
         let mut view = self.view(vec![LogLine {
             who: String::new(),
+            actor: None,
+            private: None,
             text: Text::new(
                 format!("Nouvelle partie, graine {seed}"),
                 format!("New game, seed {seed}"),
@@ -637,18 +666,14 @@ impl State {
     fn resume(&mut self, id: u64) -> Res<GameView> {
         let sessions = self.sessions()?.clone();
         let meta = sessions.get(id).map_err(words)?;
-        let scripts = meta
-            .variants
-            .iter()
-            .map(|v| Script::load(&v.file, &v.text, VariantLimits::default()))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(words)?;
-        let mut engine = self.engine(&meta.game, scripts)?;
+        let mut engine = self.session_engine(&meta)?;
         let live = sessions.resume(&mut *engine, id).map_err(words)?;
         let moves = live.meta.moves.to_string();
         self.replace_playing(engine, live);
         let mut view = self.view(vec![LogLine {
             who: String::new(),
+            actor: None,
+            private: None,
             text: Text::new(
                 format!("Partie reprise au coup {moves}"),
                 format!("Game resumed at move {moves}"),
@@ -671,17 +696,13 @@ impl State {
             .engine
             .legal_actions(playing.live.game, seat)
             .map_err(words)?;
-        let label =
-            if playing.engine.manifest().hidden_information && action.starts_with(CHOOSE_PREFIX) {
-                // A house rule's question may be about a hand: what was picked stays private.
-                Text::new("a fait son choix", "made a choice")
-            } else {
-                actions
-                    .iter()
-                    .find(|a| a.id == action)
-                    .map(|a| a.label.clone())
-                    .unwrap_or_else(|| Text::same(action))
-            };
+        // The public label for everyone, the private one for the seat itself (a house
+        // rule's answer, a secret move): the log shows each viewer its own version.
+        let played = actions
+            .iter()
+            .find(|a| a.id == action)
+            .cloned()
+            .unwrap_or_else(|| veillee_sdk::Action::button(action, Text::same(action)));
         let events = sessions
             .apply(
                 &mut *playing.engine,
@@ -694,14 +715,18 @@ impl State {
         let who = seat_name(&playing.live.meta, seat);
         let mut log = vec![LogLine {
             who: who.clone(),
-            text: label.clone(),
+            actor: Some(seat),
+            private: played.private.clone(),
+            text: played.label.clone(),
         }];
         log.extend(
             events
                 .into_iter()
-                .filter(|e| e.text != label)
+                .filter(|e| e.text != played.label)
                 .map(|e| LogLine {
                     who: String::new(),
+                    actor: Some(seat),
+                    private: e.private,
                     text: e.text,
                 }),
         );
@@ -736,6 +761,8 @@ impl State {
                 let n = undone.moves.to_string();
                 self.view(vec![LogLine {
                     who: String::new(),
+                    actor: None,
+                    private: None,
                     text: Text::new(
                         format!("Coup(s) annulé(s) : {n}"),
                         format!("Move(s) taken back: {n}"),
@@ -748,6 +775,8 @@ impl State {
                 let mut view = self.view(Vec::new()).map_err(|_| None)?;
                 view.log.push(LogLine {
                     who: String::new(),
+                    actor: None,
+                    private: None,
                     text: Text::same(other.to_string()),
                 });
                 Ok(view)
@@ -765,6 +794,8 @@ impl State {
             .into_iter()
             .map(|e| LogLine {
                 who: String::new(),
+                actor: None,
+                private: None,
                 text: e.text,
             })
             .collect();
@@ -837,9 +868,22 @@ impl State {
             .unwrap_or_default()
     }
 
-    fn export(&self, id: u64, path: PathBuf) -> Res<FileDone> {
-        let file = self.sessions()?.export(id).map_err(words)?;
-        let text = serde_json::to_string_pretty(&file).map_err(words)?;
+    /// Writes session `id` to `path`: the whole session, or as `seat` saw it (no seed, no
+    /// move ids: a game in progress shared without spoilers).
+    fn export(&mut self, id: u64, seat: Option<Seat>, path: PathBuf) -> Res<FileDone> {
+        let sessions = self.sessions()?.clone();
+        let text = match seat {
+            None => serde_json::to_string_pretty(&sessions.export(id).map_err(words)?),
+            Some(seat) => {
+                let meta = sessions.get(id).map_err(words)?;
+                let mut engine = self.session_engine(&meta)?;
+                let view = sessions
+                    .export_seat(&mut *engine, id, seat)
+                    .map_err(words)?;
+                serde_json::to_string_pretty(&view)
+            }
+        }
+        .map_err(words)?;
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         Ok(FileDone::Exported(path))
     }

@@ -519,6 +519,59 @@ fn an_installed_game_is_uninstalled_only_after_confirmation() {
     assert!(h.query_by_label("Uninstall").is_none());
 }
 
+/// An unfinished Castel game holds secrets: Export… asks first, and "Only what … saw"
+/// writes that seat's view (no seed, no move ids) rather than the session file.
+#[test]
+fn exporting_an_unfinished_hidden_game_asks_and_can_give_one_seats_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(&dir.path().join("data"), "en");
+    open_setup(&mut h, "Castel");
+    start(&mut h);
+    let id = session_id(&h);
+    let first = veillee_app::worker::seat_name(&h.state().play.view.as_ref().unwrap().meta, 0);
+    h.get_by_label("← Back").click();
+    wait(&mut h, "the library", |h| {
+        h.state().screen == Screen::Library
+    });
+    h.get_by_label("Saved games").click();
+    wait(&mut h, "the saved games", |h| {
+        h.query_by_label(&format!("Export… #{id}")).is_some()
+    });
+    h.get_by_label(&format!("Export… #{id}")).click();
+    let only = format!("Only what {first} saw");
+    wait(&mut h, "the question", |h| {
+        h.query_by_label(&only).is_some()
+    });
+    assert!(h
+        .query_by_label_contains("every player's secrets")
+        .is_some());
+    assert!(h.query_by_label("Export anyway").is_some());
+    h.get_by_label(&only).click();
+    let field = format!("Export game #{id} to the file");
+    wait(&mut h, "the export path", |h| {
+        h.query_by_label(&field).is_some()
+    });
+    let default = h.state().saved_export_path().expect("a default path");
+    assert!(
+        default.ends_with(&format!("veillee-castel-{id}-seat-0.json")),
+        "{default}"
+    );
+    let file = dir.path().join("seat.json");
+    h.get_by_label(&field).click();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_label(&field)
+        .type_text(&file.display().to_string());
+    h.step();
+    h.get_by_label("Export here").click();
+    wait(&mut h, "the export", |h| {
+        h.query_by_label_contains("Game exported to").is_some()
+    });
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("\"format\": \"veillee-seat-view\""), "{text}");
+    assert!(!text.contains("\"seed\""), "{text}");
+}
+
 #[test]
 fn a_saved_game_is_exported_to_a_typed_path_deleted_after_confirmation_and_imported() {
     let dir = tempfile::tempdir().unwrap();

@@ -107,12 +107,26 @@ pub enum Command {
         /// Session id.
         id: u64,
     },
-    /// Write a session to a readable JSON file.
+    /// Write a session to a readable JSON file (every secret of it: the seed, every move),
+    /// or with --seat, the game as one seat saw it (for sharing a game in progress).
     Export {
         /// Session id.
         id: u64,
         /// The file to write.
         file: PathBuf,
+        /// Only what this seat saw, move by move: no seed, no move ids, nobody else's
+        /// secrets (`veillee show-view FILE` shows it; it cannot be imported and played on).
+        #[arg(long)]
+        seat: Option<u8>,
+    },
+    /// Show a file written by `export --seat`: each move as that seat read it, then the
+    /// board as it saw it.
+    ShowView {
+        /// The file to read.
+        file: PathBuf,
+        /// The board after this move (0: before the first; default: the last).
+        #[arg(long = "move")]
+        at: Option<u32>,
     },
     /// Validate a session file fully (game installed, log replays) and store it.
     Import {

@@ -59,9 +59,10 @@ pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow
     let mut native = native
         .map(|n| with_own_scripts(n as Box<dyn GameEngine>, Some(user_variants)))
         .transpose()?;
-    let manifest = plugin.manifest();
+    let manifest = plugin.manifest().clone();
+    let counts = manifest.min_players..=manifest.max_players;
     if let Some(players) = players {
-        super::ensure_players(manifest, players)?;
+        super::ensure_players(&manifest, players)?;
     }
     let own = super::variants::own_scripts(&manifest.id, user_variants);
     if let Some(line) = super::variants::own_scripts_line(&own) {
@@ -71,7 +72,7 @@ pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow
         games,
         seed,
         players,
-        options: parse_options(manifest, options)?,
+        options: parse_options(&manifest, options)?,
         ..CheckConfig::default()
     };
     let reference = native.as_deref_mut().map(|n| n as &mut dyn GameEngine);
@@ -81,13 +82,18 @@ pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow
     } else {
         ""
     };
+    let tables = match players {
+        Some(n) => format!("{n} players"),
+        None if counts.start() == counts.end() => format!("{} players", counts.start()),
+        None => format!("{}–{} players", counts.start(), counts.end()),
+    };
     let with = if options.is_empty() {
         String::new()
     } else {
         format!(" with {}", options.join(" "))
     };
     outln!(
-        "{}{with}: {} games, {} moves checked{versus}",
+        "{}{with}: {} games ({tables}), {} moves checked{versus}",
         report.game,
         report.games,
         report.moves

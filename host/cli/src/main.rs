@@ -138,7 +138,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Resume { id } => play::resume(&open()?, &data, id, &lang),
         Command::Undo { id, steps, agree } => sessions::undo(&open()?, &data, id, steps, agree),
         Command::Redo { id } => sessions::redo(&open()?, &data, id),
-        Command::Export { id, file } => sessions::export(&data, id, &file),
+        Command::Export { id, file, seat } => match seat {
+            None => sessions::export(&open()?, &data, id, &file),
+            Some(seat) => sessions::export_seat(&open()?, &data, id, seat, &file),
+        },
+        Command::ShowView { file, at } => sessions::show_view(&file, at, &lang),
         Command::Import { file } => sessions::import(&open()?, &data, &file),
         Command::Delete { id } => sessions::delete(&data, id),
         Command::Restore { name } => sessions::restore(&data, name.as_deref()),

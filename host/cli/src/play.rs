@@ -127,6 +127,9 @@ fn play_loop(
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut last_human: Option<Seat> = None;
+    // What was played, and how far each human has read it: a line is printed as the human
+    // at the terminal reads it (their own secrets, the public text of the others').
+    let mut told = Told::default();
     // The host's turn timer: when the seat now to act started its turn.
     let mut turn: Option<(Seat, std::time::Instant)> = None;
     // Bots' moves refused in a row (by house rules): a bot only picks listed moves, so a
@@ -219,12 +222,15 @@ fn play_loop(
         }
         let chosen = if kind == PlayerKind::Human {
             if manifest.hidden_information && last_human.is_some_and(|s| s != seat) {
+                // Nothing of the last player's secrets stays on the screen.
+                term::clear_screen();
                 outln!(
-                    "\n\n==== Pass to {} — press Enter when ready ====",
+                    "==== Pass to {} — press Enter when ready ====",
                     shown_seat(&manifest, seat, lang)
                 );
                 input.read_line(&mut String::new())?;
                 term::clear_screen();
+                told.catch_up(seat, &manifest, lang);
             }
             last_human = Some(seat);
             outln!("\n{}", render(&engine.view(live.game, Some(seat))?, lang));
@@ -232,7 +238,7 @@ fn play_loop(
                 outln!(
                     "  {:>3}. {}  [{}]",
                     i + 1,
-                    line(action.label.get(lang)),
+                    line(action.label_for(seat, Some(seat)).get(lang)),
                     line(&action.id)
                 );
             }
@@ -276,18 +282,56 @@ fn play_loop(
             Err(other) => return Err(other.into()),
         };
         bot_refusals = 0;
-        outln!(
-            "{}: {}",
-            shown_seat(&manifest, seat, lang),
-            line(action.label.get(lang))
-        );
-        for event in &events {
-            outln!("    {}", event.text.get(lang));
-        }
         if let Some(phones) = phones.as_mut() {
             let who = seat_name(&manifest, seat, lang);
             let hidden = manifest.hidden_information;
             phones.note(&who, seat, &action.id, &action.label, &events, hidden);
+        }
+        told.played.push((seat, action.clone(), events));
+        // Printed as the human at the terminal reads it (a spectator's text before any).
+        told.show(last_human, &manifest, lang);
+    }
+}
+
+/// The moves played in this run of the terminal: how far the screen shows them, and how
+/// far each human has read them (after a hidden-information hand-off the screen is
+/// cleared, and the next human catches up on what they missed, as they may read it).
+#[derive(Default)]
+struct Told {
+    played: Vec<(Seat, veillee_sdk::Action, Vec<veillee_sdk::Event>)>,
+    shown: usize,
+    read: std::collections::BTreeMap<Seat, usize>,
+}
+
+impl Told {
+    /// Prints the moves not on the screen yet, as `reader` reads them.
+    fn show(&mut self, reader: Option<Seat>, manifest: &Manifest, lang: &str) {
+        self.print(self.shown, reader, manifest, lang);
+    }
+
+    /// After a hand-off: what `viewer` has not read in this run, as `viewer` reads it.
+    fn catch_up(&mut self, viewer: Seat, manifest: &Manifest, lang: &str) {
+        let from = self.read.get(&viewer).copied().unwrap_or(0);
+        self.print(from, Some(viewer), manifest, lang);
+    }
+
+    fn print(&mut self, from: usize, reader: Option<Seat>, manifest: &Manifest, lang: &str) {
+        for (seat, action, events) in self.played.iter().skip(from) {
+            outln!(
+                "{}: {}",
+                shown_seat(manifest, *seat, lang),
+                line(action.label_for(*seat, reader).get(lang))
+            );
+            for event in events {
+                outln!(
+                    "    {}",
+                    line(event.text_for(Some(*seat), reader).get(lang))
+                );
+            }
+        }
+        self.shown = self.played.len();
+        if let Some(reader) = reader {
+            self.read.insert(reader, self.played.len());
         }
     }
 }

@@ -6,11 +6,11 @@ use anyhow::Context;
 use veillee_sdk::Status;
 
 use super::open_sessions;
-use crate::term::{line, outln};
+use crate::term::{errln, line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::launch::engine_for_session;
-use veillee_runtime::session::read_file;
+use veillee_runtime::session::{read_file, read_seat_view};
 use veillee_runtime::store::SetAside;
 
 pub fn list(data: &DataDir) -> anyhow::Result<()> {
@@ -146,12 +146,88 @@ pub fn redo(catalog: &Catalog, data: &DataDir, id: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn export(data: &DataDir, id: u64, file: &Path) -> anyhow::Result<()> {
+pub fn export(catalog: &Catalog, data: &DataDir, id: u64, file: &Path) -> anyhow::Result<()> {
     let sessions = open_sessions(data)?;
     let exported = sessions.export(id)?;
     let json = serde_json::to_string_pretty(&exported)?;
     std::fs::write(file, json).with_context(|| format!("cannot write {}", file.display()))?;
     outln!("Session {id} exported to {}.", file.display());
+    let hidden = catalog
+        .game(&exported.session.game)
+        .is_some_and(|g| g.manifest().hidden_information);
+    if hidden && !matches!(exported.session.status, Status::Finished { .. }) {
+        // The log is the truth for replay: it holds every seat's secret moves and the seed.
+        errln!(
+            "Warning: this game is not over and has hidden information. The file holds every \
+             player's secrets (the seed that dealt the hands, every secret move): whoever opens \
+             it can read them. Share it once the game is over."
+        );
+    }
+    Ok(())
+}
+
+/// Writes session `id` as `seat` saw it: the file shares a game in progress without
+/// spoilers (no seed, no move ids, only what that seat read and saw).
+pub fn export_seat(
+    catalog: &Catalog,
+    data: &DataDir,
+    id: u64,
+    seat: u8,
+    file: &Path,
+) -> anyhow::Result<()> {
+    let sessions = open_sessions(data)?;
+    let meta = sessions.get(id)?;
+    let mut engine = engine_for_session(catalog, &meta)?;
+    let view = sessions.export_seat(&mut *engine, id, seat)?;
+    let json = serde_json::to_string_pretty(&view)?;
+    std::fs::write(file, json).with_context(|| format!("cannot write {}", file.display()))?;
+    outln!(
+        "Session {id} as seat {seat} ({}) saw it, {} moves, exported to {} (`veillee show-view` shows it).",
+        line(view.players.get(seat as usize).map_or("", String::as_str)),
+        view.moves.len(),
+        file.display()
+    );
+    Ok(())
+}
+
+/// Prints a seat view file: each move as its seat read it, then the board it saw after
+/// move `at` (default: the last).
+pub fn show_view(file: &Path, at: Option<u32>, lang: &str) -> anyhow::Result<()> {
+    let view = read_seat_view(file)?;
+    let last = view.moves.len() as u32;
+    let at = at.unwrap_or(last);
+    anyhow::ensure!(
+        at <= last,
+        "{} has {last} moves: --move goes from 0 (before the first) to {last}",
+        file.display()
+    );
+    let name = |seat: u8| {
+        view.players
+            .get(seat as usize)
+            .map_or_else(|| format!("seat {seat}"), |n| line(n).into_owned())
+    };
+    outln!(
+        "{}, as {} saw it ({} moves):",
+        line(&view.game),
+        name(view.seat),
+        last
+    );
+    for (i, seen) in view.moves.iter().take(at as usize).enumerate() {
+        outln!(
+            "{:>4}. {}: {}",
+            i + 1,
+            name(seen.seat),
+            line(seen.text.get(lang))
+        );
+        for event in &seen.events {
+            outln!("        {}", line(event.get(lang)));
+        }
+    }
+    let scene = match at {
+        0 => &view.start,
+        n => &view.moves[n as usize - 1].scene,
+    };
+    outln!("\n{}", crate::board_text::render(scene, lang));
     Ok(())
 }
 

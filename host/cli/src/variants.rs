@@ -7,6 +7,7 @@ use veillee_sdk::{GameRng, Setup, Status};
 
 use crate::term::{line, outln};
 use veillee_runtime::catalog::Catalog;
+use veillee_runtime::conformance::{check, CheckConfig};
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::variants::library::{self, read};
@@ -153,6 +154,22 @@ pub fn check_variant(
             problems.push(format!("game {seed}: switched off: {message}"));
         }
         engine.drop_game(game);
+    }
+    if engine.manifest().hidden_information {
+        // What the script shows (events, questions, answers) goes through the same leak
+        // checks as the game's own texts.
+        let config = CheckConfig {
+            games: 1,
+            ..CheckConfig::default()
+        };
+        let report = check(&mut engine, None, &config);
+        outln!(
+            "  leak checks: {} games, {} moves, {}",
+            report.games,
+            report.moves,
+            if report.passed() { "no leak" } else { "FAILED" }
+        );
+        problems.extend(report.failures);
     }
     if problems.is_empty() {
         outln!("  played {games} random games with it: no problem");

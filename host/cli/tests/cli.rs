@@ -212,6 +212,160 @@ fn play_reasks_on_invalid_input_and_quits_cleanly() {
     );
 }
 
+/// A house rule for Castel: the first player to place a card hides a treasure, secretly.
+const TREASURE: &str = r#"
+return {
+  id = "tresor",
+  name = { fr = "Trésor", en = "Treasure" },
+  description = { fr = "Le premier à poser une carte cache un trésor.", en = "The first to place a card hides a treasure." },
+  game = "castel",
+  version = "1.0.0",
+  after_action = function(ctx, seat, action, events)
+    if ctx.state.hidden or string.sub(action.id, 1, 6) ~= "place-" then
+      return
+    end
+    ctx.state.hidden = ctx.choose(seat, {
+      { fr = "Cacher le rubis", en = "Hide the ruby" },
+      { fr = "Cacher la perle", en = "Hide the pearl" },
+    }, { fr = "Où cacher le trésor ?", en = "Where to hide the treasure?" })
+  end,
+}
+"#;
+
+#[test]
+fn the_terminal_shows_a_secret_answer_only_to_its_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = dir.path().join("tresor.lua");
+    std::fs::write(&rule, TREASURE).unwrap();
+    // Black places a card, hides the ruby, draws; the screen is handed to Beige, who quits.
+    let out = veillee_with_input(
+        dir.path(),
+        &[
+            "play",
+            "castel",
+            "--seats",
+            "human,human",
+            "--seed",
+            "3",
+            "--variant",
+            rule.to_str().unwrap(),
+        ],
+        "place-chevalier-noir-b5\n1\ndraw\n\nq\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let (black, beige) = text
+        .split_once("==== Pass to Beige pawns")
+        .unwrap_or_else(|| panic!("a hand-off screen: {text}"));
+    assert!(black.contains("Black pawns: Hide the ruby"), "{black}");
+    // The screen is cleared at the hand-off, and Beige catches up on what Black did, as
+    // Beige may read it: that Black answered, not what.
+    assert!(
+        beige.starts_with(" — press Enter when ready ====\n\x1b[2J"),
+        "{beige}"
+    );
+    assert!(
+        beige.contains("Black pawns: answers: Where to hide the treasure?"),
+        "{beige}"
+    );
+    assert!(
+        beige.contains("Black pawns: Place Black Knight: b5"),
+        "{beige}"
+    );
+    assert!(!beige.contains("ruby"), "{beige}");
+}
+
+/// A game in progress shared as one seat saw it: Beige's file tells that Black answered,
+/// not what, and holds no seed and no move ids; Black's own file has Black's answer. The
+/// full export warns that it holds everyone's secrets.
+#[test]
+fn export_as_a_seat_gives_that_seats_view_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = dir.path().join("tresor.lua");
+    std::fs::write(&rule, TREASURE).unwrap();
+    let out = veillee_with_input(
+        dir.path(),
+        &[
+            "play",
+            "castel",
+            "--seats",
+            "human,human",
+            "--seed",
+            "3",
+            "--variant",
+            rule.to_str().unwrap(),
+        ],
+        "place-chevalier-noir-b5\n1\ndraw\n\nq\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let id = session_id(&stdout(&out));
+
+    let full = dir.path().join("full.json");
+    let out = veillee(dir.path(), &["export", &id, full.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("The file holds every player's secrets"),
+        "{}",
+        stderr(&out)
+    );
+
+    let beige = dir.path().join("beige.json");
+    let out = veillee(
+        dir.path(),
+        &["export", &id, beige.to_str().unwrap(), "--seat", "1"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("as seat 1 (Beige"),
+        "{}",
+        stdout(&out)
+    );
+    let text = std::fs::read_to_string(&beige).unwrap();
+    assert!(text.contains("\"format\": \"veillee-seat-view\""), "{text}");
+    assert!(
+        text.contains("answers: Where to hide the treasure?"),
+        "{text}"
+    );
+    for secret in ["ruby", "rubis", "\"seed\"", "place-chevalier-noir-b5"] {
+        assert!(!text.contains(secret), "{secret} in {text}");
+    }
+    // The board Beige saw after each move is in the file, and shown by show-view.
+    let out = veillee(dir.path(), &["show-view", beige.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shown = stdout(&out);
+    assert!(
+        shown.contains("Black pawns: answers: Where to hide"),
+        "{shown}"
+    );
+    assert!(!shown.contains("ruby"), "{shown}");
+    let out = veillee(
+        dir.path(),
+        &["show-view", beige.to_str().unwrap(), "--move", "99"],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("--move goes from 0"),
+        "{}",
+        stderr(&out)
+    );
+
+    let black = dir.path().join("black.json");
+    let out = veillee(
+        dir.path(),
+        &["export", &id, black.to_str().unwrap(), "--seat", "0"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&black).unwrap();
+    assert!(text.contains("Hide the ruby"), "{text}");
+
+    let out = veillee(
+        dir.path(),
+        &["export", &id, black.to_str().unwrap(), "--seat", "2"],
+    );
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("not seat 2"), "{}", stderr(&out));
+}
+
 /// The session id a `play` printed.
 fn session_id(play_output: &str) -> String {
     let after = play_output
@@ -394,6 +548,74 @@ fn check_runs_the_conformance_kit_against_the_native_build() {
         stdout(&out)
     );
     assert!(stdout(&out).contains("conformance: passed"));
+}
+
+#[test]
+fn check_plays_only_the_player_count_asked_and_refuses_one_the_game_has_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(
+        dir.path(),
+        &["check", "chateau-noir", "--players", "3", "--games", "1"],
+    );
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).contains("chateau-noir: 1 games (3 players), "),
+        "{}",
+        stdout(&out)
+    );
+
+    let out = veillee(dir.path(), &["check", "siege", "--players", "3"]);
+    assert!(!out.status.success(), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("siege plays with 2 players, not 3"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A user's copy of Castel's cards whose every placement tells the table a card of the
+/// placer's hand: `veillee check castel` plays the game with it and refuses it, naming who
+/// reads the secret, how often, where first, and the first text that differed.
+#[test]
+fn check_refuses_a_script_that_tells_a_hand_naming_the_seat_and_the_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = include_str!("../../../variants/castel/cards.lua");
+    let end = "    command(ctx, \"end_effect\")\n  end,\n}";
+    assert!(text.contains(end), "cards.lua ends as this test expects");
+    let leak = "    local hand = query(ctx, \"hand\", { seat = pending.seat })\n    \
+                if #hand > 0 then ctx.event({ fr = \"garde \" .. hand[1], en = \"keeps \" .. hand[1] }) end\n";
+    let folder = dir.path().join("variants");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join("cards.lua"),
+        text.replace(end, &format!("{leak}{end}")),
+    )
+    .unwrap();
+
+    let out = veillee(
+        dir.path(),
+        &["check", "castel", "--players", "2", "--games", "1"],
+    );
+    let text = stdout(&out);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        stderr(&out).contains("castel failed the conformance kit"),
+        "{}",
+        stderr(&out)
+    );
+    let leak = text
+        .lines()
+        .position(|l| {
+            l.contains("FAILED leak: the events of seat 0, Black pawns's action as the spectator reads them depend on what the spectator cannot see")
+        })
+        .unwrap_or_else(|| panic!("{text}"));
+    let line = text.lines().nth(leak).unwrap();
+    assert!(line.contains("first: 2 players, seed 1, move "), "{line}");
+    let detail = text.lines().nth(leak + 1).unwrap();
+    assert!(
+        detail.contains("first difference: ") && detail.contains("\"keeps "),
+        "{detail}"
+    );
 }
 
 #[test]

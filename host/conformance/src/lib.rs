@@ -13,7 +13,8 @@ use std::collections::BTreeMap;
 
 use sha2::{Digest, Sha256};
 use veillee_sdk::{
-    Action, GameError, GameRng, Handle, OptionValue, Scene, Seat, Setup, Status, Target,
+    Action, Event, GameError, GameRng, Handle, Manifest, OptionValue, Scene, Seat, Setup, Status,
+    Target, Text,
 };
 
 use veillee_engine::{EngineError, GameEngine};
@@ -65,14 +66,92 @@ pub struct CheckReport {
     pub games: u32,
     /// Moves played in all.
     pub moves: u64,
-    /// Each failure, in words, with the seed and move number to reproduce it.
+    /// Each distinct problem once, in words: how often it happened, where first (the seed
+    /// and move number to reproduce it) and, for a leak, the first thing that differed.
     pub failures: Vec<String>,
+    /// The same problems, as data.
+    pub problems: Vec<Problem>,
 }
 
 impl CheckReport {
     /// Whether every check passed.
     pub fn passed(&self) -> bool {
-        self.failures.is_empty()
+        self.problems.is_empty()
+    }
+
+    fn add(&mut self, players: u8, seed: u64, found: Found) {
+        match self.problems.iter_mut().find(|p| p.what == found.what) {
+            Some(known) => known.count += 1,
+            None => self.problems.push(Problem {
+                what: found.what,
+                count: 1,
+                players,
+                seed,
+                step: found.step,
+                detail: found.detail,
+            }),
+        }
+    }
+
+    fn write_failures(&mut self) {
+        self.failures = self.problems.iter().map(Problem::to_string).collect();
+    }
+}
+
+/// One distinct problem and where it first happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// What is wrong, in words (the same words each time it happens).
+    pub what: String,
+    /// How many times it happened.
+    pub count: u32,
+    /// The player count of its first occurrence.
+    pub players: u8,
+    /// The seed of its first occurrence (`veillee check GAME --seed N --games 1`).
+    pub seed: u64,
+    /// The move of its first occurrence.
+    pub step: u32,
+    /// What differed the first time (for leaks), else empty.
+    pub detail: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let times = match self.count {
+            1 => "once".to_string(),
+            n => format!("{n} times"),
+        };
+        write!(
+            f,
+            "{} ({times}; first: {} players, seed {}, move {})",
+            self.what, self.players, self.seed, self.step
+        )?;
+        if !self.detail.is_empty() {
+            write!(f, "\n      first difference: {}", self.detail)?;
+        }
+        Ok(())
+    }
+}
+
+/// A problem seen in one game.
+struct Found {
+    step: u32,
+    what: String,
+    detail: String,
+}
+
+/// Distinct problems after which the kit stops playing.
+const MAX_PROBLEMS: usize = 20;
+
+/// How the kit names a viewer: `spectator`, or `seat 1, Red` (seat numbers from 0, as in
+/// action ids and `--viewer`).
+pub fn viewer_name(manifest: &Manifest, viewer: Option<Seat>) -> String {
+    match viewer {
+        None => "the spectator".into(),
+        Some(seat) => match manifest.seats.get(seat as usize) {
+            Some(info) => format!("seat {seat}, {}", info.name.en),
+            None => format!("seat {seat}"),
+        },
     }
 }
 
@@ -89,15 +168,22 @@ pub fn check(
     config: &CheckConfig,
 ) -> CheckReport {
     let manifest = engine.manifest().clone();
+    let mut redraws = Redraws::default();
     let mut report = CheckReport {
         game: manifest.id.clone(),
         ..CheckReport::default()
     };
     if let Some(reference) = reference.as_deref_mut() {
         if reference.manifest() != &manifest {
-            report
-                .failures
-                .push("the native and wasm builds have different manifests".into());
+            report.add(
+                manifest.min_players,
+                config.seed,
+                Found {
+                    step: 0,
+                    what: "the native and wasm builds have different manifests".into(),
+                    detail: String::new(),
+                },
+            );
         }
     }
     let tables = match config.players {
@@ -112,20 +198,52 @@ pub fn check(
                 engine: &mut *engine,
                 reference: reference.as_deref_mut(),
                 config,
+                manifest: &manifest,
                 setup,
-                failures: Vec::new(),
+                found: Vec::new(),
+                redraws: &mut redraws,
             };
             let moves = game.run();
             report.games += 1;
             report.moves += moves as u64;
-            report.failures.append(&mut game.failures);
-            if report.failures.len() > 20 {
-                report.failures.push("…stopping after 20 failures".into());
+            for found in std::mem::take(&mut game.found) {
+                report.add(players, config.seed.wrapping_add(i as u64), found);
+            }
+            if report.problems.len() >= MAX_PROBLEMS {
+                report.write_failures();
+                report
+                    .failures
+                    .push(format!("…stopped after {MAX_PROBLEMS} distinct problems"));
                 return report;
             }
         }
     }
+    if manifest.hidden_information && redraws.made > 0 && redraws.changed == 0 {
+        report.problems.push(Problem {
+            what: format!(
+                "the game declares hidden information, but its redraw_hidden never changed \
+                 anything ({} re-draws in {} games): the leak checks prove nothing. Write \
+                 `Game::redraw_hidden` so that it re-deals at random everything the viewer \
+                 cannot see (other hands, piles, secret choices), or set \
+                 `hidden_information: false` if the game has none",
+                redraws.made, report.games
+            ),
+            count: 1,
+            players: manifest.min_players,
+            seed: config.seed,
+            step: 0,
+            detail: String::new(),
+        });
+    }
+    report.write_failures();
     report
+}
+
+/// How many re-draws the leak checks made, and how many changed the game.
+#[derive(Default)]
+struct Redraws {
+    made: u64,
+    changed: u64,
 }
 
 /// One random game under scrutiny.
@@ -133,16 +251,33 @@ struct GameCheck<'a, 'e, 'r> {
     engine: &'a mut (dyn GameEngine + 'e),
     reference: Option<&'a mut (dyn GameEngine + 'r)>,
     config: &'a CheckConfig,
+    manifest: &'a Manifest,
     setup: Setup,
-    failures: Vec<String>,
+    found: Vec<Found>,
+    redraws: &'a mut Redraws,
+}
+
+/// A copy of the game re-drawn for one viewer, kept to replay the next action on it.
+struct Redrawn {
+    viewer: Option<Seat>,
+    copy: Handle,
 }
 
 impl GameCheck<'_, '_, '_> {
     fn fail(&mut self, step: u32, what: impl std::fmt::Display) {
-        self.failures.push(format!(
-            "{} players, seed {}, move {step}: {what}",
-            self.setup.players, self.setup.seed
-        ));
+        self.fail_with(step, what, String::new());
+    }
+
+    fn fail_with(&mut self, step: u32, what: impl std::fmt::Display, detail: String) {
+        self.found.push(Found {
+            step,
+            what: what.to_string(),
+            detail,
+        });
+    }
+
+    fn name(&self, viewer: Option<Seat>) -> String {
+        viewer_name(self.manifest, viewer)
     }
 
     /// Plays the game; returns the number of moves played.
@@ -202,19 +337,28 @@ impl GameCheck<'_, '_, '_> {
             let deep = step < self.config.deep_steps
                 || step.is_multiple_of(self.config.deep_stride.max(1));
             let status = self.engine.status(game)?;
-            if deep {
-                self.check_views(step, game, &status)?;
-            }
+            let redrawn = if deep {
+                self.check_views(step, game)?
+            } else {
+                Vec::new()
+            };
+            // Dropped whatever happens below; used after the move to compare its texts.
+            let redrawn = DropOnExit::new(redrawn);
             if let (Some(r), Some(h)) = (self.reference.as_deref_mut(), reference) {
                 if let Some(diff) = compare_engines(self.engine, game, r, h, &status, deep)? {
                     self.fail(step, format!("native and wasm builds disagree: {diff}"));
+                    redrawn.drop_in(self.engine);
                     return Ok(());
                 }
             }
             let seats = match &status {
-                Status::Finished { .. } => return Ok(()),
+                Status::Finished { .. } => {
+                    redrawn.drop_in(self.engine);
+                    return Ok(());
+                }
                 Status::ToAct { seats } if seats.is_empty() => {
                     self.fail(step, "the game is not over but no seat is to act");
+                    redrawn.drop_in(self.engine);
                     return Ok(());
                 }
                 Status::ToAct { seats } => seats.clone(),
@@ -227,15 +371,15 @@ impl GameCheck<'_, '_, '_> {
                         self.config.max_moves
                     ),
                 );
+                redrawn.drop_in(self.engine);
                 return Ok(());
             }
             let seat = seats[rng.below(seats.len())];
             let actions = self.engine.legal_actions(game, seat)?;
             if actions.is_empty() {
-                self.fail(
-                    step,
-                    format!("seat {seat} is to act but has no legal action"),
-                );
+                let who = self.name(Some(seat));
+                self.fail(step, format!("{who} is to act but has no legal action"));
+                redrawn.drop_in(self.engine);
                 return Ok(());
             }
             if deep {
@@ -243,8 +387,13 @@ impl GameCheck<'_, '_, '_> {
                 self.check_refusals(step, game, seat, &seats)?;
                 self.check_round_trip(step, game)?;
             }
-            let action = &actions[rng.below(actions.len())];
-            self.engine.apply(game, seat, &action.id)?;
+            let chosen = rng.below(actions.len());
+            if deep && self.manifest.hidden_information {
+                self.check_secret_moves(step, game, seat, &actions, chosen, rng)?;
+            }
+            let action = &actions[chosen];
+            let events = self.engine.apply(game, seat, &action.id)?;
+            self.check_texts(step, game, redrawn.take(), seat, action, &events)?;
             if let (Some(r), Some(h)) = (self.reference.as_deref_mut(), reference) {
                 if let Err(e) = r.apply(h, seat, &action.id) {
                     self.fail(
@@ -371,50 +520,217 @@ impl GameCheck<'_, '_, '_> {
 
     /// Views are well formed for every seat and a spectator, and (hidden information)
     /// re-drawing what a viewer cannot see never changes that viewer's view nor, for a seat,
-    /// its legal actions.
-    fn check_views(
-        &mut self,
-        step: u32,
-        game: Handle,
-        _status: &Status,
-    ) -> Result<(), EngineError> {
-        let hidden = self.engine.manifest().hidden_information;
-        let viewers = std::iter::once(None).chain((0..self.setup.players).map(Some));
-        for viewer in viewers.collect::<Vec<_>>() {
+    /// its legal actions. Returns the re-drawn copies, to replay the next move on them.
+    fn check_views(&mut self, step: u32, game: Handle) -> Result<Vec<Redrawn>, EngineError> {
+        let hidden = self.manifest.hidden_information;
+        let viewers: Vec<Option<Seat>> = std::iter::once(None)
+            .chain((0..self.setup.players).map(Some))
+            .collect();
+        let saved = if hidden {
+            self.engine.save(game)?
+        } else {
+            Vec::new()
+        };
+        let mut copies = Vec::new();
+        for viewer in viewers {
             let scene = self.engine.view(game, viewer)?;
             if let Some(problem) = scene_problem(&scene) {
-                self.fail(step, format!("view for {viewer:?}: {problem}"));
+                let who = self.name(viewer);
+                self.fail(step, format!("view for {who}: {problem}"));
             }
-            if hidden {
-                let seed = self.setup.seed.wrapping_mul(31).wrapping_add(step as u64);
-                let redrawn = self.engine.redraw_hidden(game, viewer, seed)?;
-                let other = self.engine.view(redrawn, viewer)?;
-                // What a seat may do is also what it sees (a house rule's private question
-                // lists cards): it must not depend on what that seat cannot see either.
-                let actions = match viewer {
-                    Some(seat) => Some((
-                        self.engine.legal_actions(game, seat)?,
-                        self.engine.legal_actions(redrawn, seat)?,
-                    )),
-                    None => None,
-                };
-                self.engine.drop_game(redrawn);
-                if other != scene {
-                    self.fail(
+            if !hidden {
+                continue;
+            }
+            let seed = self.setup.seed.wrapping_mul(31).wrapping_add(step as u64);
+            let copy = self.engine.redraw_hidden(game, viewer, seed)?;
+            copies.push(Redrawn { viewer, copy });
+            self.redraws.made += 1;
+            if self.engine.save(copy)? != saved {
+                self.redraws.changed += 1;
+            }
+            let other = self.engine.view(copy, viewer)?;
+            if other != scene {
+                let who = self.name(viewer);
+                self.fail_with(
+                    step,
+                    format!(
+                        "leak: re-drawing what {who} cannot see changed what {who} sees (the view)"
+                    ),
+                    first_difference(&json_of(&scene), &json_of(&other)),
+                );
+            }
+            // What a seat may do is also what it reads (its options, their labels): it must
+            // not depend on what that seat cannot see either. (The public labels of its
+            // actions are what the others read: checked with the move, for each of them.)
+            if let Some(seat) = viewer {
+                let mine = actions_read(&self.engine.legal_actions(game, seat)?, seat);
+                let theirs = actions_read(&self.engine.legal_actions(copy, seat)?, seat);
+                if mine != theirs {
+                    let who = self.name(viewer);
+                    self.fail_with(
                         step,
-                        format!(
-                            "leak: re-drawing what {viewer:?} cannot see changed that viewer's \
-                             view ({})",
-                            first_difference(&scene, &other)
-                        ),
+                        format!("leak: re-drawing what {who} cannot see changed the legal actions {who} reads"),
+                        first_difference(&json_of(&mine), &json_of(&theirs)),
                     );
-                }
-                if actions.is_some_and(|(mine, redrawn)| mine != redrawn) {
-                    self.fail(step, format!("leak: re-drawing what {viewer:?} cannot see changed that seat's legal actions"));
                 }
             }
         }
+        Ok(copies)
+    }
+
+    /// The move just played, replayed on each viewer's re-drawn copy: what that viewer reads
+    /// of it must not depend on what the viewer cannot see. Its label, always; its events
+    /// that are not reveals, when the viewer sees the same scene after the move on both
+    /// games and nothing was revealed on the way (a move may tell what it brings into view:
+    /// the Alchimiste names the hand card it lays in the exchange, which the scene then
+    /// shows). A move the re-drawn game does not allow (the actor's re-dealt hand lacks the
+    /// card) tells nothing and is skipped.
+    fn check_texts(
+        &mut self,
+        step: u32,
+        game: Handle,
+        copies: Vec<Redrawn>,
+        seat: Seat,
+        action: &Action,
+        events: &[Event],
+    ) -> Result<(), EngineError> {
+        for Redrawn { viewer, copy } in copies {
+            let result = self.texts_on_copy(game, copy, seat, action, viewer);
+            self.engine.drop_game(copy);
+            let Some(there) = result? else {
+                continue;
+            };
+            let who = self.name(viewer);
+            let actor = self.name(Some(seat));
+            let label = action.label_for(seat, viewer);
+            if &there.label != label {
+                self.fail_with(
+                    step,
+                    format!("leak: the label of {actor}'s action as {who} reads it depends on what {who} cannot see"),
+                    first_difference(&json_of(label), &json_of(&there.label)),
+                );
+            }
+            let Some(seen) = there.events else {
+                continue;
+            };
+            let read = read_by(events, seat, viewer);
+            if events.iter().all(|e| !e.reveal) && read != seen {
+                self.fail_with(
+                    step,
+                    format!("leak: the events of {actor}'s action as {who} reads them depend on what {who} cannot see (mark an event that reveals chance or a hidden card with `Event::reveal`, give secrets to their seat with `Event::with_private`)"),
+                    first_difference(&json_of(&read), &json_of(&seen)),
+                );
+            }
+        }
         Ok(())
+    }
+
+    /// A move whose outcome a viewer cannot see must not be told to that viewer either:
+    /// when two of the actor's moves leave the viewer the same scene (the fox's burrow is
+    /// secret), the viewer must read the same of both (the label, the events that are not
+    /// reveals). Two moves that give the very same game hide nothing, and may read apart
+    /// (Roc noir: exchanging a portrait with an empty pile takes it back, as keeping does).
+    /// Checked on copies for the chosen move and a few others.
+    fn check_secret_moves(
+        &mut self,
+        step: u32,
+        game: Handle,
+        seat: Seat,
+        actions: &[Action],
+        chosen: usize,
+        rng: &mut GameRng,
+    ) -> Result<(), EngineError> {
+        let viewers: Vec<Option<Seat>> = std::iter::once(None)
+            .chain((0..self.setup.players).filter(|&s| s != seat).map(Some))
+            .collect();
+        let mut picks = vec![chosen];
+        for _ in 0..self.config.actions_tried_per_step.min(actions.len()) {
+            let other = rng.below(actions.len());
+            if !picks.contains(&other) {
+                picks.push(other);
+            }
+        }
+        // For each pick: the game after it, and per viewer (scene, label read, events read).
+        let mut outcomes = Vec::new();
+        for &i in &picks {
+            let copy = self.engine.clone_game(game)?;
+            let events = match self.engine.apply(copy, seat, &actions[i].id) {
+                Ok(events) => events,
+                Err(EngineError::Game(_)) => {
+                    // Reported by the action checks.
+                    self.engine.drop_game(copy);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let mut read = Vec::new();
+            for &viewer in &viewers {
+                read.push((
+                    self.engine.view(copy, viewer)?,
+                    actions[i].label_for(seat, viewer).clone(),
+                    read_by(&events, seat, viewer),
+                ));
+            }
+            let after = self.engine.save(copy)?;
+            self.engine.drop_game(copy);
+            outcomes.push((i, after, read));
+        }
+        let Some((first, after, mine)) = outcomes.first() else {
+            return Ok(());
+        };
+        for (k, &viewer) in viewers.iter().enumerate() {
+            let (scene, label, events) = &mine[k];
+            let told = outcomes[1..].iter().find(|(_, after2, theirs)| {
+                let (scene2, label2, events2) = &theirs[k];
+                scene == scene2 && after != after2 && (label != label2 || events != events2)
+            });
+            let Some((other, _, theirs)) = told else {
+                continue;
+            };
+            let (_, label2, events2) = &theirs[k];
+            let who = self.name(viewer);
+            let actor = self.name(Some(seat));
+            let (a, b) = (&actions[*first].id, &actions[*other].id);
+            let detail = if label != label2 {
+                format!("`{a}` reads {:?}, `{b}` reads {:?}", label.en, label2.en)
+            } else {
+                first_difference(&json_of(events), &json_of(events2))
+            };
+            self.fail_with(
+                step,
+                format!("leak: {who} cannot see which move {actor} made, but reads it in the move's text (give the secret to its seat: `Action::with_private`, `Event::with_private`)"),
+                detail,
+            );
+        }
+        Ok(())
+    }
+
+    /// On a re-drawn copy: what `viewer` reads of the action played on `game` (already
+    /// played there), or `None` when the copy does not allow the action.
+    fn texts_on_copy(
+        &mut self,
+        game: Handle,
+        copy: Handle,
+        seat: Seat,
+        action: &Action,
+        viewer: Option<Seat>,
+    ) -> Result<Option<ReadOnCopy>, EngineError> {
+        let listed = self.engine.legal_actions(copy, seat)?;
+        let Some(there) = listed.iter().find(|a| a.id == action.id) else {
+            return Ok(None);
+        };
+        let label = there.label_for(seat, viewer).clone();
+        let events = match self.engine.apply(copy, seat, &action.id) {
+            Ok(events) => events,
+            Err(EngineError::Game(_)) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let comparable = events.iter().all(|e| !e.reveal)
+            && self.engine.view(copy, viewer)? == self.engine.view(game, viewer)?;
+        Ok(Some(ReadOnCopy {
+            label,
+            events: comparable.then(|| read_by(&events, seat, viewer)),
+        }))
     }
 
     /// Seed + actions replay to the same state.
@@ -506,47 +822,6 @@ fn compare_engines(
     Ok(None)
 }
 
-/// Where two values first differ, as a JSON path with both values (`scores[2].value: "3"
-/// vs "4"`), so that a failure says what leaked.
-fn first_difference(a: &Scene, b: &Scene) -> String {
-    fn walk(a: &serde_json::Value, b: &serde_json::Value, path: &mut String) -> Option<String> {
-        use serde_json::Value;
-        match (a, b) {
-            (Value::Object(x), Value::Object(y)) => {
-                for key in x.keys().chain(y.keys()) {
-                    let (u, v) = (x.get(key), y.get(key));
-                    if u == v {
-                        continue;
-                    }
-                    let len = path.len();
-                    path.push_str(&format!(".{key}"));
-                    let found = match (u, v) {
-                        (Some(u), Some(v)) => walk(u, v, path),
-                        _ => Some(format!("{path}: {u:?} vs {v:?}")),
-                    };
-                    path.truncate(len);
-                    return found;
-                }
-                None
-            }
-            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-                let i = x.iter().zip(y).position(|(u, v)| u != v)?;
-                let len = path.len();
-                path.push_str(&format!("[{i}]"));
-                let found = walk(&x[i], &y[i], path);
-                path.truncate(len);
-                found
-            }
-            _ if a == b => None,
-            _ => Some(format!("{path}: {a} vs {b}")),
-        }
-    }
-    let (Ok(a), Ok(b)) = (serde_json::to_value(a), serde_json::to_value(b)) else {
-        return "the views cannot be compared as JSON".into();
-    };
-    walk(&a, &b, &mut String::new()).unwrap_or_else(|| "no difference as JSON".into())
-}
-
 /// Why a scene cannot be drawn, if it cannot (see [`Scene::problem`]).
 pub fn scene_problem(scene: &Scene) -> Option<String> {
     scene.problem()
@@ -575,4 +850,100 @@ pub fn path_problem(scene: &Scene, action: &Action) -> Option<String> {
             .any(|z| z.cards.iter().any(|c| &c.id == id)))
         .then(|| format!("its path names card `{id}`, which is not in the scene")),
     })
+}
+
+/// The texts `viewer` reads of the events of `actor`'s move that reveal nothing.
+fn read_by(events: &[Event], actor: Seat, viewer: Option<Seat>) -> Vec<Text> {
+    events
+        .iter()
+        .filter(|e| !e.reveal)
+        .map(|e| e.text_for(Some(actor), viewer).clone())
+        .collect()
+}
+
+/// What `seat` reads of its own legal actions: each one's id, click path and label.
+fn actions_read(actions: &[Action], seat: Seat) -> Vec<serde_json::Value> {
+    actions
+        .iter()
+        .map(|a| serde_json::json!({"id": a.id, "path": a.path, "label": a.label_for(seat, Some(seat))}))
+        .collect()
+}
+
+/// What a viewer reads of a move replayed on a re-drawn copy.
+struct ReadOnCopy {
+    /// The action's label.
+    label: Text,
+    /// Its events that are not reveals, when they are comparable with the real game's:
+    /// nothing revealed, and the viewer sees the same scene after the move on both.
+    events: Option<Vec<Text>>,
+}
+
+/// Re-drawn copies that must be dropped on every way out of a step.
+struct DropOnExit(Vec<Redrawn>);
+
+impl DropOnExit {
+    fn new(copies: Vec<Redrawn>) -> Self {
+        DropOnExit(copies)
+    }
+
+    fn take(self) -> Vec<Redrawn> {
+        self.0
+    }
+
+    fn drop_in(self, engine: &mut dyn GameEngine) {
+        for r in self.0 {
+            engine.drop_game(r.copy);
+        }
+    }
+}
+
+fn json_of(value: &impl serde::Serialize) -> serde_json::Value {
+    serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
+}
+
+/// The first place where two JSON values differ, as `path: before → after`.
+pub fn first_difference(a: &serde_json::Value, b: &serde_json::Value) -> String {
+    use serde_json::Value;
+    fn walk(a: &Value, b: &Value, path: &mut String) -> Option<String> {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                for (key, va) in x {
+                    let vb = y.get(key).unwrap_or(&Value::Null);
+                    let len = path.len();
+                    path.push('.');
+                    path.push_str(key);
+                    if let Some(found) = walk(va, vb, path) {
+                        return Some(found);
+                    }
+                    path.truncate(len);
+                }
+                let extra = y.keys().find(|k| !x.contains_key(*k))?;
+                Some(format!("{path}.{extra}: (absent) → {}", short(&y[extra])))
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                for (i, (va, vb)) in x.iter().zip(y).enumerate() {
+                    let len = path.len();
+                    path.push_str(&format!("[{i}]"));
+                    if let Some(found) = walk(va, vb, path) {
+                        return Some(found);
+                    }
+                    path.truncate(len);
+                }
+                (x.len() != y.len())
+                    .then(|| format!("{path}: {} items → {} items", x.len(), y.len()))
+            }
+            _ => (a != b).then(|| format!("{path}: {} → {}", short(a), short(b))),
+        }
+    }
+    let mut path = String::new();
+    walk(a, b, &mut path).unwrap_or_else(|| "no difference".into())
+}
+
+/// A JSON value cut to a readable length.
+fn short(value: &serde_json::Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(120) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
 }

@@ -243,8 +243,10 @@ impl Catalog {
 /// the kit that checked it, so a newer Veillée checks again).
 const SELF_CHECK_NOTE: &str = concat!("self-check ", env!("CARGO_PKG_VERSION"));
 
-/// A few short random games through the conformance kit.
-fn self_check(plugin: &mut Plugin) -> anyhow::Result<()> {
+/// The install self-check: a few short random games through the conformance kit, leak
+/// checks included (a game that declares hidden information and never re-draws it is
+/// refused). What `install` runs on every plugin before it copies it.
+pub fn self_check(plugin: &mut dyn GameEngine) -> anyhow::Result<()> {
     let config = CheckConfig {
         games: 2,
         seed: 1,
@@ -253,6 +255,7 @@ fn self_check(plugin: &mut Plugin) -> anyhow::Result<()> {
     };
     let report = conformance::check(plugin, None, &config);
     if !report.passed() {
+        // Each distinct problem once, with where it first happened.
         bail!(
             "{}",
             report

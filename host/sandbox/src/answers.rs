@@ -213,11 +213,7 @@ mod tests {
     use veillee_sdk::Text;
 
     fn action(id: &str) -> Action {
-        Action {
-            id: id.into(),
-            path: Vec::new(),
-            label: Text::same(id),
-        }
+        Action::button(id, Text::same(id))
     }
 
     #[test]

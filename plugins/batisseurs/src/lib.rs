@@ -431,11 +431,7 @@ impl Game for Batisseurs {
             }
             _ => Vec::new(),
         };
-        Action {
-            id: self.move_id(seat, mv),
-            path,
-            label: self.label(seat, mv),
-        }
+        Action::new(self.move_id(seat, mv), self.label(seat, mv), path)
     }
 
     fn move_id(&self, seat: Seat, mv: &Move) -> String {

@@ -49,11 +49,7 @@ impl Game for Castel {
                 scene::spot_target(self, spot),
             ],
         };
-        Action {
-            id: self.move_id(seat, mv),
-            path,
-            label: self.label(mv),
-        }
+        Action::new(self.move_id(seat, mv), self.label(mv), path)
     }
 
     fn move_id(&self, _seat: Seat, mv: &Move) -> String {

@@ -105,11 +105,7 @@ impl Game for ChateauNoir {
             ))],
             _ => Vec::new(),
         };
-        Action {
-            id: self.move_id(seat, mv),
-            path,
-            label: self.label(mv),
-        }
+        Action::new(self.move_id(seat, mv), self.label(mv), path)
     }
 
     fn move_id(&self, _seat: Seat, mv: &Move) -> String {

@@ -533,11 +533,11 @@ impl Game for RocNoir {
     }
 
     fn describe(&self, seat: Seat, mv: &Move) -> Action {
-        Action {
-            id: self.move_id(seat, mv),
-            path: self.path(seat, mv),
-            label: self.label(seat, mv),
-        }
+        Action::new(
+            self.move_id(seat, mv),
+            self.label(seat, mv),
+            self.path(seat, mv),
+        )
     }
 
     fn move_id(&self, _seat: Seat, mv: &Move) -> String {

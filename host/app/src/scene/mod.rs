@@ -242,6 +242,14 @@ impl Lit<'_> {
     }
 }
 
+/// What the seat choosing reads of one of its own actions: its private text if it has one.
+fn own_label(action: &Action) -> &veillee_sdk::Text {
+    match &action.private {
+        Some(p) if p.seats.is_empty() => &p.text,
+        _ => &action.label,
+    }
+}
+
 /// The actions without a place on the board, and the ones left to choose between when
 /// several share the selected path, as buttons. Returns the action clicked.
 pub fn action_buttons(ui: &mut Ui, view: &mut SceneView, actions: &[Action], lang: Lang) -> Chosen {
@@ -250,7 +258,7 @@ pub fn action_buttons(ui: &mut Ui, view: &mut SceneView, actions: &[Action], lan
     if complete.len() > 1 || (!complete.is_empty() && !view.selected().is_empty()) {
         ui.label(lang.t(S::ChooseAmong));
         for action in complete {
-            if widgets::primary(ui, action.label.get(lang.code())).clicked() {
+            if widgets::primary(ui, own_label(action).get(lang.code())).clicked() {
                 chosen = Some(action.id.clone());
             }
         }
@@ -260,7 +268,7 @@ pub fn action_buttons(ui: &mut Ui, view: &mut SceneView, actions: &[Action], lan
     }
     let free: Vec<&Action> = actions.iter().filter(|a| a.path.is_empty()).collect();
     for action in free {
-        if widgets::primary(ui, action.label.get(lang.code())).clicked() {
+        if widgets::primary(ui, own_label(action).get(lang.code())).clicked() {
             chosen = Some(action.id.clone());
         }
     }
@@ -276,11 +284,7 @@ mod tests {
     use veillee_sdk::Text;
 
     fn action(id: &str, path: Vec<Target>) -> Action {
-        Action {
-            id: id.into(),
-            path,
-            label: Text::same(id),
-        }
+        Action::new(id, Text::same(id), path)
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! durable (flushed) before [`Sessions::apply`] returns.
 
 mod replay;
+mod seat_view;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -18,6 +19,7 @@ use crate::store::model::{
 use crate::store::{limits, SessionChange, Store, StoreError};
 
 pub use replay::{Diverged, TURN_TIME_KEY};
+pub use seat_view::{read_seat_view, SeatView, SeenMove, SEAT_VIEW_FORMAT, SEAT_VIEW_VERSION};
 
 /// A snapshot of the state is saved every this many moves.
 pub const SNAPSHOT_EVERY: u32 = 64;

@@ -76,7 +76,12 @@ pub(super) fn apply_filter(
         }
         let mut action = action.clone();
         if let Some(label) = label {
-            action.label = printable(label);
+            // What the seat reads of its own action: the public label unless the game
+            // gave it a private one.
+            match action.private.as_mut() {
+                Some(private) => private.text = printable(label),
+                None => action.label = printable(label),
+            }
         }
         kept.push(action);
     }
@@ -177,11 +182,8 @@ pub(super) fn read_added(
         if path.len() > 16 {
             return Err(format!("the path of `{id}` has more than 16 steps"));
         }
-        added.push(Action {
-            id,
-            path,
-            label: printable(label),
-        });
+        // Its label is public, like any action's: the leak checks read it per viewer.
+        added.push(Action::new(id, printable(label), path));
     }
     Ok(added)
 }

@@ -20,6 +20,9 @@ use hook_results::apply_view;
 use sequence::{Advance, Step};
 use state::{Listed, Rollback, ScriptSlot, Slot, VState, SAVE_MAGIC};
 
+/// Re-draws tried while a choice is pending before falling back (see `redraw_hidden`).
+const REDRAW_ATTEMPTS: u64 = 16;
+
 /// Prefix of the action ids that answer a script's `ctx.choose` (`choose:0`, `choose:1`…).
 pub const CHOOSE_PREFIX: &str = "choose:";
 
@@ -558,10 +561,30 @@ impl GameEngine for VariantEngine {
     ) -> Result<Handle, EngineError> {
         let slot = self.slot(game)?;
         let (base, v) = (slot.base, slot.v.clone());
+        let Some(asked) = v.pending.clone() else {
+            let copy = self.base.redraw_hidden(base, viewer, seed)?;
+            return Ok(self.insert(Slot::new(copy, v)));
+        };
+        // A choice is pending: keep the first re-draw in which the viewer would be asked
+        // the same (see `reask_pending`). Rejecting the others is what makes the re-draw
+        // consistent with what the viewer saw of the questions.
+        for attempt in 0..REDRAW_ATTEMPTS {
+            let seed = seed.wrapping_add(attempt.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let copy = self.base.redraw_hidden(base, viewer, seed)?;
+            let copy = self.insert(Slot::new(copy, v.clone()));
+            if self.reask_pending(copy, viewer, &asked)? {
+                return Ok(copy);
+            }
+            self.drop_game(copy);
+        }
+        // No re-draw fits: the base game re-drawn as it is (no hook re-run, so nothing the
+        // viewer sees moves), with the questions as they were asked and only the viewer's
+        // own answer kept. The other seats' options then list their real cards, which the
+        // viewer is never shown.
         let copy = self.base.redraw_hidden(base, viewer, seed)?;
-        let copy = self.insert(Slot::new(copy, v));
-        self.redraw_pending(copy, viewer)?;
-        Ok(copy)
+        let mut v = v;
+        v.pending = Some(Box::new(sequence::forget_others(&asked, viewer)));
+        Ok(self.insert(Slot::new(copy, v)))
     }
 
     fn operation(&mut self, game: Handle, name: &str, args: &Value) -> Result<Value, EngineError> {

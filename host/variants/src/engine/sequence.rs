@@ -427,16 +427,21 @@ impl VariantEngine {
         Ok(owners)
     }
 
-    /// The legal actions of one question.
+    /// The legal actions of one question. An answer is private: the seat asked reads its
+    /// option, everyone else only that it answered (what it chose shows in what follows,
+    /// through the events the script writes for all to read).
     pub(super) fn choice_actions(request: &ChoiceRequest) -> Vec<Action> {
+        let public = text(
+            format!("répond : {}", request.prompt.fr),
+            format!("answers: {}", request.prompt.en),
+        );
         request
             .options
             .iter()
             .enumerate()
-            .map(|(i, label)| Action {
-                id: format!("{CHOOSE_PREFIX}{i}"),
-                path: Vec::new(),
-                label: label.clone(),
+            .map(|(i, option)| {
+                Action::button(format!("{CHOOSE_PREFIX}{i}"), public.clone())
+                    .with_private(option.clone())
             })
             .collect()
     }
@@ -495,55 +500,55 @@ impl VariantEngine {
         }
     }
 
-    /// In a copy made for `viewer` by `redraw_hidden`: forgets the answers other seats gave
-    /// to a pending `ctx.choose_all` (the viewer cannot know them) and asks the questions
-    /// again of the re-drawn game, so that no question shows cards the viewer may not see.
-    pub(super) fn redraw_pending(
+    /// In a copy made for `viewer` by `redraw_hidden`, while a choice is pending: asks the
+    /// questions again of the re-drawn game, the answers given so far replayed. The copy
+    /// is kept only if the viewer would see the very same thing there: the same seats asked
+    /// with the same prompts, and the viewer's own question with the same options (it then
+    /// keeps the viewer's own answer, and forgets the others', which the viewer cannot
+    /// know). Otherwise the re-drawn cards do not fit what the viewer saw (a hand whose
+    /// owner was asked to pick among two kinds cannot hold one kind only): `false`, and
+    /// the caller tries another re-draw.
+    pub(super) fn reask_pending(
         &mut self,
         copy: Handle,
         viewer: Option<Seat>,
-    ) -> Result<(), EngineError> {
-        let slot = self.slot_mut(copy)?;
-        let Some(pending) = slot.v.pending.take() else {
-            return Ok(());
-        };
-        let kept: Vec<(Seat, u32)> = pending
-            .questions
-            .iter()
-            .zip(&pending.given)
-            .filter_map(|(q, given)| Some((q.seat, (*given)?)))
-            .filter(|(seat, _)| Some(*seat) == viewer)
-            .collect();
-        let fallback = {
-            let mut p = pending.clone();
-            p.given = p
-                .questions
-                .iter()
-                .map(|q| kept.iter().find(|(s, _)| *s == q.seat).map(|(_, a)| *a))
-                .collect();
-            p
-        };
+        asked: &Pending,
+    ) -> Result<bool, EngineError> {
+        self.slot_mut(copy)?.v.pending = None;
         let asked_again = self.advance(
             copy,
-            pending.queue.into(),
-            pending.rollback,
-            Some((pending.step, pending.answers)),
+            asked.queue.clone().into(),
+            asked.rollback.clone(),
+            Some((asked.step.clone(), asked.answers.clone())),
         );
         let slot = self.slot_mut(copy)?;
-        match (asked_again, slot.v.pending.as_mut()) {
-            (Ok(Advance::Events(_)), Some(again)) => {
-                for (i, q) in again.questions.iter().enumerate() {
-                    if let Some((_, answer)) = kept.iter().find(|(s, _)| *s == q.seat) {
-                        if (*answer as usize) < q.options.len() {
-                            again.given[i] = Some(*answer);
-                        }
-                    }
-                }
-            }
-            // The re-drawn game took the hook elsewhere: keep the questions as they were,
-            // without the others' answers.
-            _ => slot.v.pending = Some(fallback),
+        let (Ok(Advance::Events(_)), Some(again)) = (asked_again, slot.v.pending.as_mut()) else {
+            return Ok(false);
+        };
+        let public = |p: &Pending| -> Vec<(Seat, Text)> {
+            p.questions
+                .iter()
+                .map(|q| (q.seat, q.prompt.clone()))
+                .collect()
+        };
+        let own = |p: &Pending| p.questions.iter().find(|q| Some(q.seat) == viewer).cloned();
+        if public(again) != public(asked) || own(again) != own(asked) {
+            return Ok(false);
         }
-        Ok(())
+        again.given = forget_others(asked, viewer).given;
+        Ok(true)
     }
+}
+
+/// The pending choice as `viewer` may know it: the viewer's own answer kept, the answers
+/// other seats gave forgotten (they decide again).
+pub(super) fn forget_others(pending: &Pending, viewer: Option<Seat>) -> Pending {
+    let mut kept = pending.clone();
+    kept.given = pending
+        .questions
+        .iter()
+        .zip(pending.given.iter().chain(std::iter::repeat(&None)))
+        .map(|(q, given)| given.filter(|_| Some(q.seat) == viewer))
+        .collect();
+    kept
 }
