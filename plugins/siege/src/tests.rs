@@ -1014,7 +1014,12 @@ fn the_manifest_is_sane() {
             "soldiers_lost",
             "special_rule_applies",
             "add_soldier",
-            "end_special_rule"
+            "end_special_rule",
+            "piece_at",
+            "where_is",
+            "move_piece",
+            "remove_piece",
+            "pass_turn",
         ]
     );
     assert!(!manifest.hidden_information);
