@@ -1144,7 +1144,10 @@ fn ca_t3_alchimiste_exchanges_two_hand_cards_with_the_exchange() {
     t.place("alchimiste", "a6");
     t.choose("Give the Courtier");
     t.choose("Take the King");
-    t.settled(); // the second swap has one card each side
+    // The second swap has one card each side: the player's own card is asked all the same
+    // (whether they are asked must not tell the table what their hand holds), the other not.
+    t.choose("Give the Spy");
+    t.settled();
     let mut hand = t.hand(seat);
     hand.sort();
     assert_eq!(hand, ["reine", "roi"]);
