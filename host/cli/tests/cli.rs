@@ -1814,3 +1814,24 @@ fn play_with_phone_seats_prints_links_and_qr_codes_and_phones_play_castel_to_the
     let sessions = stdout(&veillee(dir.path(), &["sessions"]));
     assert!(sessions.contains("castel"), "{sessions}");
 }
+
+/// `show-view` reads a file someone handed over: garbage, another kind of JSON and a folder
+/// are each refused with a message naming the file, never a panic.
+#[test]
+fn show_view_refuses_a_file_that_is_not_a_seat_view_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let garbage = dir.path().join("garbage.json");
+    std::fs::write(&garbage, b"\x00\xff{{{ not json").unwrap();
+    let other = dir.path().join("other.json");
+    std::fs::write(&other, r#"{"format":"something-else","format_version":1}"#).unwrap();
+    for file in [&garbage, &other, &dir.path().to_path_buf()] {
+        let out = veillee(dir.path(), &["show-view", file.to_str().unwrap()]);
+        assert!(!out.status.success(), "{file:?}: {}", stdout(&out));
+        let err = stderr(&out);
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(
+            err.contains(file.file_name().unwrap().to_str().unwrap()),
+            "the error names the file: {err}"
+        );
+    }
+}
