@@ -10,7 +10,7 @@ use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 
 use veillee_sdk::{Action, GameRng, Manifest, Scene, Seat, Setup, Status, Text};
 
-use veillee_runtime::catalog::{Catalog, Origin};
+use veillee_runtime::catalog::{Catalog, Origin, Readiness};
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::plugin::Runtime;
@@ -19,6 +19,8 @@ use veillee_runtime::store::model::{PlayerKind, SeatPlayer, SessionMeta, Variant
 use veillee_runtime::store::{SetAside, Store, StoreError};
 use veillee_runtime::variants::library::{self, ScriptSource};
 use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits};
+
+use crate::prepare::{News, Preparer};
 
 /// Set to anything: never open a native file dialog (tests, systems without a desktop
 /// portal); the screens' typed-path fields do the job.
@@ -64,6 +66,22 @@ pub struct GameInfo {
     pub builtin: bool,
     /// The house rules available for it.
     pub variants: Vec<VariantInfo>,
+    /// Whether its plugin is compiled yet.
+    pub preparation: Preparation,
+}
+
+/// Where a game's plugin stands: the library lists every game at once, and compiles their
+/// plugins in the background, one after the other.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Preparation {
+    /// Compiled: a game starts at once.
+    Ready,
+    /// Waiting for its turn to be compiled (a game started now moves to the front).
+    Waiting,
+    /// Being compiled now.
+    Compiling,
+    /// It could not be compiled, for this reason.
+    Failed(String),
 }
 
 /// One house rule available for a game.
@@ -129,6 +147,16 @@ pub enum Request {
     Restore(String),
     /// Remember a setting.
     SetSetting(&'static str, serde_json::Value),
+    /// A player opened this game: compile its plugin next.
+    Prepare(String),
+}
+
+/// What reaches the worker thread: the window's requests, the compiler thread's news, and
+/// the window closing.
+enum Inbox {
+    Window(Request),
+    Prepared(News),
+    Quit,
 }
 
 /// One line of the game log.
@@ -217,6 +245,10 @@ pub enum Reply {
     Fonts(Vec<(String, Vec<u8>)>),
     /// The library changed.
     Games(Vec<GameInfo>),
+    /// Where each game's plugin stands, by game id (sent as they compile).
+    Prepared(Vec<(String, Preparation)>),
+    /// Plugins that failed to load, in words (all of them, as of now).
+    Problems(Vec<String>),
     /// An install ended (game name or the error chain).
     Installed(Result<Text, String>),
     /// An uninstall ended.
@@ -265,7 +297,7 @@ pub enum Pick {
 
 /// The window's end of the worker.
 pub struct Worker {
-    requests: Option<Sender<Request>>,
+    requests: Option<Sender<Inbox>>,
     replies: Receiver<Reply>,
     reply_sender: Sender<Reply>,
     ctx: Repaint,
@@ -277,7 +309,9 @@ impl Drop for Worker {
     /// Closing the window lets the worker finish what it is doing (a move being saved) and
     /// close the database, so that the data directory is free when the window is gone.
     fn drop(&mut self) {
-        self.requests = None;
+        if let Some(requests) = self.requests.take() {
+            let _ = requests.send(Inbox::Quit);
+        }
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -299,18 +333,29 @@ impl Repaint {
 impl Worker {
     /// Starts the worker thread for a data directory.
     pub fn spawn(data: DataDir) -> Worker {
-        let (requests, inbox) = channel::<Request>();
+        let (requests, inbox) = channel::<Inbox>();
         let (reply_sender, replies) = channel::<Reply>();
         let out = reply_sender.clone();
         let ctx = Repaint::default();
         let repaint = ctx.clone();
+        let own = requests.clone();
         let thread = std::thread::Builder::new()
             .name("veillee-worker".into())
             .spawn(move || {
-                let mut state = State::new(data);
-                while let Ok(request) = inbox.recv() {
-                    let replies = state.handle(request);
-                    for reply in replies.into_iter().chain([Reply::Finished]) {
+                let mut state = State::new(data, own);
+                while let Ok(message) = inbox.recv() {
+                    // Only the window's requests count for `busy` (the compiler's news come
+                    // whenever a plugin is ready).
+                    let replies = match message {
+                        Inbox::Window(request) => {
+                            let mut replies = state.handle(request);
+                            replies.push(Reply::Finished);
+                            replies
+                        }
+                        Inbox::Prepared(news) => state.prepared(news),
+                        Inbox::Quit => return,
+                    };
+                    for reply in replies {
                         if out.send(reply).is_err() {
                             return;
                         }
@@ -340,7 +385,7 @@ impl Worker {
     pub fn send(&mut self, request: Request) {
         self.pending += 1;
         if let Some(requests) = &self.requests {
-            let _ = requests.send(request);
+            let _ = requests.send(Inbox::Window(request));
         }
     }
 
@@ -402,6 +447,14 @@ struct State {
     catalog: Option<Catalog>,
     sessions: Option<Sessions>,
     playing: Option<Playing>,
+    /// The worker's own inbox, for the compiler thread's news.
+    inbox: Sender<Inbox>,
+    /// The plugins being compiled in the background.
+    preparer: Option<Preparer>,
+    /// The plugin being compiled now.
+    compiling: Option<veillee_runtime::catalog::PluginSource>,
+    /// Games started or resumed before their plugin was ready: handled when it is.
+    parked: Vec<(String, Request)>,
 }
 
 type Res<T> = std::result::Result<T, String>;
@@ -411,16 +464,26 @@ fn words(error: impl std::fmt::Display) -> String {
 }
 
 impl State {
-    fn new(data: DataDir) -> State {
+    fn new(data: DataDir, inbox: Sender<Inbox>) -> State {
         State {
             data,
             catalog: None,
             sessions: None,
             playing: None,
+            inbox,
+            preparer: None,
+            compiling: None,
+            parked: Vec::new(),
         }
     }
 
     fn handle(&mut self, request: Request) -> Vec<Reply> {
+        if let Some(game) = self.waits_for_plugin(&request) {
+            // Its plugin is still compiling: it goes first, and the request waits for it.
+            self.prepare_first(&game);
+            self.parked.push((game, request));
+            return Vec::new();
+        }
         match request {
             Request::Fonts => vec![Reply::Fonts(fallback_fonts())],
             Request::Open => self.open(),
@@ -485,6 +548,114 @@ impl State {
                 }
                 vec![]
             }
+            Request::Prepare(game) => {
+                self.prepare_first(&game);
+                vec![]
+            }
+        }
+    }
+
+    /// The game whose plugin a request needs and that is not compiled yet (it will be soon,
+    /// by the compiler thread): starting or resuming it waits for that.
+    fn waits_for_plugin(&self, request: &Request) -> Option<String> {
+        let game = match request {
+            Request::Start { game, .. } => game.clone(),
+            Request::Resume(id) => self.sessions().ok()?.get(*id).ok()?.game,
+            _ => return None,
+        };
+        let entry = self.catalog.as_ref()?.game(&game)?;
+        let queued = self.preparer.is_some() && entry.readiness() == Readiness::Listed;
+        queued.then_some(game)
+    }
+
+    /// Moves a game's plugin to the front of the compiler's line.
+    fn prepare_first(&self, game: &str) {
+        let (Some(preparer), Some(catalog)) = (&self.preparer, &self.catalog) else {
+            return;
+        };
+        if let Some(entry) = catalog.game(game) {
+            preparer.first(|source| source.same(entry.source()));
+        }
+    }
+
+    /// Starts compiling, in the background, every plugin the catalog listed without it.
+    fn start_preparing(&mut self) {
+        let Some(catalog) = &self.catalog else { return };
+        let waiting = catalog.waiting();
+        if waiting.is_empty() {
+            return;
+        }
+        let inbox = self.inbox.clone();
+        self.preparer = Some(Preparer::start(
+            catalog.runtime().clone(),
+            waiting,
+            move |news| inbox.send(Inbox::Prepared(news)).is_ok(),
+        ));
+    }
+
+    /// The compiler thread's news: the cards change, new games may appear, and the games
+    /// that waited for this plugin start.
+    fn prepared(&mut self, news: News) -> Vec<Reply> {
+        let Some(catalog) = &mut self.catalog else {
+            return Vec::new();
+        };
+        let mut replies = Vec::new();
+        match news {
+            News::Started(source) => self.compiling = Some(source),
+            News::Done(source, result) => {
+                self.compiling = None;
+                let listed = catalog.games().len();
+                let problems = catalog.problems().len();
+                catalog.add_compiled(&source, *result);
+                if catalog.games().len() != listed {
+                    replies.push(Reply::Games(self.games()));
+                }
+                let catalog = self.catalog.as_ref().expect("checked above");
+                if catalog.problems().len() != problems {
+                    replies.push(Reply::Problems(catalog.problems().to_vec()));
+                }
+                let (ready, parked): (Vec<_>, Vec<_>) = std::mem::take(&mut self.parked)
+                    .into_iter()
+                    .partition(|(game, _)| {
+                        catalog
+                            .game(game)
+                            .is_none_or(|e| e.readiness() != Readiness::Listed)
+                    });
+                self.parked = parked;
+                for (_, request) in ready {
+                    replies.extend(self.handle(request));
+                }
+            }
+        }
+        replies.insert(0, Reply::Prepared(self.preparations()));
+        replies
+    }
+
+    /// Where each game's plugin stands.
+    fn preparations(&self) -> Vec<(String, Preparation)> {
+        let Some(catalog) = &self.catalog else {
+            return Vec::new();
+        };
+        catalog
+            .games()
+            .iter()
+            .map(|entry| (entry.manifest().id.clone(), self.preparation(entry)))
+            .collect()
+    }
+
+    fn preparation(&self, entry: &veillee_runtime::catalog::GameEntry) -> Preparation {
+        match entry.readiness() {
+            Readiness::Ready => Preparation::Ready,
+            Readiness::Failed(why) => Preparation::Failed(why),
+            Readiness::Listed
+                if self
+                    .compiling
+                    .as_ref()
+                    .is_some_and(|c| c.same(entry.source())) =>
+            {
+                Preparation::Compiling
+            }
+            Readiness::Listed => Preparation::Waiting,
         }
     }
 
@@ -507,9 +678,11 @@ impl State {
         let mut problems = Vec::new();
         match Runtime::new(Some(self.data.compiled_cache())) {
             Ok(runtime) => {
-                let catalog = Catalog::open(runtime, self.data.clone());
+                // Listed without compiling anything; the plugins compile in the background.
+                let catalog = Catalog::scan(runtime, self.data.clone());
                 problems.extend(catalog.problems().iter().cloned());
                 self.catalog = Some(catalog);
+                self.start_preparing();
             }
             Err(error) => problems.push(format!("{error:#}")),
         }
@@ -546,6 +719,7 @@ impl State {
                     manifest,
                     builtin: entry.origin == Origin::Builtin,
                     variants,
+                    preparation: self.preparation(entry),
                 }
             })
             .collect()
