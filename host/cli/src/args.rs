@@ -233,7 +233,7 @@ pub enum Command {
         /// Built-in game id, or `all` for every built-in game.
         #[arg(default_value = "all")]
         game: String,
-        /// Random playouts per build (default: about 100,000 moves' worth, 20 to 2000).
+        /// Random playouts per build (default: about 1,000,000 moves' worth, 20 to 20,000).
         #[arg(long)]
         playouts: Option<u32>,
         /// Print JSON.

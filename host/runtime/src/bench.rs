@@ -45,10 +45,10 @@ pub struct BenchReport {
 
 /// Moves each build plays when the number of playouts is not given: a few seconds a game
 /// (Siège's random games are 47 moves long, Le Château du roc noir's 5000).
-const TARGET_MOVES: u64 = 100_000;
+const TARGET_MOVES: u64 = 1_000_000;
 
 /// Runs the benchmark for a built-in game: `playouts` random playouts per build, or (`None`)
-/// as many as make about [`TARGET_MOVES`] moves, between 20 and 2000.
+/// as many as make about [`TARGET_MOVES`] moves, between 20 and 20,000.
 pub fn run(game: &str, playouts: Option<u32>) -> anyhow::Result<BenchReport> {
     let bytes = crate::builtin::plugin_bytes(game)
         .with_context(|| format!("`{game}` is not a built-in game"))?;
@@ -60,7 +60,7 @@ pub fn run(game: &str, playouts: Option<u32>) -> anyhow::Result<BenchReport> {
     time_playouts(&mut wasm, 0, 10)?;
     let playouts = playouts.unwrap_or_else(|| {
         let per_playout = (warm_moves / 10).max(1);
-        (TARGET_MOVES / per_playout).clamp(20, 2000) as u32
+        (TARGET_MOVES / per_playout).clamp(20, 20_000) as u32
     });
     let (mut native_time, mut wasm_time, mut moves) = (Duration::ZERO, Duration::ZERO, 0);
     let rounds = 5;
