@@ -81,25 +81,16 @@ pub(crate) fn check_matches(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use veillee_sdk::{text, Colour, SeatInfo};
+    use veillee_sdk::text;
 
     fn manifest() -> Manifest {
-        Manifest {
-            id: "demo".into(),
-            name: text("Démo", "Demo"),
-            description: text("", ""),
-            version: "1.0.0".into(),
-            min_players: 1,
-            max_players: 1,
-            seats: vec![SeatInfo {
-                name: text("A", "A"),
-                colour: Colour::rgb(1, 2, 3),
-            }],
-            options: Vec::new(),
-            hidden_information: false,
-            operations: Vec::new(),
-            rules: None,
-        }
+        serde_json::from_str(
+            r##"{"id":"demo","name":{"fr":"Démo","en":"Demo"},"description":{"fr":"","en":""},
+                "version":"1.0.0","min_players":1,"max_players":1,
+                "seats":[{"name":{"fr":"A","en":"A"},"colour":"#010203"}],
+                "hidden_information":false}"##,
+        )
+        .unwrap()
     }
 
     #[test]
