@@ -92,7 +92,8 @@ pub(crate) fn check<'a>(
                 function += 1;
             }
             Payload::CustomSection(section) if section.name() == MANIFEST_SECTION => {
-                if manifest.replace(section.data()).is_some() {
+                let earlier = manifest.replace(section.data());
+                if earlier.is_some() {
                     return Err(PluginError::Invalid {
                         plugin: plugin.to_string(),
                         detail: format!(
