@@ -10,6 +10,10 @@ pub fn run(game: &str, playouts: Option<u32>, json: bool) -> anyhow::Result<()> 
             .map(|(id, _)| *id)
             .collect()
     } else {
+        anyhow::ensure!(
+            veillee_runtime::builtin::plugin_bytes(game).is_some(),
+            "`{game}` is not a built-in game; bench takes a built-in game's id, or `all`"
+        );
         vec![game]
     };
     // A first start comes first, before anything of this run is compiled or warm.
