@@ -284,8 +284,7 @@ fn play_loop(
         bot_refusals = 0;
         if let Some(phones) = phones.as_mut() {
             let who = seat_name(&manifest, seat, lang);
-            let hidden = manifest.hidden_information;
-            phones.note(&who, seat, &action.id, &action.label, &events, hidden);
+            phones.note(&who, seat, action, &events);
         }
         told.played.push((seat, action.clone(), events));
         // Printed as the human at the terminal reads it (a spectator's text before any).
@@ -350,22 +349,20 @@ fn phone_turn(
 ) -> anyhow::Result<()> {
     let mv = phones.wait(to_act)?;
     let actions = engine.legal_actions(live.game, mv.seat)?;
-    let label = actions
-        .iter()
+    let played = actions
+        .into_iter()
         .find(|a| a.id == mv.action)
-        .map(|a| a.label.clone())
-        .unwrap_or_else(|| Text::same(mv.action.clone()));
+        .unwrap_or_else(|| veillee_sdk::Action::button(&mv.action, Text::same(&mv.action)));
     let extra = serde_json::json!({ TURN_TIME_KEY: since.elapsed().as_millis() as u64 });
     match sessions.apply(engine, live, mv.seat, &mv.action, extra) {
         Ok(events) => {
-            let manifest = engine.manifest();
-            let who = seat_name(manifest, mv.seat, lang);
-            let hidden = manifest.hidden_information;
-            // The big screen reads what everyone may read (a private choice is "made a choice").
-            for note in phones.note(&who, mv.seat, &mv.action, &label, &events, hidden) {
-                match note.who.is_empty() {
-                    true => outln!("    {}", line(note.text.get(lang))),
-                    false => outln!("{}: {}", line(&note.who), line(note.text.get(lang))),
+            let who = seat_name(engine.manifest(), mv.seat, lang);
+            // The big screen reads what everyone may read ("answers: the question" for a
+            // private answer, a card drawn without its name).
+            for (who, text) in phones.note(&who, mv.seat, &played, &events) {
+                match who.is_empty() {
+                    true => outln!("    {}", line(text.get(lang))),
+                    false => outln!("{}: {}", line(&who), line(text.get(lang))),
                 }
             }
             phones.publish(engine, live, Some(&mv))

@@ -7,11 +7,11 @@ use std::sync::mpsc::{channel, Receiver};
 
 use anyhow::Context;
 use veillee_room::qr::Qr;
-use veillee_room::table::{move_lines, seat_states, Audience, LogLine, TableInfo};
+use veillee_room::table::{move_lines, seat_states, LogLine, TableInfo};
 use veillee_room::{PhoneMove, Room, RoomConfig};
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::session::LiveSession;
-use veillee_sdk::{Event, Seat, Text};
+use veillee_sdk::{Action, Event, Seat, Text};
 
 use crate::term::{line, outln};
 
@@ -77,23 +77,22 @@ impl Phones {
         self.seats.contains(&seat)
     }
 
-    /// Notes a move in the phones' log; returns the lines everyone may read, for the big
-    /// screen (a private choice reads "made a choice").
+    /// Notes a move in the phones' log (each phone reads it in its seat's words); returns
+    /// its lines as the big screen shows them, in words everyone may read.
     pub fn note(
         &mut self,
         who: &str,
         seat: Seat,
-        action: &str,
-        label: &Text,
+        action: &Action,
         events: &[Event],
-        hidden: bool,
-    ) -> Vec<LogLine> {
-        let lines = move_lines(who, seat, action, label, events, hidden);
-        self.log.extend(lines.iter().cloned());
-        lines
-            .into_iter()
-            .filter(|l| l.audience == Audience::Everyone)
-            .collect()
+    ) -> Vec<(String, Text)> {
+        let lines = move_lines(who, seat, action, events);
+        let shown = lines
+            .iter()
+            .map(|l| (l.who.clone(), l.text_for(None).clone()))
+            .collect();
+        self.log.extend(lines);
+        shown
     }
 
     /// Sends every phone its seat's state; `answered`: the phone move just played.

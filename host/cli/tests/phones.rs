@@ -134,6 +134,7 @@ const LOOK: &str = r#"(() => {
     refused: shown('refused'),
     toast: shown('toast'),
     hand: cards('.zone.mine .card'),
+    options: [...document.querySelectorAll('#choices .choice[data-action^="choose:"]')].map((b) => b.textContent),
     log: document.getElementById('log').children.length,
   };
 })()"#;
@@ -277,6 +278,7 @@ fn two_browser_phones_and_a_bot_play_castel_to_the_end_and_seat_0_never_receives
     let mut events = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(1200);
     let mut last_change = (Instant::now(), Value::Null);
+    let mut questions = 0;
     let ends = loop {
         let looks: Vec<Value> = phones.iter().map(|p| p.look(&mut browser)).collect();
         if looks.iter().all(|l| {
@@ -289,6 +291,15 @@ fn two_browser_phones_and_a_bot_play_castel_to_the_end_and_seat_0_never_receives
         for (phone, look) in phones.iter_mut().zip(&looks) {
             assert!(look["refused"] == "", "a phone was refused: {look}");
             assert!(look["toast"] == "", "a phone was shown an error: {look}");
+            // A question a card asks this seat shows its options, not the table's text.
+            let options = look["options"].as_array().expect("the options");
+            assert!(
+                options
+                    .iter()
+                    .all(|o| !o.as_str().unwrap().starts_with("answers: ")),
+                "{look}"
+            );
+            questions += usize::from(!options.is_empty());
             if look["turn"] == true && look["sending"] == false {
                 phone.tap_something(&mut browser);
                 if let (Some(dir), false) = (&shots, shot_taken) {
@@ -335,6 +346,7 @@ fn two_browser_phones_and_a_bot_play_castel_to_the_end_and_seat_0_never_receives
         phones.iter().all(|p| p.taps > 10),
         "both phones played by tapping"
     );
+    assert!(questions > 0, "the cards asked the phones no question");
     // The launcher closed the room when the game ended: the phones keep showing the end.
     for phone in &phones {
         let look = wait_for(&mut browser, phone, "that the room closed", |l| {

@@ -33,7 +33,7 @@ use veillee_sdk::{Seat, Text};
 pub use net::lan_address;
 pub use seats::{PhoneMove, SeatLink};
 pub use server::is_local;
-pub use table::{Audience, LogLine, SeatState, TableInfo};
+pub use table::{LogLine, SeatState, ShownAction, TableInfo};
 
 /// Why a room could not be opened.
 #[derive(Debug, thiserror::Error)]
