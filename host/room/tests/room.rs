@@ -282,6 +282,54 @@ async fn the_host_hands_a_seat_to_a_new_phone_and_the_old_link_stops_working() {
     room.close();
 }
 
+/// Seat 0's state with one move, `draw`, for a room without a game.
+fn seat_0_may_draw(moves: u32) -> veillee_room::SeatState {
+    veillee_room::SeatState {
+        seat: 0,
+        game: veillee_sdk::Text::same("Test"),
+        players: vec!["Ana".into(), "Bo".into()],
+        moves,
+        status: veillee_sdk::Status::to_act(0),
+        scene: veillee_sdk::Scene::default(),
+        actions: vec![veillee_room::ShownAction {
+            id: "draw".into(),
+            path: Vec::new(),
+            label: veillee_sdk::Text::same("Draw"),
+        }],
+        log: Vec::new(),
+    }
+}
+
+#[tokio::test]
+async fn a_move_chosen_before_an_undo_at_the_big_screen_is_not_played_after_it() {
+    let (room, moves) = open_room_on_loopback(6);
+    let mut ana = Phone::join(&room.base_url(), &room.links()[0].token, None).await;
+    ana.next_of("welcome").await;
+    room.publish(&[seat_0_may_draw(4)], None);
+    let state = ana.next_of("state").await;
+    let act = json!({"type": "act", "action": "draw", "version": state["version"]});
+    ana.send(act.clone()).await;
+    let mv = tokio::task::spawn_blocking(move || {
+        moves
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(room.is_current(&mv), "nothing happened since Ana chose");
+
+    // The host takes moves back before playing Ana's: the same moves are listed again,
+    // but in another position; the move waiting on the channel is no longer current, and
+    // one sent again from the old state is refused as stale.
+    room.publish_moved_back(&[seat_0_may_draw(2)]);
+    assert!(!room.is_current(&mv));
+    let again = ana.next_of("state").await;
+    assert_ne!(again["version"], state["version"]);
+    ana.send(act).await;
+    assert_eq!(ana.next_of("error").await["code"], "stale");
+    room.close();
+}
+
 #[tokio::test]
 async fn bad_and_oversized_messages_are_refused_with_a_reason_and_never_reach_the_game() {
     let table = Table::open(5, 3, &[0, 1]);
