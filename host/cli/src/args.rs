@@ -67,13 +67,8 @@ pub enum Command {
         /// by a link or QR code printed here) or `random` (e.g. `human,random`).
         #[arg(long, value_delimiter = ',', default_value = "human,random")]
         seats: Vec<String>,
-        /// With phone seats: the address to listen on (default: this computer's address on
-        /// the local network).
-        #[arg(long, value_name = "IP")]
-        room_address: Option<std::net::IpAddr>,
-        /// With phone seats: the port to listen on (default: any free port).
-        #[arg(long, default_value_t = 0)]
-        room_port: u16,
+        #[command(flatten)]
+        room: RoomArgs,
         /// Seed of the game (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,
@@ -86,10 +81,13 @@ pub enum Command {
     },
     /// List saved sessions.
     Sessions,
-    /// Go on with a saved session in the terminal.
+    /// Go on with a saved session in the terminal (a game played with phones opens the room
+    /// again, with new links).
     Resume {
         /// Session id (see `veillee sessions`).
         id: u64,
+        #[command(flatten)]
+        room: RoomArgs,
     },
     /// Take back moves of a saved session (bots' moves go with the human move before them).
     Undo {
@@ -240,4 +238,16 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// Where the room listens when seats are phones (`play`, `resume`).
+#[derive(clap::Args, Debug)]
+pub struct RoomArgs {
+    /// With phone seats: the address to listen on (default: this computer's address on the
+    /// local network).
+    #[arg(long, value_name = "IP")]
+    pub room_address: Option<std::net::IpAddr>,
+    /// With phone seats: the port to listen on (default: any free port).
+    #[arg(long, default_value_t = 0)]
+    pub room_port: u16,
 }

@@ -10,6 +10,7 @@ mod bench;
 mod board_text;
 mod check;
 mod games;
+mod inputs;
 mod inspect;
 mod new;
 mod play;
@@ -117,13 +118,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             seed,
             options,
             variants,
-            room_address,
-            room_port,
+            room,
         } => {
-            let listen = room::Listen {
-                address: room_address,
-                port: room_port,
-            };
+            let listen = room.listen();
             let new_game = play::NewGame {
                 game: &game,
                 seats: &seats,
@@ -135,7 +132,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             play::run(&open()?, &data, &new_game, &lang)
         }
         Command::Sessions => sessions::list(&data),
-        Command::Resume { id } => play::resume(&open()?, &data, id, &lang),
+        Command::Resume { id, room } => play::resume(&open()?, &data, id, &room.listen(), &lang),
         Command::Undo { id, steps, agree } => sessions::undo(&open()?, &data, id, steps, agree),
         Command::Redo { id } => sessions::redo(&open()?, &data, id),
         Command::Export { id, file, seat } => match seat {

@@ -1,13 +1,12 @@
 //! `veillee play` and `veillee resume`: a game in the terminal, hot-seat between humans and
 //! random bots, saved move by move as a session.
 
-use std::io::BufRead;
-
 use anyhow::{bail, Context};
 use veillee_sdk::{GameError, GameRng, Manifest, Seat, Status, Text};
 
 use super::board_text::render;
 use super::open_sessions;
+use crate::inputs::{Input, Inputs};
 use crate::room::{Listen, Phones};
 use crate::term::{self, errln, line, outln};
 use veillee_runtime::catalog::Catalog;
@@ -67,7 +66,7 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
         .collect();
     let sessions = open_sessions(data)?;
     let setup = setup_with_options(&manifest, kinds.len() as u8, seed, options)?;
-    let live = sessions.start_with_variants(&mut *engine, players, setup, recorded)?;
+    let mut live = sessions.start_with_variants(&mut *engine, players, setup, recorded)?;
     for failure in engine.failed_scripts(live.game) {
         errln!("Warning: a script was switched off, the game goes on without it: {failure}");
     }
@@ -78,12 +77,17 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
         live.meta.id
     );
     let id = live.meta.id;
+    let mut inputs = Inputs::from_terminal();
     let phones = phone_seats(seats);
     let phones = match phones.is_empty() {
         true => None,
-        false => Some(Phones::open(&live, phones, listen)?),
+        false => {
+            // Remembered, so that `veillee resume` opens the room for them again.
+            sessions.set_phones(&mut live, phones.clone())?;
+            Some(Phones::open(&live, phones, listen, &mut inputs)?)
+        }
     };
-    play_loop(&sessions, &mut *engine, live, lang, phones).with_context(|| kept(id))
+    play_loop(&sessions, &mut *engine, live, lang, phones, &mut inputs).with_context(|| kept(id))
 }
 
 /// What a failure in the middle of a game leaves: the session as saved.
@@ -91,8 +95,15 @@ fn kept(id: u64) -> String {
     format!("the game stopped; session {id} is saved up to its last move, `veillee resume {id}` goes on once the problem below is fixed")
 }
 
-/// `veillee resume ID`: goes on with a saved session.
-pub fn resume(catalog: &Catalog, data: &DataDir, id: u64, lang: &str) -> anyhow::Result<()> {
+/// `veillee resume ID`: goes on with a saved session (a game played with phones opens the
+/// room again, with new links: those of the last run no longer open a seat).
+pub fn resume(
+    catalog: &Catalog,
+    data: &DataDir,
+    id: u64,
+    listen: &Listen,
+    lang: &str,
+) -> anyhow::Result<()> {
     let sessions = open_sessions(data)?;
     let meta = sessions.get(id)?;
     let mut engine = engine_for_session(catalog, &meta)?;
@@ -102,7 +113,17 @@ pub fn resume(catalog: &Catalog, data: &DataDir, id: u64, lang: &str) -> anyhow:
         line(engine.manifest().name.get(lang)),
         live.meta.moves
     );
-    play_loop(&sessions, &mut *engine, live, lang, None).with_context(|| kept(id))
+    let mut inputs = Inputs::from_terminal();
+    let phones = match live.meta.phones.is_empty() {
+        true => None,
+        false => Some(Phones::open(
+            &live,
+            live.meta.phones.clone(),
+            listen,
+            &mut inputs,
+        )?),
+    };
+    play_loop(&sessions, &mut *engine, live, lang, phones, &mut inputs).with_context(|| kept(id))
 }
 
 /// How many refused bot moves in a row end the game (see `bot_refusals`).
@@ -115,17 +136,26 @@ enum Answer {
     Quit,
 }
 
+/// The big screen's commands while phones play (a line typed at the terminal).
+fn screen_command(line: &str) -> Option<Answer> {
+    match line.trim() {
+        "u" => Some(Answer::Undo),
+        "r" => Some(Answer::Redo),
+        "q" => Some(Answer::Quit),
+        _ => None,
+    }
+}
+
 fn play_loop(
     sessions: &Sessions,
     engine: &mut dyn GameEngine,
     mut live: LiveSession,
     lang: &str,
     mut phones: Option<Phones>,
+    inputs: &mut Inputs,
 ) -> anyhow::Result<()> {
     let manifest = engine.manifest().clone();
     let mut rng = GameRng::new(live.meta.setup.seed ^ 0xb07 ^ u64::from(live.meta.moves));
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
     let mut last_human: Option<Seat> = None;
     // What was played, and how far each human has read it: a line is printed as the human
     // at the terminal reads it (their own secrets, the public text of the others').
@@ -135,15 +165,20 @@ fn play_loop(
     // Bots' moves refused in a row (by house rules): a bot only picks listed moves, so a
     // long run of refusals means nothing it can play will do, and asking again would loop.
     let mut bot_refusals = 0u32;
-    // The move count the phones were last sent, and the one the big screen last showed.
+    // The move count the phones were last sent, and the one the big screen last showed;
+    // whether moves were taken back or played again since the phones were last sent a state.
     let mut published: Option<u32> = None;
     let mut shown: Option<u32> = None;
+    let mut moved_back = false;
     loop {
         if let Some(phones) = &phones {
-            if published != Some(live.meta.moves) {
+            if moved_back {
+                phones.publish_moved_back(engine, &live)?;
+            } else if published != Some(live.meta.moves) {
                 phones.publish(engine, &live, None)?;
-                published = Some(live.meta.moves);
             }
+            published = Some(live.meta.moves);
+            moved_back = false;
         }
         let status = engine.status(live.game)?;
         let seat = match &status {
@@ -185,19 +220,39 @@ fn play_loop(
                     .iter()
                     .map(|&s| shown_seat(&manifest, s, lang))
                     .collect();
-                outln!("Waiting for {} (on their phones)…", waiting.join(", "));
+                outln!(
+                    "Waiting for {} (on their phones)… (type u undo, r redo, q save and quit)",
+                    waiting.join(", ")
+                );
             }
             let since = turn.map_or_else(std::time::Instant::now, |(_, started)| started);
-            phone_turn(
+            let typed = phone_turn(
                 phones,
                 sessions,
                 engine,
                 &mut live,
+                inputs,
                 status.seats(),
                 since,
                 lang,
             )?;
-            published = Some(live.meta.moves);
+            match typed {
+                None => published = Some(live.meta.moves),
+                Some(answer) => {
+                    if at_the_screen(
+                        answer,
+                        sessions,
+                        engine,
+                        &mut live,
+                        inputs,
+                        Some(phones),
+                        lang,
+                    )? {
+                        return Ok(());
+                    }
+                    moved_back = true;
+                }
+            }
             continue;
         }
         let kind = live
@@ -228,7 +283,7 @@ fn play_loop(
                     "==== Pass to {} — press Enter when ready ====",
                     shown_seat(&manifest, seat, lang)
                 );
-                input.read_line(&mut String::new())?;
+                inputs.line();
                 term::clear_screen();
                 told.catch_up(seat, &manifest, lang);
             }
@@ -243,22 +298,15 @@ fn play_loop(
                 );
             }
             let ids: Vec<&str> = actions.iter().map(|a| a.id.as_str()).collect();
-            match ask(&mut input, &ids, &shown_seat(&manifest, seat, lang))? {
+            match ask(inputs, &ids, &shown_seat(&manifest, seat, lang)) {
                 Answer::Action(i) => i,
-                Answer::Undo => {
-                    undo(sessions, engine, &mut live, &mut input, lang)?;
-                    continue;
-                }
-                Answer::Redo => {
-                    match sessions.redo(engine, &mut live) {
-                        Ok(_) => outln!("Redone."),
-                        Err(e) => outln!("{e}"),
+                other => {
+                    let phones = phones.as_mut();
+                    if at_the_screen(other, sessions, engine, &mut live, inputs, phones, lang)? {
+                        return Ok(());
                     }
+                    moved_back = true;
                     continue;
-                }
-                Answer::Quit => {
-                    outln!("Saved. Resume with `veillee resume {}`.", live.meta.id);
-                    return Ok(());
                 }
             }
         } else {
@@ -284,8 +332,7 @@ fn play_loop(
         bot_refusals = 0;
         if let Some(phones) = phones.as_mut() {
             let who = seat_name(&manifest, seat, lang);
-            let hidden = manifest.hidden_information;
-            phones.note(&who, seat, &action.id, &action.label, &events, hidden);
+            phones.note(live.meta.moves - 1, &who, seat, action, &events);
         }
         told.played.push((seat, action.clone(), events));
         // Printed as the human at the terminal reads it (a spectator's text before any).
@@ -338,37 +385,61 @@ impl Told {
 
 /// Waits for a move from a phone whose seat is to act and plays it like a terminal move
 /// (saved before shown); the phones then see the new state, or that phone why its move was
-/// refused.
+/// refused. A command typed at the big screen meanwhile is returned.
+#[allow(clippy::too_many_arguments)]
 fn phone_turn(
     phones: &mut Phones,
     sessions: &Sessions,
     engine: &mut dyn GameEngine,
     live: &mut LiveSession,
+    inputs: &mut Inputs,
     to_act: &[Seat],
     since: std::time::Instant,
     lang: &str,
-) -> anyhow::Result<()> {
-    let mv = phones.wait(to_act)?;
+) -> anyhow::Result<Option<Answer>> {
+    let mv = loop {
+        match inputs
+            .next()
+            .context("the room stopped while waiting for a phone")?
+        {
+            Input::Line(typed) => match screen_command(&typed) {
+                Some(answer) => return Ok(Some(answer)),
+                None => outln!("Type u to undo, r to redo, q to save and quit."),
+            },
+            Input::Phone(mv) if !to_act.contains(&mv.seat) => phones.refuse(
+                &mv,
+                Text::new("Ce n'est pas à vous de jouer.", "It is not your turn."),
+            ),
+            // Chosen before an undo or a redo at the big screen: not in this position.
+            Input::Phone(mv) if !phones.is_current(&mv) => phones.refuse(
+                &mv,
+                Text::new(
+                    "La partie a changé sur le grand écran : regardez à nouveau et rejouez.",
+                    "The game changed on the big screen: look again and play again.",
+                ),
+            ),
+            Input::Phone(mv) => break mv,
+        }
+    };
     let actions = engine.legal_actions(live.game, mv.seat)?;
-    let label = actions
-        .iter()
+    let played = actions
+        .into_iter()
         .find(|a| a.id == mv.action)
-        .map(|a| a.label.clone())
-        .unwrap_or_else(|| Text::same(mv.action.clone()));
+        .unwrap_or_else(|| veillee_sdk::Action::button(&mv.action, Text::same(&mv.action)));
     let extra = serde_json::json!({ TURN_TIME_KEY: since.elapsed().as_millis() as u64 });
     match sessions.apply(engine, live, mv.seat, &mv.action, extra) {
         Ok(events) => {
-            let manifest = engine.manifest();
-            let who = seat_name(manifest, mv.seat, lang);
-            let hidden = manifest.hidden_information;
-            // The big screen reads what everyone may read (a private choice is "made a choice").
-            for note in phones.note(&who, mv.seat, &mv.action, &label, &events, hidden) {
-                match note.who.is_empty() {
-                    true => outln!("    {}", line(note.text.get(lang))),
-                    false => outln!("{}: {}", line(&note.who), line(note.text.get(lang))),
+            let who = seat_name(engine.manifest(), mv.seat, lang);
+            // The big screen reads what everyone may read ("answers: the question" for a
+            // private answer, a card drawn without its name).
+            let index = live.meta.moves - 1;
+            for (who, text) in phones.note(index, &who, mv.seat, &played, &events) {
+                match who.is_empty() {
+                    true => outln!("    {}", line(text.get(lang))),
+                    false => outln!("{}: {}", line(&who), line(text.get(lang))),
                 }
             }
-            phones.publish(engine, live, Some(&mv))
+            phones.publish(engine, live, Some(&mv))?;
         }
         Err(SessionError::Engine(EngineError::Game(refused))) => {
             let why = match refused {
@@ -376,66 +447,107 @@ fn phone_turn(
                 other => Text::same(other.to_string()),
             };
             phones.refuse(&mv, why);
-            Ok(())
         }
-        Err(other) => Err(other.into()),
+        Err(other) => return Err(other.into()),
     }
+    Ok(None)
 }
 
-/// Undoes one decision, asking the table when it would take back a reveal.
+/// Undo, redo or save and quit, typed at the terminal (by a human whose turn it is, or at
+/// the big screen while phones play); `true` when the game is left.
+fn at_the_screen(
+    answer: Answer,
+    sessions: &Sessions,
+    engine: &mut dyn GameEngine,
+    live: &mut LiveSession,
+    inputs: &mut Inputs,
+    phones: Option<&mut Phones>,
+    lang: &str,
+) -> anyhow::Result<bool> {
+    match answer {
+        Answer::Undo => {
+            let undone = undo(sessions, engine, live, inputs, lang)?;
+            if let (Some(phones), Some(count)) = (phones, undone) {
+                phones.taken_back(live.meta.moves, count);
+            }
+        }
+        Answer::Redo => match sessions.redo(engine, live) {
+            Ok(events) => {
+                outln!("Redone.");
+                if let Some(phones) = phones {
+                    phones.played_again(&events);
+                }
+            }
+            Err(e) => outln!("{e}"),
+        },
+        Answer::Quit => {
+            outln!("Saved. Resume with `veillee resume {}`.", live.meta.id);
+            return Ok(true);
+        }
+        Answer::Action(_) => {}
+    }
+    Ok(false)
+}
+
+/// Undoes one decision, asking the table when it would take back a reveal; returns how
+/// many moves were taken back.
 fn undo(
     sessions: &Sessions,
     engine: &mut dyn GameEngine,
     live: &mut LiveSession,
-    input: &mut impl BufRead,
+    inputs: &mut Inputs,
     lang: &str,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Option<u32>> {
     match sessions.undo(engine, live, 1, false) {
-        Ok(undone) => outln!("Undone ({} moves).", undone.moves),
+        Ok(undone) => {
+            outln!("Undone ({} moves).", undone.moves);
+            Ok(Some(undone.moves))
+        }
         Err(SessionError::RevealInTheWay(reveals)) => {
             let texts: Vec<&str> = reveals.iter().map(|t| t.get(lang)).collect();
             term::prompt(&format!(
                 "This takes back what was revealed: {}. Does everyone agree? [y/N] ",
                 texts.join("; ")
             ));
-            let mut line = String::new();
-            input.read_line(&mut line)?;
-            if line.trim().eq_ignore_ascii_case("y") {
+            let agreed = inputs
+                .line()
+                .is_some_and(|l| l.trim().eq_ignore_ascii_case("y"));
+            if agreed {
                 let undone = sessions.undo(engine, live, 1, true)?;
                 outln!("Undone ({} moves).", undone.moves);
+                Ok(Some(undone.moves))
             } else {
                 outln!("Not undone.");
+                Ok(None)
             }
         }
-        Err(e) => outln!("{e}"),
+        Err(e) => {
+            outln!("{e}");
+            Ok(None)
+        }
     }
-    Ok(())
 }
 
 /// Asks until the answer is an action number or id, `u`, `r` or `q` (or end of input).
-fn ask(input: &mut impl BufRead, ids: &[&str], who: &str) -> anyhow::Result<Answer> {
+fn ask(inputs: &mut Inputs, ids: &[&str], who: &str) -> Answer {
     loop {
         term::prompt(&format!(
             "{who}, your move (number or id; u undo, r redo, q save and quit): "
         ));
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
-            return Ok(Answer::Quit);
-        }
+        let Some(line) = inputs.line() else {
+            return Answer::Quit;
+        };
         let answer = line.trim();
-        match answer {
-            "q" => return Ok(Answer::Quit),
-            "u" => return Ok(Answer::Undo),
-            "r" => return Ok(Answer::Redo),
-            _ => {}
+        if let Some(command) = screen_command(answer) {
+            return command;
         }
         if let Ok(n) = answer.parse::<usize>() {
             if (1..=ids.len()).contains(&n) {
-                return Ok(Answer::Action(n - 1));
+                return Answer::Action(n - 1);
             }
         }
         if let Some(i) = ids.iter().position(|id| *id == answer) {
-            return Ok(Answer::Action(i));
+            return Answer::Action(i);
         }
         outln!(
             "`{answer}` is not one of the {} moves listed above.",

@@ -1710,109 +1710,309 @@ fn a_castel_cards_copy_the_game_refuses_fails_every_command_naming_the_error() {
     );
 }
 
-/// A phone for `play --seats phone,…`: a WebSocket client that plays random legal moves of
-/// its seat until the game ends; returns how many moves it saw in the end.
-fn phone_plays_to_the_end(link: &str, seed: u64) -> u64 {
-    let (base, token) = link.split_once("/s/").expect("a seat link");
-    let url = format!("{}/ws", base.replacen("http://", "ws://", 1));
-    let (mut socket, _) = tungstenite::connect(url).expect("the room accepts the phone");
-    let hello = serde_json::json!({"type": "hello", "token": token}).to_string();
-    socket.send(tungstenite::Message::text(hello)).unwrap();
-    let mut rng = veillee_sdk::GameRng::new(seed);
-    let mut version = None;
-    loop {
-        let message = match socket.read().expect("the room keeps the phone connected") {
-            tungstenite::Message::Text(text) => text,
-            _ => continue,
-        };
-        let state: serde_json::Value = serde_json::from_str(&message).unwrap();
-        if state["type"] == "refused" {
-            panic!("the phone was refused: {state}");
+/// A phone for `play --seats phone,…`: a WebSocket client holding a seat's link.
+struct Phone {
+    socket: tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>,
+}
+
+impl Phone {
+    /// Opens the seat of `link` (`http://…/s/TOKEN`).
+    fn join(link: &str) -> Phone {
+        let (base, token) = link.split_once("/s/").expect("a seat link");
+        let url = format!("{}/ws", base.replacen("http://", "ws://", 1));
+        let (mut socket, _) = tungstenite::connect(url).expect("the room accepts the phone");
+        // A room that says nothing for a minute has hung: fail rather than wait forever.
+        if let tungstenite::stream::MaybeTlsStream::Plain(stream) = socket.get_ref() {
+            stream
+                .set_read_timeout(Some(Duration::from_secs(60)))
+                .unwrap();
         }
-        if state["type"] != "state" {
-            continue;
+        let hello = serde_json::json!({"type": "hello", "token": token}).to_string();
+        socket.send(tungstenite::Message::text(hello)).unwrap();
+        Phone { socket }
+    }
+
+    /// The next message of the room (not its "alive" notes); `None` once it closed.
+    fn next(&mut self) -> Option<serde_json::Value> {
+        let since = Instant::now();
+        loop {
+            assert!(
+                since.elapsed() < Duration::from_secs(60),
+                "the room only said it was alive for a minute"
+            );
+            match self.socket.read() {
+                Ok(tungstenite::Message::Text(text)) => {
+                    let message: serde_json::Value = serde_json::from_str(&text).unwrap();
+                    if message["type"] != "alive" {
+                        return Some(message);
+                    }
+                }
+                Ok(_) => continue,
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    panic!("the room said nothing for a minute ({e})")
+                }
+                Err(_) => return None,
+            }
         }
-        if state["status"]["state"] == "finished" {
-            return state["moves"].as_u64().unwrap();
+    }
+
+    /// The next state of the seat (a refusal fails the test).
+    fn state(&mut self) -> serde_json::Value {
+        loop {
+            let message = self.next().expect("the room keeps the phone connected");
+            assert!(
+                message["type"] != "refused",
+                "the phone was refused: {message}"
+            );
+            if message["type"] == "state" {
+                return message;
+            }
         }
+    }
+
+    /// Plays one of the state's moves.
+    fn play(&mut self, state: &serde_json::Value, rng: &mut veillee_sdk::GameRng) {
         let actions = state["actions"].as_array().unwrap();
-        if actions.is_empty() || version == Some(state["version"].clone()) {
-            continue;
-        }
-        version = Some(state["version"].clone());
         let action = &actions[rng.below(actions.len())]["id"];
         let act = serde_json::json!({"type": "act", "action": action, "version": state["version"]});
-        socket
+        self.socket
             .send(tungstenite::Message::text(act.to_string()))
             .unwrap();
+    }
+
+    /// Plays random legal moves of its seat until the game ends; returns how many moves it
+    /// saw in the end.
+    fn play_to_the_end(mut self, seed: u64) -> u64 {
+        let mut rng = veillee_sdk::GameRng::new(seed);
+        let mut version = None;
+        loop {
+            let state = self.state();
+            if state["status"]["state"] == "finished" {
+                return state["moves"].as_u64().unwrap();
+            }
+            if state["actions"].as_array().unwrap().is_empty()
+                || version == Some(state["version"].clone())
+            {
+                continue;
+            }
+            version = Some(state["version"].clone());
+            self.play(&state, &mut rng);
+        }
+    }
+}
+
+/// `veillee ARGS` with phone seats, the room on loopback: the running process (killed if
+/// the test fails first), the seats' links, and its output read on a thread.
+struct WithPhones {
+    child: std::process::Child,
+    links: Vec<String>,
+    output: Option<std::thread::JoinHandle<String>>,
+}
+
+impl WithPhones {
+    fn start(data: &Path, args: &[&str]) -> WithPhones {
+        use std::io::BufRead;
+        let mut args = args.to_vec();
+        args.extend(["--room-address", "127.0.0.1"]);
+        let mut child = command(data, &args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("veillee starts");
+        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut printed = Vec::new();
+        let mut links = Vec::new();
+        for line in lines.by_ref() {
+            let line = line.unwrap();
+            if let Some(at) = line.find("http://127.0.0.1:") {
+                if line[at..].contains("/s/") {
+                    links.push(line[at..].trim().to_string());
+                }
+            }
+            printed.push(line);
+            if printed.iter().any(|l| l.contains("Waiting for")) {
+                break;
+            }
+        }
+        // The rest is read on a thread, so that the game never waits on the pipe.
+        let output = std::thread::spawn(move || {
+            printed.extend(lines.map_while(Result::ok));
+            printed.join("\n")
+        });
+        WithPhones {
+            child,
+            links,
+            output: Some(output),
+        }
+    }
+
+    /// Types a line at the big screen.
+    fn type_line(&mut self, line: &str) {
+        let keyboard = self.child.stdin.as_mut().expect("the terminal's input");
+        writeln!(keyboard, "{line}").unwrap();
+    }
+
+    /// Waits for the process to end: whether it succeeded, and everything it printed.
+    fn finish(mut self) -> (bool, String) {
+        drop(self.child.stdin.take());
+        let success = self.child.wait().unwrap().success();
+        let printed = self.output.take().unwrap().join().unwrap();
+        (success, printed)
+    }
+}
+
+impl Drop for WithPhones {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
     }
 }
 
 #[test]
 fn play_with_phone_seats_prints_links_and_qr_codes_and_phones_play_castel_to_the_end() {
-    use std::io::BufRead;
     let dir = tempfile::tempdir().unwrap();
-    let mut child = command(
-        dir.path(),
-        &[
-            "play",
-            "castel",
-            "--seats",
-            "phone,phone,random",
-            "--seed",
-            "4",
-            "--room-address",
-            "127.0.0.1",
-        ],
-    )
-    .stdin(Stdio::null())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("veillee starts");
-    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut printed = String::new();
-    let mut links = Vec::new();
-    while links.len() < 2 {
-        let line = lines
-            .next()
-            .expect("veillee prints the seats' links")
-            .unwrap();
-        if let Some(at) = line.find("http://127.0.0.1:") {
-            if line[at..].contains("/s/") {
-                links.push(line[at..].trim().to_string());
-            }
-        }
-        printed.push_str(&line);
-        printed.push('\n');
-    }
-    // The rest of the output is read on a thread, so that the game never waits on the pipe.
-    let rest =
-        std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>().join("\n"));
+    let args = [
+        "play",
+        "castel",
+        "--seats",
+        "phone,phone,random",
+        "--seed",
+        "4",
+    ];
+    let game = WithPhones::start(dir.path(), &args);
+    assert_eq!(game.links.len(), 2);
+    let phones: Vec<_> = game
+        .links
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(i, link)| std::thread::spawn(move || Phone::join(&link).play_to_the_end(i as u64)))
+        .collect();
+    let moves: Vec<u64> = phones.into_iter().map(|p| p.join().unwrap()).collect();
+    assert_eq!(moves[0], moves[1]);
+    let (success, printed) = game.finish();
+    assert!(success, "{printed}");
     assert!(
         printed.contains("Players join with their phones"),
         "{printed}"
     );
     assert!(printed.contains('█'), "a QR code is printed:\n{printed}");
-    let phones: Vec<_> = links
-        .iter()
-        .cloned()
-        .enumerate()
-        .map(|(i, link)| std::thread::spawn(move || phone_plays_to_the_end(&link, i as u64)))
-        .collect();
-    let moves: Vec<u64> = phones.into_iter().map(|p| p.join().unwrap()).collect();
-    assert_eq!(moves[0], moves[1]);
-    let status = child.wait().unwrap();
-    let rest = rest.join().unwrap();
-    assert!(status.success(), "{rest}");
     assert!(
-        rest.contains("Winner: ") || rest.contains("Draw — "),
-        "the game ended on the big screen:\n{rest}"
+        printed.contains("Winner: ") || printed.contains("Draw — "),
+        "the game ended on the big screen:\n{printed}"
     );
-    assert!(rest.contains("(on their phones)"), "{rest}");
+    assert!(printed.contains("(on their phones)"), "{printed}");
     // The whole game is saved.
     let sessions = stdout(&veillee(dir.path(), &["sessions"]));
     assert!(sessions.contains("castel"), "{sessions}");
+}
+
+#[test]
+fn undo_at_the_big_screen_takes_a_phones_move_back_and_resume_opens_the_room_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "play",
+        "castel",
+        "--seats",
+        "phone,random,random",
+        "--seed",
+        "6",
+    ];
+    let mut game = WithPhones::start(dir.path(), &args);
+    let link = game.links[0].clone();
+    let mut ana = Phone::join(&link);
+    let mut rng = veillee_sdk::GameRng::new(1);
+    // Ana plays three moves (the bots answer at once).
+    let mut state = ana.state();
+    let mut played = 0;
+    let before_undo = loop {
+        if !state["actions"].as_array().unwrap().is_empty() {
+            if played == 3 {
+                break state;
+            }
+            ana.play(&state, &mut rng);
+            played += 1;
+        }
+        state = ana.state();
+    };
+    let log_of = |state: &serde_json::Value| state["log"].as_array().unwrap().clone();
+    let moves = before_undo["moves"].as_u64().unwrap();
+
+    // At the big screen the host takes back Ana's last move (and the bots' after it): her
+    // phone is sent the game as it stood before it, its lines gone from her log.
+    game.type_line("u");
+    let back = ana.state();
+    let back_moves = back["moves"].as_u64().unwrap();
+    assert!(
+        back_moves < moves,
+        "{back_moves} moves after the undo, {moves} before"
+    );
+    assert!(
+        !back["actions"].as_array().unwrap().is_empty(),
+        "Ana plays again"
+    );
+    let log = log_of(&back);
+    assert_eq!(
+        log.last().unwrap()["text"]["en"],
+        format!(
+            "Move(s) taken back on the big screen: {}",
+            moves - back_moves
+        )
+    );
+    assert!(
+        log.len() <= log_of(&before_undo).len(),
+        "the undone moves left the log"
+    );
+
+    // Save and quit at the big screen: the phone is told, the game is saved as it stands.
+    game.type_line("q");
+    let closed = loop {
+        match ana.next() {
+            Some(m) if m["type"] == "refused" => break m,
+            Some(_) => continue,
+            None => panic!("the room closed without a word"),
+        }
+    };
+    assert_eq!(closed["code"], "closed");
+    let (success, printed) = game.finish();
+    assert!(success, "{printed}");
+    assert!(printed.contains("Undone ("), "{printed}");
+    let session = printed
+        .split("resume it with `veillee resume ")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .expect("the session's id")
+        .to_string();
+
+    // Resuming opens the room again with a new link: the old one opens nothing, the new one
+    // gives Ana her seat where the game stood, and she plays it to the end.
+    let game = WithPhones::start(dir.path(), &["resume", &session]);
+    assert_eq!(game.links.len(), 1);
+    let (new_base, _) = game.links[0].split_once("/s/").unwrap();
+    let (_, old_token) = link.split_once("/s/").unwrap();
+    let mut old = Phone::join(&format!("{new_base}/s/{old_token}"));
+    assert_eq!(old.next().unwrap()["code"], "bad_token");
+    let mut ana = Phone::join(&game.links[0]);
+    assert_eq!(ana.next().unwrap()["type"], "welcome");
+    let resumed = ana.state();
+    assert_eq!(resumed["moves"].as_u64().unwrap(), back_moves);
+    assert_eq!(resumed["scene"], back["scene"]);
+    ana.play(&resumed, &mut rng);
+    ana.play_to_the_end(2);
+    let (success, printed) = game.finish();
+    assert!(success, "{printed}");
+    assert!(
+        printed.contains("Winner: ") || printed.contains("Draw — "),
+        "{printed}"
+    );
 }
 
 /// `show-view` reads a file someone handed over: garbage, another kind of JSON and a folder

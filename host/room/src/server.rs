@@ -14,7 +14,7 @@ use axum::Router;
 use veillee_sdk::Text;
 
 use crate::page;
-use crate::protocol::{self, FromPhone, ToPhone, MAX_FRAME};
+use crate::protocol::{self, FromPhone, ToPhone, ALIVE_EVERY, MAX_FRAME};
 use crate::seats::{Joined, Notice, Seats};
 
 /// How long a phone has to say hello after connecting.
@@ -265,8 +265,15 @@ async fn serve_seat(socket: &mut WebSocket, seats: &Seats, mut joined: Joined) {
             return;
         }
     }
+    let mut alive = tokio::time::interval(ALIVE_EVERY);
+    alive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
+            _ = alive.tick() => {
+                if !send(socket, ToPhone::Alive.json()).await {
+                    return;
+                }
+            }
             message = socket.recv() => {
                 if !incoming(socket, seats, &joined, message).await {
                     return;

@@ -302,6 +302,7 @@ pub fn run_store_open(small: u32, long_moves: u32) -> anyhow::Result<StoreOpenRe
         last_played: id,
         moves,
         status: veillee_sdk::Status::to_act(0),
+        phones: Vec::new(),
     };
     let entry = |i: u32| LogEntry {
         seat: (i % 2) as u8,

@@ -30,6 +30,11 @@ pub struct SessionMeta {
     pub moves: u32,
     /// Where the game stands (the outcome once finished).
     pub status: Status,
+    /// The seats held by players' phones (human seats played from a phone's browser, see
+    /// `veillee-room`): resuming opens the room for them again. Older Veillées ignore it and
+    /// play those seats on the screen.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phones: Vec<Seat>,
 }
 
 /// A variant script as it was when the session used it.

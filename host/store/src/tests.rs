@@ -30,6 +30,7 @@ fn meta(id: u64, names: &[&str], moves: u32) -> SessionMeta {
         last_played: 2000 + id,
         moves,
         status: Status::to_act(0),
+        phones: Vec::new(),
     }
 }
 
@@ -271,6 +272,25 @@ fn oversized_names_scripts_and_moves_are_refused_and_nothing_is_written() {
     );
     assert!(store.sessions().unwrap().is_empty());
     assert!(store.log(1, 0).unwrap().is_empty());
+}
+
+#[test]
+fn phone_seats_are_kept_and_must_be_seats_of_the_game_each_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, _) = open(dir.path());
+    let mut m = meta(1, &["Ana", "Bruno", "Cy"], 0);
+    for bad in [vec![3], vec![1, 0], vec![1, 1]] {
+        m.phones = bad.clone();
+        let error = describe(&store, &m).unwrap_err();
+        assert!(
+            error.to_string().contains("held by phones"),
+            "{bad:?}: {error}"
+        );
+    }
+    assert!(store.sessions().unwrap().is_empty());
+    m.phones = vec![0, 2];
+    describe(&store, &m).unwrap();
+    assert_eq!(store.sessions().unwrap()[0].phones, [0, 2]);
 }
 
 #[test]

@@ -163,6 +163,7 @@ impl Sessions {
             last_played: time,
             moves: 0,
             status: engine.status(game)?,
+            phones: Vec::new(),
         };
         let state = engine.save(game)?;
         self.store.commit(
@@ -175,6 +176,22 @@ impl Sessions {
             },
         )?;
         Ok(LiveSession { meta, game })
+    }
+
+    /// Notes the seats players hold on their phones (`seats` in order, each a seat of the
+    /// game), so that resuming opens the room for them again.
+    pub fn set_phones(&self, live: &mut LiveSession, seats: Vec<Seat>) -> Result<(), SessionError> {
+        let mut meta = live.meta.clone();
+        meta.phones = seats;
+        self.store.commit(
+            meta.id,
+            &SessionChange {
+                meta: Some(&meta),
+                ..SessionChange::default()
+            },
+        )?;
+        live.meta = meta;
+        Ok(())
     }
 
     /// Plays an action and saves it durably before returning its events.
