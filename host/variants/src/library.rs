@@ -84,6 +84,11 @@ pub const BUILTIN: &[(&str, &str, &str)] = &[
         "dragon-apprivoise.lua",
         include_str!("../../../variants/castel/dragon-apprivoise.lua"),
     ),
+    (
+        "castel",
+        "pioche-double.lua",
+        include_str!("../../../variants/castel/pioche-double.lua"),
+    ),
 ];
 
 /// The built-in scripts of a game (all games when `None`).
