@@ -1577,7 +1577,10 @@ fn pioche_double_with_one_card_left_draws_it_alone() {
     t.events.clear();
     t.play("draw");
     assert_eq!(counts(&mut t, seat), (hand + 1, 0));
-    assert!(!t.events.iter().any(|e| e.text.en.starts_with("Double draw")));
+    assert!(!t
+        .events
+        .iter()
+        .any(|e| e.text.en.starts_with("Double draw")));
 }
 
 #[test]
@@ -1586,9 +1589,11 @@ fn pioche_double_random_games_end_without_a_script_error_and_pass_the_kit() {
         random_games(|| vec![cards(), double_draw()], players, 5);
     }
     let runtime = runtime();
-    let mut wasm =
-        VariantEngine::new(Box::new(builtin_plugin(&runtime, "castel")), vec![cards(), double_draw()])
-            .unwrap();
+    let mut wasm = VariantEngine::new(
+        Box::new(builtin_plugin(&runtime, "castel")),
+        vec![cards(), double_draw()],
+    )
+    .unwrap();
     let mut reference = native(vec![cards(), double_draw()]);
     let config = veillee_runtime::conformance::CheckConfig {
         games: 1,

@@ -4,7 +4,7 @@
 //! (`ctx.state`, the random generator, pending choices) lives in the variant engine's
 //! per-game data and is passed in and out at every call, so games stay plain data.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use mlua::chunk::ChunkMode;
@@ -84,6 +84,23 @@ pub struct Script {
     module: Table,
     meter: Rc<Meter>,
     limits: VariantLimits,
+    /// Per hook, in [`HOOKS`] order: how often it ran, and how often it changed something.
+    counts: [(Cell<u64>, Cell<u64>); HOOKS.len()],
+}
+
+/// How often one hook of a script ran, and how often it changed something (see
+/// [`Script::hook_counts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HookCount {
+    /// The hook's name.
+    pub hook: &'static str,
+    /// Calls.
+    pub runs: u64,
+    /// Calls that changed something: a command, an event, `ctx.state` or a random draw
+    /// (`setup`, `after_action`, …), a refusal (`before_action`), an action added
+    /// (`add_actions`), a list that is not the one given (`filter_actions`), a scene that is
+    /// not the game's (`view`).
+    pub changed: u64,
 }
 
 impl std::fmt::Debug for Script {
@@ -184,7 +201,7 @@ impl Script {
             file: file.to_string(),
             detail,
         };
-        let lua = sandbox(&limits, Rc::clone(&meter))
+        let lua = sandbox(file, &limits, Rc::clone(&meter))
             .map_err(|e| bad(format!("the sandbox could not start: {e}")))?;
         lua.set_app_data(CallRng(None));
         let chunk = lua
@@ -213,7 +230,31 @@ impl Script {
             module,
             meter,
             limits,
+            counts: Default::default(),
         })
+    }
+
+    /// How often each of its hooks ran in this engine, and changed something: what
+    /// `veillee check-variant` reports. Only the hooks the script has, in [`HOOKS`] order.
+    pub fn hook_counts(&self) -> Vec<HookCount> {
+        HOOKS
+            .iter()
+            .zip(&self.counts)
+            .filter(|(hook, _)| self.has_hook(hook))
+            .map(|(hook, (runs, changed))| HookCount {
+                hook,
+                runs: runs.get(),
+                changed: changed.get(),
+            })
+            .collect()
+    }
+
+    /// Counts a call of `hook` that changed something, as its caller judges it.
+    pub fn note_changed(&self, hook: &str, changed: bool) {
+        if let (true, Some(i)) = (changed, HOOKS.iter().position(|h| *h == hook)) {
+            let count = &self.counts[i].1;
+            count.set(count.get() + 1);
+        }
     }
 
     /// The script's metadata.
@@ -280,6 +321,10 @@ impl Script {
                 scratch: None,
             });
         };
+        if let Some(i) = HOOKS.iter().position(|h| *h == hook) {
+            let runs = &self.counts[i].0;
+            runs.set(runs.get() + 1);
+        }
         let call = RefCell::new(Call {
             game,
             manifest,
