@@ -45,6 +45,7 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
         variants,
         listen,
     } = *new;
+    term::print_scripts_to_terminal();
     let (mut engine, recorded) = engine_with_variants(catalog, game, variants, &data.variants())?;
     // The game's own scripts come first (Castel's cards), then the chosen house rules.
     let own = super::variants::own_scripts(game, &data.variants());
@@ -68,9 +69,7 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
     let sessions = open_sessions(data)?;
     let setup = setup_with_options(&manifest, kinds.len() as u8, seed, options)?;
     let live = sessions.start_with_variants(&mut *engine, players, setup, recorded)?;
-    for failure in engine.failed_scripts(live.game) {
-        errln!("Warning: a script was switched off, the game goes on without it: {failure}");
-    }
+    warn_switched_off(&*engine, &live);
     outln!(
         "{} — session {} (resume it with `veillee resume {}`), seed {seed}",
         line(manifest.name.get(lang)),
@@ -86,6 +85,14 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
     play_loop(&sessions, &mut *engine, live, lang, phones).with_context(|| kept(id))
 }
 
+/// Says which scripts of the game are switched off (after an error, at set-up or earlier in
+/// a resumed game): the game goes on under the plain rules for those.
+fn warn_switched_off(engine: &dyn GameEngine, live: &LiveSession) {
+    for failure in engine.failed_scripts(live.game) {
+        errln!("Warning: a script was switched off, the game goes on without it: {failure}");
+    }
+}
+
 /// What a failure in the middle of a game leaves: the session as saved.
 fn kept(id: u64) -> String {
     format!("the game stopped; session {id} is saved up to its last move, `veillee resume {id}` goes on once the problem below is fixed")
@@ -95,6 +102,7 @@ fn kept(id: u64) -> String {
 pub fn resume(catalog: &Catalog, data: &DataDir, id: u64, lang: &str) -> anyhow::Result<()> {
     let sessions = open_sessions(data)?;
     let meta = sessions.get(id)?;
+    term::print_scripts_to_terminal();
     let mut engine = engine_for_session(catalog, &meta)?;
     let live = sessions.resume(&mut *engine, id)?;
     outln!(
@@ -102,6 +110,7 @@ pub fn resume(catalog: &Catalog, data: &DataDir, id: u64, lang: &str) -> anyhow:
         line(engine.manifest().name.get(lang)),
         live.meta.moves
     );
+    warn_switched_off(&*engine, &live);
     play_loop(&sessions, &mut *engine, live, lang, None).with_context(|| kept(id))
 }
 
