@@ -13,7 +13,7 @@ use crate::term::{self, errln, line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::{EngineError, GameEngine};
-use veillee_runtime::launch::{engine_for_session, engine_with_variants};
+use veillee_runtime::launch::{engine_for_new_game, engine_for_session};
 use veillee_runtime::options::setup_with_options;
 use veillee_runtime::session::{LiveSession, SessionError, Sessions, TURN_TIME_KEY};
 use veillee_runtime::store::limits;
@@ -46,13 +46,13 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
         listen,
     } = *new;
     term::print_scripts_to_terminal();
-    let (mut engine, recorded) = engine_with_variants(catalog, game, variants, &data.variants())?;
+    let (mut engine, recorded) = engine_for_new_game(catalog, game, variants, &data.variants())?;
     // The game's own scripts come first (Castel's cards), then the chosen house rules.
-    let own = super::variants::own_scripts(game, &data.variants());
-    if let Some(scripts) = super::variants::own_scripts_line(&own) {
-        outln!("{scripts}");
+    let own = super::variants::new_game_own_scripts(game, variants, &data.variants(), lang);
+    for own_line in &own.lines {
+        outln!("{own_line}");
     }
-    for script in recorded.iter().skip(own.len()) {
+    for script in recorded.iter().skip(own.count) {
         outln!("House rule: {} ({})", line(&script.id), line(&script.file));
     }
     let kinds = parse_seats(seats)?;

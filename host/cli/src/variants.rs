@@ -37,6 +37,71 @@ pub fn own_scripts_line(own: &[String]) -> Option<String> {
     (!own.is_empty()).then(|| format!("Part of the game: {}", quoted.join(", ")))
 }
 
+/// What a new game says of its game's own scripts: how many run, and the lines to print.
+pub struct OwnScripts {
+    /// How many of the game's own scripts run (they come first).
+    pub count: usize,
+    /// `Part of the game: …`, then per user copy of one of them ("modified rules") either
+    /// its rules diff, when the players picked it, or how to pick it.
+    pub lines: Vec<String>,
+}
+
+/// The game's own scripts of a new game of `game` with the house rules `wanted`: shipped
+/// ones, or the user's copy of one where `wanted` names its id.
+pub fn new_game_own_scripts(
+    game: &str,
+    wanted: &[String],
+    user_dir: &Path,
+    lang: &str,
+) -> OwnScripts {
+    let copies = library::modified_game_scripts(game, Some(user_dir));
+    let picked: Vec<_> = copies
+        .iter()
+        .filter(|c| c.info.as_ref().is_ok_and(|i| wanted.contains(&i.id)))
+        .map(|c| c.source.clone())
+        .collect();
+    // Only picked copies are passed: the list is exactly the game's own scripts.
+    let sources = library::new_game_scripts(game, &picked, Some(user_dir));
+    let shipped = library::available(Some(game), None);
+    let own: Vec<String> = sources
+        .iter()
+        .filter_map(|source| {
+            let known = shipped
+                .iter()
+                .chain(&copies)
+                .find(|a| a.source == *source)?;
+            let id = &known.info.as_ref().ok()?.id;
+            Some(format!("{id} ({})", source.origin))
+        })
+        .collect();
+    let mut lines: Vec<String> = own_scripts_line(&own).into_iter().collect();
+    for copy in &copies {
+        let Ok(info) = &copy.info else { continue };
+        let origin = line(&copy.source.origin);
+        if picked.contains(&copy.source) {
+            lines.push(format!(
+                "Modified rules: {} ({}, {origin})",
+                line(info.name.get(lang)),
+                line(&info.id)
+            ));
+            for change in &info.changes {
+                lines.push(format!("  - {}", change.get(lang)));
+            }
+        } else {
+            lines.push(format!(
+                "Modified rules not used: your copy of {} ({origin}); play with it with \
+                 --variant {}",
+                line(&info.id),
+                line(&info.id)
+            ));
+        }
+    }
+    OwnScripts {
+        count: own.len(),
+        lines,
+    }
+}
+
 /// `veillee variants [GAME] [--dir]`.
 pub fn list(data: &DataDir, game: Option<&str>, dir: bool, lang: &str) -> anyhow::Result<()> {
     let folder = user_dir(data);

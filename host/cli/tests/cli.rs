@@ -1585,7 +1585,7 @@ fn inspect_and_play_use_the_option_and_the_session_keeps_it() {
 }
 
 /// What `check`, `simulate`, `play` and `inspect` print for one game of Castel each.
-fn castel_runs(data: &Path) -> [String; 4] {
+fn castel_runs(data: &Path, pick_copy: bool) -> [String; 4] {
     let run = |args: &[&str]| {
         let out = veillee(data, args);
         assert!(
@@ -1599,7 +1599,15 @@ fn castel_runs(data: &Path) -> [String; 4] {
     [
         run(&["check", "castel", "--games", "1", "--players", "2"]),
         run(&["simulate", "castel", "--games", "3", "--json"]),
-        run(&["play", "castel", "--seats", "random,random", "--seed", "5"]),
+        run(&[
+            &["play", "castel", "--seats", "random,random", "--seed", "5"][..],
+            if pick_copy {
+                &["--variant", "cartes"][..]
+            } else {
+                &[]
+            },
+        ]
+        .concat()),
         run(&["inspect", "castel", "--json"]),
     ]
 }
@@ -1620,7 +1628,12 @@ fn castel_result(command: usize, output: &str) -> String {
             ];
             keys.iter().map(|k| value[k].to_string()).collect()
         }
-        _ => output.lines().skip(2).collect::<Vec<_>>().join("\n"),
+        _ => output
+            .lines()
+            .skip_while(|l| !l.contains(" — session "))
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join("\n"),
     }
 }
 
@@ -1638,11 +1651,12 @@ fn castel_cards_with_ambassadors(count: u32) -> String {
 
 /// Every command runs Castel as it is played, with its cards script (`cards.lua`, part of
 /// the game), and with the user's copy of it in its place: here a copy that leaves the
-/// Ambassador out of the deal, so every deal, hence every result, differs.
+/// Ambassador out of the deal, so every deal, hence every result, differs. A new game runs
+/// the copy only when the players pick it ("modified rules", `--variant cartes`).
 #[test]
 fn check_simulate_play_and_inspect_run_castel_with_its_cards_or_the_users_copy() {
     let dir = tempfile::tempdir().unwrap();
-    let before = castel_runs(dir.path());
+    let before = castel_runs(dir.path(), false);
     for output in &before {
         assert!(
             output.contains("cartes (builtin:castel/cards.lua)"),
@@ -1659,7 +1673,18 @@ fn check_simulate_play_and_inspect_run_castel_with_its_cards_or_the_users_copy()
     std::fs::create_dir_all(&folder).unwrap();
     let copy = folder.join("cards.lua");
     std::fs::write(&copy, castel_cards_with_ambassadors(0)).unwrap();
-    let after = castel_runs(dir.path());
+    // Not picked: a new game plays the cards as shipped, and says how to pick the copy.
+    let unpicked = castel_runs(dir.path(), false);
+    assert!(
+        unpicked[2].contains("cartes (builtin:castel/cards.lua)")
+            && unpicked[2].contains("Modified rules not used: your copy of cartes")
+            && unpicked[2].contains("--variant cartes"),
+        "{}",
+        unpicked[2]
+    );
+    assert_eq!(castel_result(2, &unpicked[2]), castel_result(2, &before[2]));
+    let after = castel_runs(dir.path(), true);
+    assert!(after[2].contains("Modified rules: "), "{}", after[2]);
     let named = format!("cartes ({})", copy.display());
     for (command, output) in after.iter().enumerate() {
         assert!(output.contains(&named), "the copy runs:\n{output}");
@@ -1700,7 +1725,16 @@ fn a_castel_cards_copy_the_game_refuses_fails_every_command_naming_the_error() {
     }
     let out = veillee(
         dir.path(),
-        &["play", "castel", "--seats", "random,random", "--seed", "5"],
+        &[
+            "play",
+            "castel",
+            "--seats",
+            "random,random",
+            "--seed",
+            "5",
+            "--variant",
+            "cartes",
+        ],
     );
     assert!(
         stderr(&out).contains("Warning: a script was switched off")
