@@ -14,44 +14,12 @@ use veillee_runtime::conformance::{check, CheckConfig};
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::native::native_engine;
 use veillee_runtime::variants::library;
-use veillee_runtime::variants::{Script, VariantEngine, VariantLimits};
-use veillee_sdk::{GameRng, Handle, PlayoutWatch, Seat, Setup, Status};
+use veillee_runtime::variants::{Script, VariantEngine};
+use veillee_sdk::{GameRng, PlayoutWatch, Setup};
+use veillee_tests::house::{
+    builtin_script as builtin, ids, script, seat_to_act, wasm_engine as engine,
+};
 use veillee_tests::{builtin_plugin, runtime};
-
-fn builtin(game: &str, file: &str) -> Script {
-    library::builtin(Some(game))
-        .into_iter()
-        .find(|s| s.file == file)
-        .unwrap_or_else(|| panic!("{file} is built in"))
-        .load(VariantLimits::default())
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn script(text: &str) -> Script {
-    Script::load("test.lua", text, VariantLimits::default()).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn engine(game: &str, scripts: Vec<Script>) -> VariantEngine {
-    let runtime = runtime();
-    let plugin = builtin_plugin(&runtime, game);
-    VariantEngine::new(Box::new(plugin), scripts).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn seat_to_act(engine: &mut dyn GameEngine, game: Handle) -> Option<Seat> {
-    match engine.status(game).unwrap() {
-        Status::ToAct { seats } => Some(seats[0]),
-        Status::Finished { .. } => None,
-    }
-}
-
-fn ids(engine: &mut dyn GameEngine, game: Handle, seat: Seat) -> Vec<String> {
-    engine
-        .legal_actions(game, seat)
-        .unwrap()
-        .into_iter()
-        .map(|a| a.id)
-        .collect()
-}
 
 /// A script counting in `ctx.state` how often each of its hooks ran.
 fn counting(game: &str, actions: Option<&str>) -> Script {
