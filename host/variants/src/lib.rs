@@ -28,7 +28,7 @@ mod script;
 
 pub use engine::{VariantEngine, CHOOSE_PREFIX};
 pub use print::{print_to, PrintSink, MAX_PRINT_CHARS};
-pub use script::{text_hash, ChoiceRequest, HookCount, Script, ScriptInfo, HOOKS};
+pub use script::{text_hash, ChoiceRequest, HookArg, HookCount, Script, ScriptInfo, HOOKS};
 
 /// Resource limits of every script.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

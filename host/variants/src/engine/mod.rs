@@ -7,7 +7,7 @@ use veillee_sdk::{
     Action, Event, GameError, Handle, Manifest, PlayoutResult, Scene, Seat, Setup, Status,
 };
 
-use crate::script::{ChoiceRequest, GameAccess, HookResult, Powers, Rng, Script};
+use crate::script::{ChoiceRequest, GameAccess, HookArg, HookResult, Powers, Rng, Script};
 use crate::VariantError;
 use veillee_engine::{EngineError, GameEngine};
 
@@ -529,10 +529,7 @@ impl GameEngine for VariantEngine {
             // history, so it must not switch the script off.
             if let HookResult::Done { returned, .. } = script.run(
                 "view",
-                &[
-                    json!(viewer),
-                    serde_json::to_value(&scene).unwrap_or(Value::Null),
-                ],
+                &[HookArg::Seat(viewer), HookArg::Scene(&scene)],
                 &slot.v.scripts[index].data,
                 slot.v.rng,
                 &[],

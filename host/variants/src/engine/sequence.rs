@@ -4,10 +4,10 @@
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 use veillee_sdk::{text, Action, Event, GameError, Handle, Seat, Status, Text};
 
-use crate::script::{ChoiceRequest, GameAccess, HookResult, Powers, Script};
+use crate::script::{ChoiceRequest, GameAccess, HookArg, HookResult, Powers, Script};
 use veillee_engine::EngineError;
 
 use super::state::{Listed, Pending, Rollback};
@@ -62,51 +62,52 @@ pub(super) enum Step {
 
 impl Step {
     /// The hook a step calls: (script, hook name, arguments after `ctx`, powers).
-    pub(super) fn hook(&self) -> Option<(usize, &'static str, Vec<Value>, Powers)> {
+    pub(super) fn hook(&self) -> Option<(usize, &'static str, Vec<HookArg<'_>>, Powers)> {
+        let seat = |s: &Seat| HookArg::Seat(Some(*s));
         Some(match self {
             Step::Setup { script } => (*script, "setup", Vec::new(), Powers::Full),
             Step::Before {
                 script,
-                seat,
+                seat: s,
                 action,
             } => (
                 *script,
                 "before_action",
-                vec![json!(seat), json!(action)],
+                vec![seat(s), HookArg::Action(action)],
                 Powers::NoCommands,
             ),
             Step::Play {
                 script,
-                seat,
+                seat: s,
                 action,
             } => (
                 *script,
                 "play_action",
-                vec![json!(seat), json!(action)],
+                vec![seat(s), HookArg::Action(action)],
                 Powers::Full,
             ),
             Step::After {
                 script,
-                seat,
+                seat: s,
                 action,
                 events,
             } => (
                 *script,
                 "after_action",
-                vec![json!(seat), json!(action), json!(events)],
+                vec![seat(s), HookArg::Action(action), HookArg::Events(events)],
                 Powers::Full,
             ),
-            Step::TurnStart { script, seat } => {
-                (*script, "on_turn_start", vec![json!(seat)], Powers::Full)
+            Step::TurnStart { script, seat: s } => {
+                (*script, "on_turn_start", vec![seat(s)], Powers::Full)
             }
             Step::TurnEnd {
                 script,
-                seat,
+                seat: s,
                 elapsed_ms,
             } => (
                 *script,
                 "on_turn_end",
-                vec![json!(seat), json!(*elapsed_ms as f64 / 1000.0)],
+                vec![seat(s), HookArg::Number(*elapsed_ms as f64 / 1000.0)],
                 Powers::Full,
             ),
             Step::Base { .. } | Step::TurnStarts { .. } => return None,
@@ -315,7 +316,7 @@ impl VariantEngine {
             "filter_actions",
             &mut actions,
             failures,
-            |actions| vec![json!(seat), json!(actions)],
+            |actions| vec![HookArg::Seat(Some(seat)), HookArg::Actions(actions)],
             |_, returned, actions| {
                 let kept = apply_filter(actions, returned)?;
                 let changed = kept != *actions;
@@ -360,7 +361,7 @@ impl VariantEngine {
             "add_actions",
             actions,
             failures,
-            |_| vec![json!(seat)],
+            |_| vec![HookArg::Seat(Some(seat))],
             |index, returned, actions| {
                 let more = read_added(returned, actions)?;
                 let changed = !more.is_empty();
@@ -383,7 +384,7 @@ impl VariantEngine {
         hook: &'static str,
         actions: &mut Vec<Action>,
         failures: &mut Vec<(usize, String)>,
-        args: impl Fn(&[Action]) -> Vec<Value>,
+        args: impl for<'a> Fn(&'a [Action]) -> Vec<HookArg<'a>>,
         mut read: impl FnMut(usize, Option<&Value>, &mut Vec<Action>) -> Result<bool, String>,
     ) -> Result<(), EngineError> {
         let VariantEngine {
