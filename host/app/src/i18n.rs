@@ -122,6 +122,7 @@ strings! {
     Variants => "Variantes (règles maison)", "House rules";
     Changes => "Ce qui change :", "What changes:";
     BrokenVariant => "Ne se charge pas : {}", "Does not load: {}";
+    ModifiedRules => "Règles modifiées : votre copie d'un script du jeu, jouée à sa place si vous la cochez", "Modified rules: your copy of one of the game's own scripts, played instead of it if you tick it";
     SeedLabel => "Graine (pour rejouer une partie identique)", "Seed (to replay an identical game)";
     NewSeed => "Nouvelle graine", "New seed";
     Start => "Commencer la partie", "Start the game";

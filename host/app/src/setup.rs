@@ -222,6 +222,12 @@ impl SetupScreen {
                                     }
                                 }
                                 ui.indent(("variant", i), |ui| {
+                                    if info.part_of_game {
+                                        ui.label(
+                                            RichText::new(lang.t(S::ModifiedRules))
+                                                .color(widgets::DANGER),
+                                        );
+                                    }
                                     ui.label(info.description.get(code));
                                     if !info.changes.is_empty() {
                                         ui.label(RichText::new(lang.t(S::Changes)).color(MUTED));

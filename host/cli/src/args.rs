@@ -180,6 +180,9 @@ pub enum Command {
         /// actions, instead of JSON.
         #[arg(long)]
         text: bool,
+        /// Play with this house rule: a built-in id or a .lua file (repeatable, in order).
+        #[arg(long = "variant", value_name = "ID_OR_FILE")]
+        variants: Vec<String>,
     },
     /// Run the conformance kit on a game id or a plugin file.
     Check {
@@ -225,6 +228,16 @@ pub enum Command {
     CheckVariant {
         /// The .lua file.
         file: PathBuf,
+        /// Random games to play with it.
+        #[arg(long, default_value_t = 20)]
+        games: u64,
+        /// Players (default: the game's minimum).
+        #[arg(long)]
+        players: Option<u8>,
+        /// Moves after which a game is stopped (counted, not an error), so that a check
+        /// always ends.
+        #[arg(long, default_value_t = 2_000)]
+        max_moves: u32,
     },
     /// Measure wasm vs native speed and the compiled-code cache.
     Bench {

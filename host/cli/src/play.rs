@@ -12,7 +12,7 @@ use crate::term::{self, errln, line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::{EngineError, GameEngine};
-use veillee_runtime::launch::{engine_for_session, engine_with_variants};
+use veillee_runtime::launch::{engine_for_new_game, engine_for_session};
 use veillee_runtime::options::setup_with_options;
 use veillee_runtime::session::{LiveSession, SessionError, Sessions, TURN_TIME_KEY};
 use veillee_runtime::store::limits;
@@ -44,13 +44,14 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
         variants,
         listen,
     } = *new;
-    let (mut engine, recorded) = engine_with_variants(catalog, game, variants, &data.variants())?;
+    term::print_scripts_to_terminal();
+    let (mut engine, recorded) = engine_for_new_game(catalog, game, variants, &data.variants())?;
     // The game's own scripts come first (Castel's cards), then the chosen house rules.
-    let own = super::variants::own_scripts(game, &data.variants());
-    if let Some(scripts) = super::variants::own_scripts_line(&own) {
-        outln!("{scripts}");
+    let own = super::variants::new_game_own_scripts(game, variants, &data.variants(), lang);
+    for own_line in &own.lines {
+        outln!("{own_line}");
     }
-    for script in recorded.iter().skip(own.len()) {
+    for script in recorded.iter().skip(own.count) {
         outln!("House rule: {} ({})", line(&script.id), line(&script.file));
     }
     let kinds = parse_seats(seats)?;
@@ -67,9 +68,7 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
     let sessions = open_sessions(data)?;
     let setup = setup_with_options(&manifest, kinds.len() as u8, seed, options)?;
     let mut live = sessions.start_with_variants(&mut *engine, players, setup, recorded)?;
-    for failure in engine.failed_scripts(live.game) {
-        errln!("Warning: a script was switched off, the game goes on without it: {failure}");
-    }
+    warn_switched_off(&*engine, &live);
     outln!(
         "{} — session {} (resume it with `veillee resume {}`), seed {seed}",
         line(manifest.name.get(lang)),
@@ -90,6 +89,14 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
     play_loop(&sessions, &mut *engine, live, lang, phones, &mut inputs).with_context(|| kept(id))
 }
 
+/// Says which scripts of the game are switched off (after an error, at set-up or earlier in
+/// a resumed game): the game goes on under the plain rules for those.
+fn warn_switched_off(engine: &dyn GameEngine, live: &LiveSession) {
+    for failure in engine.failed_scripts(live.game) {
+        errln!("Warning: a script was switched off, the game goes on without it: {failure}");
+    }
+}
+
 /// What a failure in the middle of a game leaves: the session as saved.
 fn kept(id: u64) -> String {
     format!("the game stopped; session {id} is saved up to its last move, `veillee resume {id}` goes on once the problem below is fixed")
@@ -106,6 +113,7 @@ pub fn resume(
 ) -> anyhow::Result<()> {
     let sessions = open_sessions(data)?;
     let meta = sessions.get(id)?;
+    term::print_scripts_to_terminal();
     let mut engine = engine_for_session(catalog, &meta)?;
     let live = sessions.resume(&mut *engine, id)?;
     outln!(
@@ -113,6 +121,7 @@ pub fn resume(
         line(engine.manifest().name.get(lang)),
         live.meta.moves
     );
+    warn_switched_off(&*engine, &live);
     let mut inputs = Inputs::from_terminal();
     let phones = match live.meta.phones.is_empty() {
         true => None,

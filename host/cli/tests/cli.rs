@@ -1585,7 +1585,7 @@ fn inspect_and_play_use_the_option_and_the_session_keeps_it() {
 }
 
 /// What `check`, `simulate`, `play` and `inspect` print for one game of Castel each.
-fn castel_runs(data: &Path) -> [String; 4] {
+fn castel_runs(data: &Path, pick_copy: bool) -> [String; 4] {
     let run = |args: &[&str]| {
         let out = veillee(data, args);
         assert!(
@@ -1599,7 +1599,15 @@ fn castel_runs(data: &Path) -> [String; 4] {
     [
         run(&["check", "castel", "--games", "1", "--players", "2"]),
         run(&["simulate", "castel", "--games", "3", "--json"]),
-        run(&["play", "castel", "--seats", "random,random", "--seed", "5"]),
+        run(&[
+            &["play", "castel", "--seats", "random,random", "--seed", "5"][..],
+            if pick_copy {
+                &["--variant", "cartes"][..]
+            } else {
+                &[]
+            },
+        ]
+        .concat()),
         run(&["inspect", "castel", "--json"]),
     ]
 }
@@ -1620,7 +1628,12 @@ fn castel_result(command: usize, output: &str) -> String {
             ];
             keys.iter().map(|k| value[k].to_string()).collect()
         }
-        _ => output.lines().skip(2).collect::<Vec<_>>().join("\n"),
+        _ => output
+            .lines()
+            .skip_while(|l| !l.contains(" — session "))
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join("\n"),
     }
 }
 
@@ -1638,11 +1651,12 @@ fn castel_cards_with_ambassadors(count: u32) -> String {
 
 /// Every command runs Castel as it is played, with its cards script (`cards.lua`, part of
 /// the game), and with the user's copy of it in its place: here a copy that leaves the
-/// Ambassador out of the deal, so every deal, hence every result, differs.
+/// Ambassador out of the deal, so every deal, hence every result, differs. A new game runs
+/// the copy only when the players pick it ("modified rules", `--variant cartes`).
 #[test]
 fn check_simulate_play_and_inspect_run_castel_with_its_cards_or_the_users_copy() {
     let dir = tempfile::tempdir().unwrap();
-    let before = castel_runs(dir.path());
+    let before = castel_runs(dir.path(), false);
     for output in &before {
         assert!(
             output.contains("cartes (builtin:castel/cards.lua)"),
@@ -1659,7 +1673,18 @@ fn check_simulate_play_and_inspect_run_castel_with_its_cards_or_the_users_copy()
     std::fs::create_dir_all(&folder).unwrap();
     let copy = folder.join("cards.lua");
     std::fs::write(&copy, castel_cards_with_ambassadors(0)).unwrap();
-    let after = castel_runs(dir.path());
+    // Not picked: a new game plays the cards as shipped, and says how to pick the copy.
+    let unpicked = castel_runs(dir.path(), false);
+    assert!(
+        unpicked[2].contains("cartes (builtin:castel/cards.lua)")
+            && unpicked[2].contains("Modified rules not used: your copy of cartes")
+            && unpicked[2].contains("--variant cartes"),
+        "{}",
+        unpicked[2]
+    );
+    assert_eq!(castel_result(2, &unpicked[2]), castel_result(2, &before[2]));
+    let after = castel_runs(dir.path(), true);
+    assert!(after[2].contains("Modified rules: "), "{}", after[2]);
     let named = format!("cartes ({})", copy.display());
     for (command, output) in after.iter().enumerate() {
         assert!(output.contains(&named), "the copy runs:\n{output}");
@@ -1700,7 +1725,16 @@ fn a_castel_cards_copy_the_game_refuses_fails_every_command_naming_the_error() {
     }
     let out = veillee(
         dir.path(),
-        &["play", "castel", "--seats", "random,random", "--seed", "5"],
+        &[
+            "play",
+            "castel",
+            "--seats",
+            "random,random",
+            "--seed",
+            "5",
+            "--variant",
+            "cartes",
+        ],
     );
     assert!(
         stderr(&out).contains("Warning: a script was switched off")
@@ -2034,4 +2068,160 @@ fn show_view_refuses_a_file_that_is_not_a_seat_view_naming_it() {
             "the error names the file: {err}"
         );
     }
+}
+
+/// A house rule whose `after_action` fails at the first move, and prints before it fails.
+const FAILS_AFTER_A_MOVE: &str = r#"
+return {
+  id = "boom", name = "Boom", description = "Fails after a move.", game = "siege",
+  version = "1.0.0",
+  after_action = function(ctx, seat, action)
+    print("played", action.id, {})
+    error("boom after " .. action.id)
+  end,
+}
+"#;
+
+/// `print` reaches the terminal, `sessions` names each session's house rules, `resume`
+/// says which rule was switched off, and a reader that stops reading (`veillee sessions |
+/// head`) ends the program quietly.
+#[test]
+fn prints_reach_the_terminal_sessions_name_house_rules_resume_names_a_rule_switched_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("variants");
+    std::fs::create_dir_all(&scripts).unwrap();
+    std::fs::write(scripts.join("boom.lua"), FAILS_AFTER_A_MOVE).unwrap();
+    let out = veillee_with_input(
+        dir.path(),
+        &[
+            "play",
+            "siege",
+            "--seats",
+            "human,human",
+            "--seed",
+            "2",
+            "--variant",
+            "boom",
+        ],
+        "lord-d6\nq\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("[boom.lua] played\tlord-d6\ttable"),
+        "{}",
+        stderr(&out)
+    );
+    let id = session_id(&stdout(&out));
+    let resumed = veillee_with_input(dir.path(), &["resume", &id], "q\n");
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(
+        stderr(&resumed).contains("a script was switched off")
+            && stderr(&resumed).contains("boom after lord-d6"),
+        "{}",
+        stderr(&resumed)
+    );
+    let listed = veillee(dir.path(), &["sessions"]);
+    let row = stdout(&listed)
+        .lines()
+        .find(|l| l.trim_start().starts_with(&id))
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("{}", stdout(&listed)));
+    assert!(row.ends_with("house rules: boom"), "{row}");
+    // Every command writes through term.rs: with the reading end closed, it stops quietly.
+    for args in [&["sessions"][..], &["variants"], &["games"]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = command(dir.path(), args)
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    }
+}
+
+/// A rule that refuses every move: `check-variant` plays on with other moves, finds that a
+/// seat can play nothing, says so once with how often, and fails.
+#[test]
+fn check_variant_finds_a_rule_that_refuses_every_move_and_says_each_problem_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("never.lua");
+    std::fs::write(
+        &file,
+        r#"return { id = "never", name = "Never", description = "No move.", game = "siege",
+             version = "1", before_action = function() return false, "never" end }"#,
+    )
+    .unwrap();
+    let out = veillee(
+        dir.path(),
+        &["check-variant", file.to_str().unwrap(), "--games", "3"],
+    );
+    let text = stdout(&out);
+    assert!(!out.status.success(), "{text}");
+    let problems: Vec<&str> = text.lines().filter(|l| l.contains("problem")).collect();
+    assert_eq!(problems.len(), 1, "{text}");
+    assert!(
+        problems[0].contains("(3 times), first in game 0, move 0")
+            && problems[0].contains("every listed move was refused by the house rules"),
+        "{text}"
+    );
+    assert!(text.contains("before_action"), "{text}");
+}
+
+/// A sound rule: counts per hook, the `view` hook exercised, games capped, no problem.
+#[test]
+fn check_variant_counts_each_hook_and_draws_views_of_a_sound_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../variants/roc-noir/chateau-fort-enchante.lua"
+    );
+    let out = veillee(
+        dir.path(),
+        &["check-variant", file, "--games", "2", "--max-moves", "300"],
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}\n{}", stderr(&out));
+    assert!(text.contains("2 stopped at 300 moves"), "{text}");
+    let count = |hook: &str| -> (u64, u64) {
+        let row = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(hook))
+            .unwrap_or_else(|| panic!("no {hook} row in\n{text}"));
+        let numbers: Vec<u64> = row
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        (numbers[0], numbers[1])
+    };
+    // Its after_action runs for rolls only (`actions = { "roll" }`): a fraction of the moves.
+    let (rolls, counted) = count("after_action");
+    assert!(rolls > 0 && rolls < 600 && counted > 0, "{text}");
+    assert_eq!(count("setup"), (2, 2), "{text}");
+    // Every 25 moves, every viewer: 13 times 3 per game; unturned scenes are not changed.
+    let (views, turned) = count("view");
+    assert_eq!(views, 2 * 13 * 3, "{text}");
+    assert!(turned < views, "{text}");
+    assert!(text.contains("no problem"), "{text}");
+}
+
+/// `inspect --variant` plays the actions with a house rule: « seigneur agile » offers the
+/// lord's diagonal step.
+#[test]
+fn inspect_plays_with_a_house_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = |variant: bool| {
+        let mut args = vec!["inspect", "siege", "--seed", "0", "--actions", "lord-d6"];
+        if variant {
+            args.extend(["--variant", "seigneur-agile"]);
+        }
+        args
+    };
+    let plain = stdout(&veillee(dir.path(), &args(false)));
+    let agile = veillee(dir.path(), &args(true));
+    assert!(agile.status.success(), "{}", stderr(&agile));
+    let agile: serde_json::Value = serde_json::from_str(&stdout(&agile)).unwrap();
+    assert_eq!(agile["scripts"][0]["id"], "seigneur-agile");
+    assert!(plain.contains("\"scripts\": []"), "{plain}");
 }

@@ -295,7 +295,7 @@ fn play_out(
     index: u32,
 ) -> Result<(u32, Ended), EngineError> {
     let seed = config.seed.wrapping_add(index as u64);
-    let game = engine.create(&Setup::new(config.players, seed))?;
+    let game = engine.create(&config.setup(seed))?;
     let result = engine.playout(game, chooser_seed(seed), config.max_moves);
     let failed = engine.failed_scripts(game);
     engine.drop_game(game);

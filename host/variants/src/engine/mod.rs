@@ -7,7 +7,7 @@ use veillee_sdk::{
     Action, Event, GameError, Handle, Manifest, PlayoutResult, Scene, Seat, Setup, Status,
 };
 
-use crate::script::{ChoiceRequest, GameAccess, HookResult, Powers, Rng, Script};
+use crate::script::{ChoiceRequest, GameAccess, HookArg, HookResult, Powers, Rng, Script};
 use crate::VariantError;
 use veillee_engine::{EngineError, GameEngine};
 
@@ -351,8 +351,9 @@ impl GameEngine for VariantEngine {
                 seats: pending.seats_to_answer(),
             });
         }
-        let base = slot.base;
-        self.base.status(base)
+        let VariantEngine { base, games, .. } = self;
+        let slot = games.get_mut(&game).ok_or_else(|| no_live_game(game))?;
+        slot.base_status(&mut **base)
     }
 
     fn legal_actions(&mut self, game: Handle, seat: Seat) -> Result<Vec<Action>, EngineError> {
@@ -382,8 +383,7 @@ impl GameEngine for VariantEngine {
         if slot.v.pending.is_some() {
             return self.answer(game, seat, action_id);
         }
-        let base = slot.base;
-        let before = match self.base.status(base)? {
+        let before = match self.status(game)? {
             Status::Finished { .. } => return Err(GameError::GameOver.into()),
             Status::ToAct { seats } if !seats.contains(&seat) => {
                 return Err(GameError::NotYourTurn { seat }.into())
@@ -442,7 +442,9 @@ impl GameEngine for VariantEngine {
             }),
             None => queue.push_back(Step::Base { seat, action }),
         }
-        queue.push_back(Step::TurnStarts { before });
+        if self.scripts.iter().any(|s| s.has_hook("on_turn_start")) {
+            queue.push_back(Step::TurnStarts { before });
+        }
         match self.advance(game, queue, snapshot.clone(), None)? {
             Advance::Events(more) => {
                 events.extend(more);
@@ -527,10 +529,7 @@ impl GameEngine for VariantEngine {
             // history, so it must not switch the script off.
             if let HookResult::Done { returned, .. } = script.run(
                 "view",
-                &[
-                    json!(viewer),
-                    serde_json::to_value(&scene).unwrap_or(Value::Null),
-                ],
+                &[HookArg::Seat(viewer), HookArg::Scene(&scene)],
                 &slot.v.scripts[index].data,
                 slot.v.rng,
                 &[],
@@ -538,7 +537,9 @@ impl GameEngine for VariantEngine {
                 manifest,
                 Powers::Read,
             )? {
+                let before = scene.clone();
                 apply_view(&mut scene, returned.first());
+                script.note_changed("view", scene != before);
             }
         }
         Ok(scene)
@@ -588,8 +589,8 @@ impl GameEngine for VariantEngine {
     }
 
     fn operation(&mut self, game: Handle, name: &str, args: &Value) -> Result<Value, EngineError> {
-        // A command may change the game: forget the listed actions.
-        self.slot_mut(game)?.listed = None;
+        // A command may change the game: forget what was read of it.
+        self.slot_mut(game)?.changed();
         let base = self.slot(game)?.base;
         self.base.operation(base, name, args)
     }
