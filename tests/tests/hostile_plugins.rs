@@ -1656,6 +1656,7 @@ fn a_session_resumes_once_its_plugin_is_fixed_and_other_rules_under_its_id_are_c
         .map(|name| SeatPlayer {
             name: name.into(),
             kind: PlayerKind::Human,
+            level: None,
         })
         .into();
     let stuck_wat = Wat::good().body("veillee_legal_actions", "(call $emit $$EMPTY)");

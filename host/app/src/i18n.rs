@@ -116,7 +116,13 @@ strings! {
     Seat => "Place {}", "Seat {}";
     NameOf => "Nom de la place {}", "Name of seat {}";
     Human => "Humain", "Human";
-    RandomBot => "Robot (hasard)", "Bot (random)";
+    Bot => "Robot", "Bot";
+    BotLevel => "Niveau du robot de la place {}", "Bot level of seat {}";
+    LevelEasy => "facile", "easy";
+    LevelNormal => "normal", "normal";
+    LevelStrong => "fort", "strong";
+    LevelRandom => "au hasard", "random";
+    BotStuck => "{} ne peut pas jouer : les règles maison refusent chacun de ses coups. La partie s'arrête ici ; elle reste sauvegardée.", "{} cannot move: the house rules refuse every one of its moves. The game stops here; it stays saved.";
     Options => "Options", "Options";
     NoOptions => "Ce jeu n'a pas d'option.", "This game has no options.";
     Variants => "Variantes (règles maison)", "House rules";

@@ -14,6 +14,7 @@ pub mod saved;
 pub mod scene;
 pub mod settings;
 pub mod setup;
+pub mod thinker;
 pub mod widgets;
 pub mod worker;
 

@@ -10,7 +10,7 @@ use super::i18n::S;
 use super::widgets::{self, colour, ACCENT, MUTED};
 use super::worker::{GameInfo, Request};
 use veillee_runtime::store::limits;
-use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
+use veillee_runtime::store::model::{BotLevel, SeatPlayer};
 
 /// The new-game screen for one game.
 pub struct SetupScreen {
@@ -18,7 +18,8 @@ pub struct SetupScreen {
     pub game: String,
     players: u8,
     names: Vec<String>,
-    kinds: Vec<PlayerKind>,
+    /// Each seat's bot level; `None`: a human.
+    bots: Vec<Option<BotLevel>>,
     options: BTreeMap<String, OptionValue>,
     variants: BTreeSet<usize>,
     seed: String,
@@ -66,7 +67,7 @@ impl SetupScreen {
             game: m.id.clone(),
             players: m.min_players,
             names,
-            kinds: vec![PlayerKind::Human; max],
+            bots: vec![None; max],
             options,
             variants: BTreeSet::new(),
             seed: clock_seed().to_string(),
@@ -154,16 +155,9 @@ impl SetupScreen {
                                     .desired_width(260.0),
                             )
                             .labelled_by(role.inner.id);
-                            ui.selectable_value(
-                                &mut self.kinds[seat],
-                                PlayerKind::Human,
-                                lang.t(S::Human),
-                            );
-                            ui.selectable_value(
-                                &mut self.kinds[seat],
-                                PlayerKind::Bot,
-                                lang.t(S::RandomBot),
-                            );
+                            ui.horizontal(|ui| {
+                                seat_kind(ui, &mut self.bots[seat], seat, lang);
+                            });
                             ui.end_row();
                         }
                     });
@@ -262,9 +256,12 @@ impl SetupScreen {
     fn start(&self, shared: &mut Shared, game: &GameInfo, seed: u64) -> Nav {
         let n = self.players as usize;
         let seats: Vec<SeatPlayer> = (0..n)
-            .map(|i| SeatPlayer {
-                name: self.names[i].trim().to_string(),
-                kind: self.kinds[i],
+            .map(|i| {
+                let name = self.names[i].trim().to_string();
+                match self.bots[i] {
+                    None => SeatPlayer::human(name),
+                    Some(level) => SeatPlayer::bot(name, level),
+                }
             })
             .collect();
         shared.seat_names = self.names.clone();
@@ -286,4 +283,41 @@ impl SetupScreen {
         });
         Nav::Play
     }
+}
+
+/// A seat's player: human, or a bot and its level (a bot starts at `normal`).
+fn seat_kind(ui: &mut Ui, bot: &mut Option<BotLevel>, seat: usize, lang: super::i18n::Lang) {
+    if ui
+        .selectable_label(bot.is_none(), lang.t(S::Human))
+        .clicked()
+    {
+        *bot = None;
+    }
+    if ui.selectable_label(bot.is_some(), lang.t(S::Bot)).clicked() && bot.is_none() {
+        *bot = Some(BotLevel::Normal);
+    }
+    let Some(level) = bot else {
+        return;
+    };
+    let name = |l: BotLevel| match l {
+        BotLevel::Easy => lang.t(S::LevelEasy),
+        BotLevel::Normal => lang.t(S::LevelNormal),
+        BotLevel::Strong => lang.t(S::LevelStrong),
+        BotLevel::Random => lang.t(S::LevelRandom),
+    };
+    let label = lang.f(S::BotLevel, &[&(seat + 1).to_string()]);
+    egui::ComboBox::from_id_salt(("bot-level", seat))
+        .selected_text(name(*level))
+        .show_ui(ui, |ui| {
+            for l in [
+                BotLevel::Easy,
+                BotLevel::Normal,
+                BotLevel::Strong,
+                BotLevel::Random,
+            ] {
+                ui.selectable_value(level, l, name(l));
+            }
+        })
+        .response
+        .on_hover_text(label);
 }

@@ -68,6 +68,7 @@ fn finished_siege_game(data: &Path) -> u64 {
         .map(|name| SeatPlayer {
             name: name.into(),
             kind: PlayerKind::Human,
+            level: None,
         })
         .to_vec();
     let mut live = sessions
@@ -207,10 +208,17 @@ fn a_bot_seat_moves_after_its_pause_and_the_human_gets_the_turn_back() {
     let mut h = harness(dir.path(), "en");
     open_setup(&mut h, "Siège");
     // Seat 1 (the attacker) is a bot; the defender, who opens (SG-S1), is human.
-    h.query_all_by_label("Bot (random)")
+    h.query_all_by_label("Bot")
         .next()
         .expect("a bot choice per seat")
         .click();
+    h.step();
+    // A bot gets a level, which a menu per bot seat offers to change.
+    assert!(
+        h.query_by_label("Bot level of seat 1").is_some(),
+        "{:?}",
+        labels(&h)
+    );
     h.step();
     start(&mut h);
     assert_eq!(actor(&h), Some(1), "the human defender opens");

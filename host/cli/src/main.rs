@@ -86,6 +86,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             json,
             save,
             variants,
+            seats,
         } => {
             let sessions = if save {
                 Some(open_sessions(&data)?)
@@ -100,6 +101,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 max_moves,
                 threads,
                 json,
+                seats,
             };
             let catalog = open()?;
             simulate::run(
