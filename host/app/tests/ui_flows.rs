@@ -9,7 +9,7 @@ use veillee_app::app::Screen;
 use veillee_app::App;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::GameEngine;
-use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
+use veillee_runtime::store::model::{BotLevel, PlayerKind, SeatPlayer};
 use veillee_sdk::{GameRng, Seat, Setup};
 
 mod common;
@@ -237,6 +237,116 @@ fn a_bot_seat_moves_after_its_pause_and_the_human_gets_the_turn_back() {
         moves(h) == Some(2) && actor(h) == Some(1)
     });
     assert!(h.query_by_label_contains("your turn").is_some());
+}
+
+/// Issue 14: the bot thinks on its own thread, shown as thinking, while the window stays
+/// free; an undo during its search drops the search, and the game goes on as if it never
+/// started (Castel's cards in force, so the search runs through the engine, a few seconds at
+/// `strong` in a debug build).
+#[test]
+fn undo_while_a_bot_thinks_drops_its_search_and_the_game_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(dir.path(), "en");
+    open_setup(&mut h, "Castel");
+    h.query_all_by_label("Bot").nth(1).expect("seat 2").click();
+    h.step();
+    h.get_by_label("Bot level of seat 2").click();
+    h.step();
+    h.step();
+    h.get_by_label("strong").click();
+    h.step();
+    start(&mut h);
+    let view = h.state().play.view.as_ref().unwrap();
+    assert_eq!(view.meta.seats[1].level, Some(BotLevel::Strong));
+    // Whoever starts (the dealer is drawn), the human's turn comes: a turn is two actions.
+    wait(&mut h, "the human's turn", |h| actor(h) == Some(0));
+    let m = moves(&h).unwrap();
+    h.get_by_label("Draw").click();
+    wait(&mut h, "a draw", |h| moves(h) == Some(m + 1));
+    h.get_by_label("Draw").click();
+    wait(&mut h, "a draw", |h| moves(h) == Some(m + 2));
+    // The bot's turn: it thinks (the worker idle meanwhile), and Undo can be clicked.
+    let start = Instant::now();
+    while h.state().play.view.as_ref().and_then(|v| v.thinking) != Some(1) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the bot never thought"
+        );
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let before = moves(&h).unwrap();
+    assert!(!h.state().busy(), "the worker waits on no bot");
+    assert!(h.query_by_label_contains("is thinking").is_some());
+    h.get_by_label("Undo").click();
+    wait(&mut h, "the undo", |h| {
+        moves(h).is_some_and(|m| m < before) && actor(h) == Some(0)
+    });
+    assert_eq!(h.state().play.view.as_ref().unwrap().thinking, None);
+    // The human plays the turn again; the bot's dropped search changes nothing, and the bot
+    // plays its own turn to the end.
+    let m = moves(&h).unwrap();
+    h.get_by_label("Draw").click();
+    wait(&mut h, "a draw", |h| moves(h) == Some(m + 1));
+    if m + 1 < before {
+        h.get_by_label("Draw").click();
+        wait(&mut h, "a draw", |h| moves(h) == Some(m + 2));
+    }
+    wait(&mut h, "the bot's turn", |h| {
+        actor(h) == Some(0) && moves(h).is_some_and(|n| n >= before + 2)
+    });
+    assert!(h.state().play.view.as_ref().unwrap().thinking.is_none());
+    assert!(
+        h.query_by_label_contains("could not").is_none(),
+        "{:?}",
+        labels(&h)
+    );
+}
+
+/// A house rule that refuses every Siège move (issue 14).
+const REFUSE_ALL: &str = r#"
+return {
+  id = "rien-ne-va-plus",
+  name = { fr = "Rien ne va plus", en = "Nothing goes" },
+  description = { fr = "Tout coup est refusé.", en = "Every move is refused." },
+  game = "siege",
+  version = "1.0.0",
+  before_action = function(ctx, seat, action)
+    return false, { fr = "Rien ne va plus.", en = "Nothing goes." }
+  end,
+}
+"#;
+
+#[test]
+fn a_bot_whose_every_move_is_refused_stops_the_game_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let variants = dir.path().join("variants");
+    std::fs::create_dir_all(&variants).unwrap();
+    std::fs::write(variants.join("rien-ne-va-plus.lua"), REFUSE_ALL).unwrap();
+    let mut h = harness(dir.path(), "en");
+    open_setup(&mut h, "Siège");
+    // The defender, who places the lord first (SG-S1), is a bot.
+    h.query_all_by_label("Bot").nth(1).expect("seat 2").click();
+    h.step();
+    // Below the fold of the form: clicked through AccessKit.
+    h.get_by_label("Nothing goes").click_accesskit();
+    h.step();
+    h.get_by_label_contains("Start the game").click();
+    wait(&mut h, "the bot to give up", |h| {
+        h.query_by_label_contains("cannot move").is_some()
+    });
+    assert!(
+        h.query_by_label_contains(
+            "Defender cannot move: the house rules refused every one of its moves (Nothing goes.; Nothing goes.)"
+        )
+        .is_some()
+    );
+    assert_eq!(moves(&h), Some(0), "nothing was played");
+    // The bot is not asked again while the message is shown: no loop.
+    for _ in 0..50 {
+        h.step();
+    }
+    assert!(!h.state().busy());
 }
 
 #[test]

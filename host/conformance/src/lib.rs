@@ -612,16 +612,34 @@ impl GameCheck<'_, '_, '_> {
         let seed = self.setup.seed.rotate_left(11) ^ u64::from(step);
         let request = SearchRequest::new(SEARCH_ITERATIONS, 4, seed, self.setup.players);
         let copy = self.engine.redraw_hidden(game, Some(seat), seed ^ 0xc0b1)?;
+        // What the search stands on: a re-draw depends only on what the seat knows and the
+        // seed, so the game and its copy re-drawn with one seed give the very same world.
+        let (a, b) = (
+            self.engine.redraw_hidden(game, Some(seat), seed)?,
+            self.engine.redraw_hidden(copy, Some(seat), seed)?,
+        );
+        let same = self.engine.save(a)? == self.engine.save(b)?;
+        self.engine.drop_game(a);
+        self.engine.drop_game(b);
+        if !same {
+            let who = self.name(Some(seat));
+            self.fail(
+                step,
+                format!("leak: re-drawing what {who} cannot see depends on the hidden state it replaces (the game and a re-drawn copy of it, re-drawn again with one seed, differ): a bot's search from the true game would see other worlds than from a copy. Start `redraw_hidden` from the unseen items in a fixed order (sort them), then shuffle"),
+            );
+        }
         let on_game = search_any(self.engine, game, seat, &request);
         let on_copy = search_any(self.engine, copy, seat, &request);
         self.engine.drop_game(copy);
         let (on_game, on_copy) = (on_game?, on_copy?);
-        if on_game.action != on_copy.action {
+        // The very same answer (visits and value too): the search only ever sees worlds
+        // re-drawn from what the seat knows.
+        if on_game != on_copy {
             let who = self.name(Some(seat));
             self.fail_with(
                 step,
                 format!("leak: the bots' search for {who} chose differently once what {who} cannot see was re-drawn: it reads hidden information (a `redraw_hidden` that depends on the hidden state it replaces, or an evaluation that reads it unsampled)"),
-                format!("`{}` on the game, `{}` on the copy", on_game.action, on_copy.action),
+                format!("{on_game:?} on the game, {on_copy:?} on the copy"),
             );
         }
         Ok(())

@@ -64,8 +64,10 @@ impl Effort {
     /// What `level` does with the search inside the plugin (`in_plugin`), or through the
     /// engine, where every move of an iteration is a host call and often a script's hook:
     /// fewer iterations there, and the position is evaluated where the tree ends (no
-    /// playout). `None` for `random`.
-    pub fn of(level: BotLevel, in_plugin: bool) -> Option<Effort> {
+    /// playout) — unless the plugin has no evaluation (`evaluates`, ABI 1.8): then each
+    /// iteration plays the game out, inside the plugin when no script watches its moves.
+    /// `None` for `random`.
+    pub fn of(level: BotLevel, in_plugin: bool, evaluates: bool) -> Option<Effort> {
         let effort = |iterations, playout_moves| {
             Some(Effort {
                 iterations,
@@ -77,9 +79,15 @@ impl Effort {
             (BotLevel::Easy, true) => effort(EASY, PLAYOUT),
             (BotLevel::Normal, true) => effort(NORMAL, PLAYOUT),
             (BotLevel::Strong, true) => effort(STRONG, PLAYOUT),
-            (BotLevel::Easy, false) => effort(EASY / ENGINE_DIVISOR, 0),
-            (BotLevel::Normal, false) => effort(NORMAL / ENGINE_DIVISOR, 0),
-            (BotLevel::Strong, false) => effort(STRONG / ENGINE_DIVISOR, 0),
+            (level, false) => {
+                let playout = if evaluates { 0 } else { FULL_PLAYOUT };
+                let iterations = match level {
+                    BotLevel::Easy => EASY,
+                    BotLevel::Strong => STRONG,
+                    _ => NORMAL,
+                };
+                effort(iterations / ENGINE_DIVISOR, playout)
+            }
         }
     }
 }
@@ -92,6 +100,9 @@ const STRONG: u32 = 3000;
 const PLAYOUT: u32 = 16;
 /// Through the engine, a level runs this many times fewer iterations.
 const ENGINE_DIVISOR: u32 = 6;
+/// Through the engine without the plugin's evaluation: games played out to their end (or
+/// this many moves).
+const FULL_PLAYOUT: u32 = 1000;
 
 /// The seed of the decision of `seat` at move `moves` of a session set up with
 /// `session_seed`: the same game always gets the same bot moves, whatever the machine.
@@ -139,8 +150,9 @@ pub fn choose(
     if let Some(only) = only {
         return Ok(done(only, Searched::Forced, 0));
     }
+    let evaluates = engine.evaluate(game, players)?.is_some();
     let request_for = |in_plugin| {
-        Effort::of(level, in_plugin).map(|effort| SearchRequest {
+        Effort::of(level, in_plugin, evaluates).map(|effort| SearchRequest {
             exclude: exclude.to_vec(),
             ..SearchRequest::new(effort.iterations, effort.playout_moves, seed, players)
         })
