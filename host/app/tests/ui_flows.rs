@@ -304,18 +304,7 @@ fn undo_while_a_bot_thinks_drops_its_search_and_the_game_goes_on() {
 }
 
 /// A house rule that refuses every Siège move (issue 14).
-const REFUSE_ALL: &str = r#"
-return {
-  id = "rien-ne-va-plus",
-  name = { fr = "Rien ne va plus", en = "Nothing goes" },
-  description = { fr = "Tout coup est refusé.", en = "Every move is refused." },
-  game = "siege",
-  version = "1.0.0",
-  before_action = function(ctx, seat, action)
-    return false, { fr = "Rien ne va plus.", en = "Nothing goes." }
-  end,
-}
-"#;
+const REFUSE_ALL: &str = include_str!("../../../tests/fixtures/variants/rien-ne-va-plus.lua");
 
 #[test]
 fn a_bot_whose_every_move_is_refused_stops_the_game_with_a_message() {

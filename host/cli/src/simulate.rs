@@ -175,6 +175,13 @@ pub fn run(
             );
         }
         outln!("  draws            {}", report.draws);
+        if !report.seats.is_empty() {
+            let mut endings: Vec<(&String, &u32)> = report.endings.iter().collect();
+            endings.sort_by(|a, b| b.1.cmp(a.1));
+            for (reason, count) in endings.iter().take(6) {
+                outln!("  ended {count:>6}   {}", line(reason));
+            }
+        }
         if report.capped > 0 {
             outln!(
                 "  capped           {} (still going after {max_moves} moves)",

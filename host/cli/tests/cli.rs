@@ -1837,18 +1837,7 @@ fn show_view_refuses_a_file_that_is_not_a_seat_view_naming_it() {
 }
 
 /// A house rule that refuses every move (`before_action` on everything).
-const REFUSE_ALL: &str = r#"
-return {
-  id = "rien-ne-va-plus",
-  name = { fr = "Rien ne va plus", en = "Nothing goes" },
-  description = { fr = "Tout coup est refusé.", en = "Every move is refused." },
-  game = "siege",
-  version = "1.0.0",
-  before_action = function(ctx, seat, action)
-    return false, { fr = "Rien ne va plus.", en = "Nothing goes." }
-  end,
-}
-"#;
+const REFUSE_ALL: &str = include_str!("../../../tests/fixtures/variants/rien-ne-va-plus.lua");
 
 /// Issue 14: a bot whose every move a house rule refuses never tries one twice: the game
 /// stops at once with a message naming the refusals, stays saved, and `resume` stops the same

@@ -254,9 +254,7 @@ pub fn play_turn(
         seed,
         &mut |engine, id| match sessions.apply(engine, live, seat, id, extra()) {
             Ok(events) => Ok(Ok(events)),
-            Err(SessionError::Engine(EngineError::Game(GameError::Refused { reason, .. }))) => {
-                Ok(Err(reason))
-            }
+            Err(SessionError::Engine(e)) => refusal(e).map(Err).map_err(SessionError::from),
             Err(other) => Err(other),
         },
     )
@@ -278,12 +276,21 @@ pub fn play_move(
         players,
         level,
         seed,
-        &mut |engine, id| match engine.apply(game, seat, id) {
-            Ok(events) => Ok(Ok(events)),
-            Err(EngineError::Game(GameError::Refused { reason, .. })) => Ok(Err(reason)),
-            Err(other) => Err(other),
+        &mut |engine, id| {
+            engine
+                .apply(game, seat, id)
+                .map(Ok)
+                .or_else(|e| refusal(e).map(Err))
         },
     )
+}
+
+/// A house rule's refusal: its reason; any other failure stays an error.
+fn refusal(error: EngineError) -> Result<Text, EngineError> {
+    match error {
+        EngineError::Game(GameError::Refused { reason, .. }) => Ok(reason),
+        other => Err(other),
+    }
 }
 
 /// The message of a bot that cannot move, in English (front ends translate the frame).

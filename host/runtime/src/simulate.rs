@@ -80,6 +80,8 @@ pub struct SimulationReport {
     /// Per seat: its bot, wins with their confidence interval, think time (filled when bots
     /// play, see [`simulate_bots`]).
     pub seats: Vec<SeatFigures>,
+    /// How the finished games ended: the outcome's reason (in English) and how often.
+    pub endings: BTreeMap<String, u32>,
     /// Moves of the games that finished (for `mean_length`).
     #[serde(skip)]
     finished_moves: u64,
@@ -215,6 +217,7 @@ impl SimulationReport {
         if outcome.is_draw() {
             self.draws += 1;
         }
+        *self.endings.entry(outcome.reason.en.clone()).or_default() += 1;
         for &winner in &outcome.winners {
             if let Some(w) = self.wins.get_mut(winner as usize) {
                 *w += 1;
@@ -421,36 +424,44 @@ fn on_threads(
     Ok(report)
 }
 
+/// Creates game `index` of `config`, plays it with `play` and drops it; a game whose script
+/// was switched off counts as failed (the simulation is about the game as written).
+fn one_game(
+    engine: &mut dyn GameEngine,
+    config: &SimulationConfig,
+    index: u32,
+    play: impl FnOnce(&mut dyn GameEngine, Handle, u64) -> Result<Played, EngineError>,
+) -> Result<Played, EngineError> {
+    let seed = config.seed.wrapping_add(index as u64);
+    let game = engine.create(&config.setup(seed))?;
+    let played = play(engine, game, seed);
+    let failed = engine.failed_scripts(game);
+    engine.drop_game(game);
+    let (moves, ended, thoughts) = played?;
+    Ok((moves, ended.unless_failed(seed, &failed), thoughts))
+}
+
 /// Plays game `index` of `config` out with the engine's `playout` (house rules play most
-/// moves inside the plugin, see `VariantEngine`), then counts a game whose script was switched
-/// off as failed.
+/// moves inside the plugin, see `VariantEngine`).
 fn play_out(
     engine: &mut dyn GameEngine,
     config: &SimulationConfig,
     index: u32,
 ) -> Result<Played, EngineError> {
-    let seed = config.seed.wrapping_add(index as u64);
-    let game = engine.create(&config.setup(seed))?;
-    let result = engine.playout(game, chooser_seed(seed), config.max_moves);
-    let failed = engine.failed_scripts(game);
-    engine.drop_game(game);
-    let result = result?;
-    let ended = match result.outcome {
-        _ if !failed.is_empty() => Ended::Failed(format!(
-            "seed {seed}: script switched off: {}",
-            failed.join("; ")
-        )),
-        Some(outcome) => Ended::Finished(outcome),
-        None if result.stuck => Ended::Failed(format!(
-            "seed {seed}: after {} moves a seat to act had no legal move",
-            result.moves
-        )),
-        None => Ended::Failed(format!(
-            "seed {seed}: the game did not end after {} moves",
-            result.moves
-        )),
-    };
-    Ok((result.moves, ended, Vec::new()))
+    one_game(engine, config, index, |engine, game, seed| {
+        let result = engine.playout(game, chooser_seed(seed), config.max_moves)?;
+        let moves = result.moves;
+        let ended = match result.outcome {
+            Some(outcome) => Ended::Finished(outcome),
+            None if result.stuck => Ended::Failed(format!(
+                "seed {seed}: after {moves} moves a seat to act had no legal move"
+            )),
+            None => Ended::Failed(format!(
+                "seed {seed}: the game did not end after {moves} moves"
+            )),
+        };
+        Ok((moves, ended, Vec::new()))
+    })
 }
 
 /// Plays game `index` of `config` with its bots, move by move.
@@ -459,14 +470,11 @@ fn play_bots(
     config: &SimulationConfig,
     index: u32,
 ) -> Result<Played, EngineError> {
-    let seed = config.seed.wrapping_add(index as u64);
-    let game = engine.create(&config.setup(seed))?;
-    let mut thoughts = Vec::new();
-    let played = bot_game(engine, game, config, seed, &mut thoughts);
-    let failed = engine.failed_scripts(game);
-    engine.drop_game(game);
-    let (moves, ended) = played?;
-    Ok((moves, ended.unless_failed(seed, &failed), thoughts))
+    one_game(engine, config, index, |engine, game, seed| {
+        let mut thoughts = Vec::new();
+        let (moves, ended) = bot_game(engine, game, config, seed, &mut thoughts)?;
+        Ok((moves, ended, thoughts))
+    })
 }
 
 /// The moves of one game played by `config`'s bots.
