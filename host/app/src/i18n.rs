@@ -122,7 +122,12 @@ strings! {
     LevelNormal => "normal", "normal";
     LevelStrong => "fort", "strong";
     LevelRandom => "au hasard", "random";
-    BotStuck => "{} ne peut pas jouer : les règles maison refusent chacun de ses coups. La partie s'arrête ici ; elle reste sauvegardée.", "{} cannot move: the house rules refuse every one of its moves. The game stops here; it stays saved.";
+    TestRule => "Tester cette règle", "Test this rule";
+    RuleTesting => "Des robots jouent… {} parties sur {}", "Bots playing… {} of {} games";
+    RuleBalance => "Parties de robots « normal » ({} de chaque) — sans la règle : {} ; avec : {}", "Games of normal bots ({} each) — plain game: {}; with this rule: {}";
+    RuleWins => "{} gagne {} %", "{} wins {} %";
+    RuleDraws => "nulles {} %", "draws {} %";
+    RuleTestFailed => "Le test n'a pas pu se faire : {}", "The test could not run: {}";
     Options => "Options", "Options";
     NoOptions => "Ce jeu n'a pas d'option.", "This game has no options.";
     Variants => "Variantes (règles maison)", "House rules";

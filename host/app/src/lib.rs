@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod i18n;
+pub mod lab;
 pub mod library;
 pub mod play;
 pub mod rules;

@@ -7,6 +7,7 @@ use veillee_sdk::{OptionKind, OptionValue, Setup};
 
 use super::app::{Nav, Shared};
 use super::i18n::S;
+use super::lab::{Balance, LabNote, LabState};
 use super::widgets::{self, colour, ACCENT, MUTED};
 use super::worker::{GameInfo, Request};
 use veillee_runtime::store::limits;
@@ -23,6 +24,8 @@ pub struct SetupScreen {
     options: BTreeMap<String, OptionValue>,
     variants: BTreeSet<usize>,
     seed: String,
+    /// "Test this rule": each tested rule's state, by file name.
+    tests: BTreeMap<String, LabState>,
 }
 
 /// A seed from the clock (not for the game's randomness: that is always the seed shown).
@@ -71,7 +74,13 @@ impl SetupScreen {
             options,
             variants: BTreeSet::new(),
             seed: clock_seed().to_string(),
+            tests: BTreeMap::new(),
         }
+    }
+
+    /// News of a house rule's test.
+    pub fn on_rule_test(&mut self, note: LabNote) {
+        self.tests.insert(note.rule, note.state);
     }
 
     /// Draws the screen. Returns where to go (the play screen once started).
@@ -223,6 +232,30 @@ impl SetupScreen {
                                             ui.label(format!("• {}", change.get(code)));
                                         }
                                     }
+                                    let file = &variant.source.file;
+                                    let running =
+                                        matches!(self.tests.get(file), Some(LabState::Running(..)));
+                                    let test = ui.add_enabled(
+                                        !running && seed.is_ok(),
+                                        egui::Button::new(lang.t(S::TestRule)),
+                                    );
+                                    if test.clicked() {
+                                        if let Ok(seed) = seed {
+                                            let setup = Setup {
+                                                players: self.players,
+                                                options: self.options.clone(),
+                                                seed,
+                                            };
+                                            shared.worker.send(Request::TestRule {
+                                                game: self.game.clone(),
+                                                rule: variant.source.clone(),
+                                                setup,
+                                            });
+                                        }
+                                    }
+                                    if let Some(state) = self.tests.get(file) {
+                                        ui.label(lab_text(state, m, lang));
+                                    }
                                 });
                             }
                             Err(e) => {
@@ -320,4 +353,40 @@ fn seat_kind(ui: &mut Ui, bot: &mut Option<BotLevel>, seat: usize, lang: super::
         })
         .response
         .on_hover_text(label);
+}
+
+/// A rule's test in words: its progress, or the balance of the plain game beside the game
+/// with the rule (wins per seat, draws).
+fn lab_text(state: &LabState, manifest: &veillee_sdk::Manifest, lang: super::i18n::Lang) -> String {
+    match state {
+        LabState::Running(done, total) => {
+            lang.f(S::RuleTesting, &[&done.to_string(), &total.to_string()])
+        }
+        LabState::Failed(why) => lang.f(S::RuleTestFailed, &[why]),
+        LabState::Done(plain, ruled) => {
+            let side = |b: &Balance| {
+                let percent =
+                    |n: u32| format!("{:.0}", 100.0 * f64::from(n) / f64::from(b.games.max(1)));
+                let mut parts: Vec<String> = b
+                    .wins
+                    .iter()
+                    .enumerate()
+                    .map(|(seat, &w)| {
+                        let name = manifest
+                            .seats
+                            .get(seat)
+                            .map(|s| s.name.get(lang.code()).to_string())
+                            .unwrap_or_else(|| (seat + 1).to_string());
+                        lang.f(S::RuleWins, &[&name, &percent(w)])
+                    })
+                    .collect();
+                parts.push(lang.f(S::RuleDraws, &[&percent(b.draws)]));
+                parts.join(", ")
+            };
+            lang.f(
+                S::RuleBalance,
+                &[&plain.games.to_string(), &side(plain), &side(ruled)],
+            )
+        }
+    }
 }

@@ -21,6 +21,7 @@ use veillee_runtime::store::{SetAside, Store, StoreError};
 use veillee_runtime::variants::library::{self, ScriptSource};
 use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits};
 
+use super::lab::{self, LabNote, LabState};
 use super::thinker::{Job, Thinker, Thought};
 
 /// Set to anything: never open a native file dialog (tests, systems without a desktop
@@ -115,6 +116,18 @@ pub enum Request {
     Thought(Thought),
     /// The window is closing: stop (a bot still thinking is left to finish alone).
     Quit,
+    /// "Test this rule": bots play the game with and without a house rule (on a thread of
+    /// their own; news comes as [`Reply::RuleTest`]).
+    TestRule {
+        /// Game id.
+        game: String,
+        /// The house rule.
+        rule: ScriptSource,
+        /// Players, options and seed of the games.
+        setup: Setup,
+    },
+    /// News of a rule's test, from its thread (not sent by the window).
+    Lab(LabNote),
     /// Take back one decision (`agreed`: everyone accepts taking back a reveal).
     Undo {
         /// Whether the table agreed.
@@ -246,6 +259,8 @@ pub enum Reply {
     FileDone(Result<FileDone, String>),
     /// A file was chosen in a dialog (or none).
     Picked(Pick, Option<PathBuf>),
+    /// News of a house rule's test: how far it is, or the balance with and without it.
+    RuleTest(LabNote),
     /// The worker finished a request (counted by [`Worker::busy`], never shown).
     Finished,
 }
@@ -324,7 +339,7 @@ impl Worker {
                     // The thinker's decisions are not the window's requests: no `Finished`.
                     let finished = match request {
                         Request::Quit => return,
-                        Request::Thought(_) => None,
+                        Request::Thought(_) | Request::Lab(_) => None,
                         _ => Some(Reply::Finished),
                     };
                     let replies = state.handle(request);
@@ -487,6 +502,8 @@ impl State {
             Request::Bot => vec![self.reply_game(State::bot)],
             Request::Thought(thought) => self.thought(thought),
             Request::Quit => vec![],
+            Request::TestRule { game, rule, setup } => vec![self.test_rule(&game, rule, setup)],
+            Request::Lab(note) => vec![Reply::RuleTest(note)],
             Request::Undo { agreed } => match self.undo(agreed) {
                 Ok(view) => vec![Reply::Game(Box::new(view))],
                 Err(Some(reveals)) => vec![Reply::RevealInTheWay(reveals)],
@@ -774,6 +791,23 @@ impl State {
             self.think(seat, Vec::new())?;
         }
         self.view(Vec::new())
+    }
+
+    /// Starts the test of a house rule on its own thread.
+    fn test_rule(&mut self, game: &str, rule: ScriptSource, setup: Setup) -> Reply {
+        let name = rule.file.clone();
+        let plain = library::game_scripts(game, Some(&self.data.variants()));
+        let state = match self
+            .catalog()
+            .and_then(|c| c.engine(game).map_err(|e| format!("{e:#}")))
+        {
+            Ok(plugin) => {
+                lab::spawn(plugin, plain, rule, setup, self.to_self.clone());
+                LabState::Running(0, 2 * lab::LAB_GAMES)
+            }
+            Err(why) => LabState::Failed(why),
+        };
+        Reply::RuleTest(LabNote { rule: name, state })
     }
 
     /// Hands the game to the thinker for `seat`'s decision (started at the first).

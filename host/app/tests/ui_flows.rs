@@ -338,6 +338,32 @@ fn a_bot_whose_every_move_is_refused_stops_the_game_with_a_message() {
     assert!(!h.state().busy());
 }
 
+/// The rules lab in the window (issue 14): a house rule's card runs games of normal bots
+/// with and without the rule and shows both balances side by side.
+#[test]
+fn test_this_rule_shows_the_balance_beside_the_plain_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(dir.path(), "en");
+    open_setup(&mut h, "Siège");
+    h.query_all_by_label("Test this rule")
+        .next()
+        .expect("a test button per house rule")
+        .click_accesskit();
+    h.step();
+    wait(&mut h, "the balance", |h| {
+        h.query_by_label_contains("Games of normal bots (12 each) — plain game: Attacker wins")
+            .is_some()
+    });
+    let balance = h
+        .query_by_label_contains("Games of normal bots")
+        .and_then(|n| n.accesskit_node().value())
+        .unwrap_or_default();
+    assert!(
+        balance.contains("; with this rule: Attacker wins") && balance.contains("draws"),
+        "{balance}"
+    );
+}
+
 #[test]
 fn two_humans_at_a_hidden_information_game_hand_over_with_the_board_hidden() {
     let dir = tempfile::tempdir().unwrap();
