@@ -220,6 +220,11 @@ impl App {
                 }
                 (Pick::ExportSession(..), None) => self.saved.dialog_closed(false),
             },
+            Reply::RuleTest(note) => {
+                if let Some(setup) = &mut self.setup {
+                    setup.on_rule_test(note);
+                }
+            }
             Reply::Finished => {}
         }
     }

@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod i18n;
+pub mod lab;
 pub mod library;
 pub mod play;
 pub mod rules;
@@ -14,6 +15,7 @@ pub mod saved;
 pub mod scene;
 pub mod settings;
 pub mod setup;
+pub mod thinker;
 pub mod widgets;
 pub mod worker;
 

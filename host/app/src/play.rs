@@ -423,6 +423,7 @@ impl PlayScreen {
         // Bots: a short visible pause, then the worker plays. Not while an error is shown: a
         // bot whose move failed would otherwise fail again every pause, for ever.
         if view.bot.is_some()
+            && view.thinking.is_none()
             && !self.waiting
             && self.reveal.is_none()
             && finished.is_none()

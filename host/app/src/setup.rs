@@ -7,10 +7,11 @@ use veillee_sdk::{OptionKind, OptionValue, Setup};
 
 use super::app::{Nav, Shared};
 use super::i18n::S;
+use super::lab::{Balance, LabNote, LabState};
 use super::widgets::{self, colour, ACCENT, MUTED};
 use super::worker::{GameInfo, Request};
 use veillee_runtime::store::limits;
-use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
+use veillee_runtime::store::model::{BotLevel, SeatPlayer};
 
 /// The new-game screen for one game.
 pub struct SetupScreen {
@@ -18,10 +19,13 @@ pub struct SetupScreen {
     pub game: String,
     players: u8,
     names: Vec<String>,
-    kinds: Vec<PlayerKind>,
+    /// Each seat's bot level; `None`: a human.
+    bots: Vec<Option<BotLevel>>,
     options: BTreeMap<String, OptionValue>,
     variants: BTreeSet<usize>,
     seed: String,
+    /// "Test this rule": each tested rule's state, by file name.
+    tests: BTreeMap<String, LabState>,
 }
 
 /// A seed from the clock (not for the game's randomness: that is always the seed shown).
@@ -66,11 +70,17 @@ impl SetupScreen {
             game: m.id.clone(),
             players: m.min_players,
             names,
-            kinds: vec![PlayerKind::Human; max],
+            bots: vec![None; max],
             options,
             variants: BTreeSet::new(),
             seed: clock_seed().to_string(),
+            tests: BTreeMap::new(),
         }
+    }
+
+    /// News of a house rule's test.
+    pub fn on_rule_test(&mut self, note: LabNote) {
+        self.tests.insert(note.rule, note.state);
     }
 
     /// Draws the screen. Returns where to go (the play screen once started).
@@ -154,16 +164,9 @@ impl SetupScreen {
                                     .desired_width(260.0),
                             )
                             .labelled_by(role.inner.id);
-                            ui.selectable_value(
-                                &mut self.kinds[seat],
-                                PlayerKind::Human,
-                                lang.t(S::Human),
-                            );
-                            ui.selectable_value(
-                                &mut self.kinds[seat],
-                                PlayerKind::Bot,
-                                lang.t(S::RandomBot),
-                            );
+                            ui.horizontal(|ui| {
+                                seat_kind(ui, &mut self.bots[seat], seat, lang);
+                            });
                             ui.end_row();
                         }
                     });
@@ -235,6 +238,30 @@ impl SetupScreen {
                                             ui.label(format!("• {}", change.get(code)));
                                         }
                                     }
+                                    let file = &variant.source.file;
+                                    let running =
+                                        matches!(self.tests.get(file), Some(LabState::Running(..)));
+                                    let test = ui.add_enabled(
+                                        !running && seed.is_ok(),
+                                        egui::Button::new(lang.t(S::TestRule)),
+                                    );
+                                    if test.clicked() {
+                                        if let Ok(seed) = seed {
+                                            let setup = Setup {
+                                                players: self.players,
+                                                options: self.options.clone(),
+                                                seed,
+                                            };
+                                            shared.worker.send(Request::TestRule {
+                                                game: self.game.clone(),
+                                                rule: variant.source.clone(),
+                                                setup,
+                                            });
+                                        }
+                                    }
+                                    if let Some(state) = self.tests.get(file) {
+                                        ui.label(lab_text(state, m, lang));
+                                    }
                                 });
                             }
                             Err(e) => {
@@ -268,9 +295,12 @@ impl SetupScreen {
     fn start(&self, shared: &mut Shared, game: &GameInfo, seed: u64) -> Nav {
         let n = self.players as usize;
         let seats: Vec<SeatPlayer> = (0..n)
-            .map(|i| SeatPlayer {
-                name: self.names[i].trim().to_string(),
-                kind: self.kinds[i],
+            .map(|i| {
+                let name = self.names[i].trim().to_string();
+                match self.bots[i] {
+                    None => SeatPlayer::human(name),
+                    Some(level) => SeatPlayer::bot(name, level),
+                }
             })
             .collect();
         shared.seat_names = self.names.clone();
@@ -291,5 +321,78 @@ impl SetupScreen {
             variants,
         });
         Nav::Play
+    }
+}
+
+/// A seat's player: human, or a bot and its level (a bot starts at `normal`).
+fn seat_kind(ui: &mut Ui, bot: &mut Option<BotLevel>, seat: usize, lang: super::i18n::Lang) {
+    if ui
+        .selectable_label(bot.is_none(), lang.t(S::Human))
+        .clicked()
+    {
+        *bot = None;
+    }
+    if ui.selectable_label(bot.is_some(), lang.t(S::Bot)).clicked() && bot.is_none() {
+        *bot = Some(BotLevel::Normal);
+    }
+    let Some(level) = bot else {
+        return;
+    };
+    let name = |l: BotLevel| match l {
+        BotLevel::Easy => lang.t(S::LevelEasy),
+        BotLevel::Normal => lang.t(S::LevelNormal),
+        BotLevel::Strong => lang.t(S::LevelStrong),
+        BotLevel::Random => lang.t(S::LevelRandom),
+    };
+    let label = lang.f(S::BotLevel, &[&(seat + 1).to_string()]);
+    egui::ComboBox::from_id_salt(("bot-level", seat))
+        .selected_text(name(*level))
+        .show_ui(ui, |ui| {
+            for l in [
+                BotLevel::Easy,
+                BotLevel::Normal,
+                BotLevel::Strong,
+                BotLevel::Random,
+            ] {
+                ui.selectable_value(level, l, name(l));
+            }
+        })
+        .response
+        .on_hover_text(label);
+}
+
+/// A rule's test in words: its progress, or the balance of the plain game beside the game
+/// with the rule (wins per seat, draws).
+fn lab_text(state: &LabState, manifest: &veillee_sdk::Manifest, lang: super::i18n::Lang) -> String {
+    match state {
+        LabState::Running(done, total) => {
+            lang.f(S::RuleTesting, &[&done.to_string(), &total.to_string()])
+        }
+        LabState::Failed(why) => lang.f(S::RuleTestFailed, &[why]),
+        LabState::Done(plain, ruled) => {
+            let side = |b: &Balance| {
+                let percent =
+                    |n: u32| format!("{:.0}", 100.0 * f64::from(n) / f64::from(b.games.max(1)));
+                let mut parts: Vec<String> = b
+                    .wins
+                    .iter()
+                    .enumerate()
+                    .map(|(seat, &w)| {
+                        let name = manifest
+                            .seats
+                            .get(seat)
+                            .map(|s| s.name.get(lang.code()).to_string())
+                            .unwrap_or_else(|| (seat + 1).to_string());
+                        lang.f(S::RuleWins, &[&name, &percent(w)])
+                    })
+                    .collect();
+                parts.push(lang.f(S::RuleDraws, &[&percent(b.draws)]));
+                parts.join(", ")
+            };
+            lang.f(
+                S::RuleBalance,
+                &[&plain.games.to_string(), &side(plain), &side(ruled)],
+            )
+        }
     }
 }

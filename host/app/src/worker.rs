@@ -8,17 +8,21 @@
 use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 
-use veillee_sdk::{Action, GameRng, Manifest, Scene, Seat, Setup, Status, Text};
+use veillee_sdk::{Action, GameError, Manifest, Scene, Seat, Setup, Status, Text};
 
+use veillee_runtime::bot;
 use veillee_runtime::catalog::{Catalog, Origin};
 use veillee_runtime::data_dir::DataDir;
-use veillee_runtime::engine::GameEngine;
+use veillee_runtime::engine::{EngineError, GameEngine};
 use veillee_runtime::plugin::Runtime;
 use veillee_runtime::session::{LiveSession, SessionError, Sessions};
 use veillee_runtime::store::model::{PlayerKind, SeatPlayer, SessionMeta, VariantScript};
 use veillee_runtime::store::{SetAside, Store, StoreError};
 use veillee_runtime::variants::library::{self, ScriptSource};
 use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits};
+
+use super::lab::{self, LabNote, LabState};
+use super::thinker::{Job, Thinker, Thought};
 
 /// Set to anything: never open a native file dialog (tests, systems without a desktop
 /// portal); the screens' typed-path fields do the job.
@@ -106,8 +110,24 @@ pub enum Request {
         /// The action id.
         action: String,
     },
-    /// The bot to act plays.
+    /// The bot to act starts thinking (on the thinker thread; its move follows by itself).
     Bot,
+    /// A bot's decision, from the thinker (not sent by the window).
+    Thought(Thought),
+    /// The window is closing: stop (a bot still thinking is left to finish alone).
+    Quit,
+    /// "Test this rule": bots play the game with and without a house rule (on a thread of
+    /// their own; news comes as [`Reply::RuleTest`]).
+    TestRule {
+        /// Game id.
+        game: String,
+        /// The house rule.
+        rule: ScriptSource,
+        /// Players, options and seed of the games.
+        setup: Setup,
+    },
+    /// News of a rule's test, from its thread (not sent by the window).
+    Lab(LabNote),
     /// Take back one decision (`agreed`: everyone accepts taking back a reveal).
     Undo {
         /// Whether the table agreed.
@@ -173,6 +193,8 @@ pub struct GameView {
     pub actions: Vec<Action>,
     /// The bot seat to act now, if any.
     pub bot: Option<Seat>,
+    /// The bot seat whose search is running now (its move comes by itself).
+    pub thinking: Option<Seat>,
     /// Lines to add to the log.
     pub log: Vec<LogLine>,
     /// Whether the log starts over (new game, resume).
@@ -237,6 +259,8 @@ pub enum Reply {
     FileDone(Result<FileDone, String>),
     /// A file was chosen in a dialog (or none).
     Picked(Pick, Option<PathBuf>),
+    /// News of a house rule's test: how far it is, or the balance with and without it.
+    RuleTest(LabNote),
     /// The worker finished a request (counted by [`Worker::busy`], never shown).
     Finished,
 }
@@ -277,7 +301,9 @@ impl Drop for Worker {
     /// Closing the window lets the worker finish what it is doing (a move being saved) and
     /// close the database, so that the data directory is free when the window is gone.
     fn drop(&mut self) {
-        self.requests = None;
+        if let Some(requests) = self.requests.take() {
+            let _ = requests.send(Request::Quit);
+        }
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -304,13 +330,20 @@ impl Worker {
         let out = reply_sender.clone();
         let ctx = Repaint::default();
         let repaint = ctx.clone();
+        let to_self = requests.clone();
         let thread = std::thread::Builder::new()
             .name("veillee-worker".into())
             .spawn(move || {
-                let mut state = State::new(data);
+                let mut state = State::new(data, to_self);
                 while let Ok(request) = inbox.recv() {
+                    // The thinker's decisions are not the window's requests: no `Finished`.
+                    let finished = match request {
+                        Request::Quit => return,
+                        Request::Thought(_) | Request::Lab(_) => None,
+                        _ => Some(Reply::Finished),
+                    };
                     let replies = state.handle(request);
-                    for reply in replies.into_iter().chain([Reply::Finished]) {
+                    for reply in replies.into_iter().chain(finished) {
                         if out.send(reply).is_err() {
                             return;
                         }
@@ -392,9 +425,22 @@ struct Playing {
     engine: Box<dyn GameEngine>,
     live: LiveSession,
     last_human: Option<Seat>,
-    rng: GameRng,
     /// The names of the house rules in play (not the game's own scripts).
     house_rules: Vec<Text>,
+    /// The bots' search thread for this game, started by the first bot move.
+    thinker: Option<Thinker>,
+    /// The decision being thought about, if any; a decision for another is stale.
+    thinking: Option<Thinking>,
+    /// Decisions asked so far (their generations).
+    asked: u64,
+}
+
+/// A bot's decision under way.
+struct Thinking {
+    generation: u64,
+    seat: Seat,
+    /// Moves of that seat the house rules refused, with why.
+    refused: Vec<(String, Text)>,
 }
 
 struct State {
@@ -402,6 +448,8 @@ struct State {
     catalog: Option<Catalog>,
     sessions: Option<Sessions>,
     playing: Option<Playing>,
+    /// The worker's own inbox, for the thinker's decisions.
+    to_self: Sender<Request>,
 }
 
 type Res<T> = std::result::Result<T, String>;
@@ -411,16 +459,27 @@ fn words(error: impl std::fmt::Display) -> String {
 }
 
 impl State {
-    fn new(data: DataDir) -> State {
+    fn new(data: DataDir, to_self: Sender<Request>) -> State {
         State {
             data,
             catalog: None,
             sessions: None,
             playing: None,
+            to_self,
         }
     }
 
     fn handle(&mut self, request: Request) -> Vec<Reply> {
+        // A change to the game makes a running search stale (undo, redo, a move, back): its
+        // decision will be dropped.
+        if matches!(
+            request,
+            Request::Act { .. } | Request::Undo { .. } | Request::Redo | Request::Close
+        ) {
+            if let Some(playing) = self.playing.as_mut() {
+                playing.thinking = None;
+            }
+        }
         match request {
             Request::Fonts => vec![Reply::Fonts(fallback_fonts())],
             Request::Open => self.open(),
@@ -441,6 +500,10 @@ impl State {
             Request::Resume(id) => vec![self.reply_game(|s| s.resume(id))],
             Request::Act { seat, action } => vec![self.reply_game(|s| s.act(seat, &action))],
             Request::Bot => vec![self.reply_game(State::bot)],
+            Request::Thought(thought) => self.thought(thought),
+            Request::Quit => vec![],
+            Request::TestRule { game, rule, setup } => vec![self.test_rule(&game, rule, setup)],
+            Request::Lab(note) => vec![Reply::RuleTest(note)],
             Request::Undo { agreed } => match self.undo(agreed) {
                 Ok(view) => vec![Reply::Game(Box::new(view))],
                 Err(Some(reveals)) => vec![Reply::RevealInTheWay(reveals)],
@@ -652,14 +715,15 @@ impl State {
         if let Some(mut old) = self.playing.take() {
             old.engine.drop_game(old.live.game);
         }
-        let rng = GameRng::new(live.meta.setup.seed ^ 0xb07 ^ u64::from(live.meta.moves));
         let house_rules = house_rule_names(&live.meta.variants);
         self.playing = Some(Playing {
             engine,
             live,
             last_human: None,
-            rng,
             house_rules,
+            thinker: None,
+            thinking: None,
+            asked: 0,
         });
     }
 
@@ -712,45 +776,139 @@ impl State {
                 serde_json::Value::Null,
             )
             .map_err(words)?;
-        let who = seat_name(&playing.live.meta, seat);
-        let mut log = vec![LogLine {
-            who: who.clone(),
-            actor: Some(seat),
-            private: played.private.clone(),
-            text: played.label.clone(),
-        }];
-        log.extend(
-            events
-                .into_iter()
-                .filter(|e| e.text != played.label)
-                .map(|e| LogLine {
-                    who: String::new(),
-                    actor: Some(seat),
-                    private: e.private,
-                    text: e.text,
-                }),
-        );
+        let log = move_lines(&playing.live.meta, seat, &played, events);
         self.view(log)
     }
 
+    /// The bot to act starts thinking, unless it already is: its move comes with the
+    /// thinker's decision ([`State::thought`]).
     fn bot(&mut self) -> Res<GameView> {
         let playing = self.playing()?;
         let status = playing.engine.status(playing.live.game).map_err(words)?;
         let meta = &playing.live.meta;
         let (_, bot) = to_act(status.seats(), |s| kind_at(meta, s));
-        let Some(seat) = bot else {
-            return self.view(Vec::new());
-        };
-        let actions = playing
-            .engine
-            .legal_actions(playing.live.game, seat)
-            .map_err(words)?;
-        if actions.is_empty() {
-            return Err(format!("seat {seat} has no legal action"));
+        if let (Some(seat), None) = (bot, &playing.thinking) {
+            self.think(seat, Vec::new())?;
         }
-        let chosen = playing.rng.below(actions.len());
-        let id = actions[chosen].id.clone();
-        self.act(seat, &id)
+        self.view(Vec::new())
+    }
+
+    /// Starts the test of a house rule on its own thread.
+    fn test_rule(&mut self, game: &str, rule: ScriptSource, setup: Setup) -> Reply {
+        let name = rule.file.clone();
+        let plain = library::game_scripts(game, Some(&self.data.variants()));
+        let state = match self
+            .catalog()
+            .and_then(|c| c.engine(game).map_err(|e| format!("{e:#}")))
+        {
+            Ok(plugin) => {
+                lab::spawn(plugin, plain, rule, setup, self.to_self.clone());
+                LabState::Running(0, 2 * lab::LAB_GAMES)
+            }
+            Err(why) => LabState::Failed(why),
+        };
+        Reply::RuleTest(LabNote { rule: name, state })
+    }
+
+    /// Hands the game to the thinker for `seat`'s decision (started at the first).
+    fn think(&mut self, seat: Seat, refused: Vec<(String, Text)>) -> Res<()> {
+        if self.playing()?.thinker.is_none() {
+            let game = self.playing()?.live.meta.game.clone();
+            let plugin = self
+                .catalog()?
+                .engine(&game)
+                .map_err(|e| format!("{e:#}"))?;
+            let scripts = self.playing()?.live.meta.variants.clone();
+            let thinker = Thinker::spawn(plugin, scripts, self.to_self.clone());
+            self.playing()?.thinker = Some(thinker);
+        }
+        let playing = self.playing()?;
+        let meta = &playing.live.meta;
+        let level = meta
+            .seats
+            .get(usize::from(seat))
+            .and_then(|p| p.bot_level())
+            .unwrap_or_default();
+        let seed = bot::decision_seed(meta.setup.seed, meta.moves, seat)
+            .wrapping_add(refused.len() as u64);
+        let state = playing.engine.save(playing.live.game).map_err(words)?;
+        playing.asked += 1;
+        let job = Job {
+            generation: playing.asked,
+            state,
+            seat,
+            players: meta.setup.players,
+            level,
+            seed,
+            exclude: refused.iter().map(|(id, _)| id.clone()).collect(),
+        };
+        playing.thinking = Some(Thinking {
+            generation: playing.asked,
+            seat,
+            refused,
+        });
+        let asked = playing.thinker.as_ref().is_some_and(|t| t.ask(job));
+        if !asked {
+            playing.thinking = None;
+            return Err("the bot cannot think: its thread could not be started".into());
+        }
+        Ok(())
+    }
+
+    /// A bot's decision: played and saved like a click, unless the game moved on since it
+    /// was asked (then it is dropped). A move a house rule refuses is struck off and the bot
+    /// thinks again; with none left the game stops here, saved.
+    fn thought(&mut self, thought: Thought) -> Vec<Reply> {
+        let Some(playing) = self.playing.as_mut() else {
+            return Vec::new();
+        };
+        let current = playing.thinking.as_ref().map(|t| t.generation);
+        if current != Some(thought.generation) {
+            return Vec::new();
+        }
+        let Some(Thinking { seat, refused, .. }) = playing.thinking.take() else {
+            return Vec::new();
+        };
+        let who = seat_name(&playing.live.meta, seat);
+        let chosen = match thought.result {
+            Ok(Some(chosen)) => chosen,
+            Ok(None) => {
+                let reasons: Vec<String> = refused.iter().map(|(_, why)| why.en.clone()).collect();
+                return vec![Reply::GameFailed(format!(
+                    "{who} cannot move: the house rules refused every one of its moves ({}). The game stops here; it stays saved.",
+                    reasons.join("; ")
+                ))];
+            }
+            Err(e) => return vec![Reply::GameFailed(e)],
+        };
+        let Ok(sessions) = self.sessions().cloned() else {
+            return Vec::new();
+        };
+        let Some(playing) = self.playing.as_mut() else {
+            return Vec::new();
+        };
+        let action = chosen.action;
+        match sessions.apply(
+            &mut *playing.engine,
+            &mut playing.live,
+            seat,
+            &action.id,
+            serde_json::Value::Null,
+        ) {
+            Ok(events) => {
+                let log = move_lines(&playing.live.meta, seat, &action, events);
+                vec![self.reply_game(|s| s.view(log))]
+            }
+            Err(SessionError::Engine(EngineError::Game(GameError::Refused { reason, .. }))) => {
+                let mut refused = refused;
+                refused.push((action.id, reason));
+                vec![self.reply_game(|s| {
+                    s.think(seat, refused)?;
+                    s.view(Vec::new())
+                })]
+            }
+            Err(other) => vec![Reply::GameFailed(words(other))],
+        }
     }
 
     fn undo(&mut self, agreed: bool) -> Result<GameView, Option<Vec<Text>>> {
@@ -850,6 +1008,7 @@ impl State {
             actor,
             actions,
             bot,
+            thinking: playing.thinking.as_ref().map(|t| t.seat),
             log,
             fresh: false,
             can_redo,
@@ -902,6 +1061,34 @@ impl State {
         let meta = sessions.import(&mut *engine, file).map_err(words)?;
         Ok(FileDone::Imported(meta.id))
     }
+}
+
+/// The log lines of a move: who played what (each viewer reads its own version), then its
+/// events.
+fn move_lines(
+    meta: &SessionMeta,
+    seat: Seat,
+    played: &Action,
+    events: Vec<veillee_sdk::Event>,
+) -> Vec<LogLine> {
+    let mut log = vec![LogLine {
+        who: seat_name(meta, seat),
+        actor: Some(seat),
+        private: played.private.clone(),
+        text: played.label.clone(),
+    }];
+    log.extend(
+        events
+            .into_iter()
+            .filter(|e| e.text != played.label)
+            .map(|e| LogLine {
+                who: String::new(),
+                actor: Some(seat),
+                private: e.private,
+                text: e.text,
+            }),
+    );
+    log
 }
 
 /// A salvage of the saved games, in words for the window.

@@ -9,7 +9,7 @@ use veillee_app::app::Screen;
 use veillee_app::App;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::GameEngine;
-use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
+use veillee_runtime::store::model::{BotLevel, PlayerKind, SeatPlayer};
 use veillee_sdk::{GameRng, Seat, Setup};
 
 mod common;
@@ -68,6 +68,7 @@ fn finished_siege_game(data: &Path) -> u64 {
         .map(|name| SeatPlayer {
             name: name.into(),
             kind: PlayerKind::Human,
+            level: None,
         })
         .to_vec();
     let mut live = sessions
@@ -207,10 +208,17 @@ fn a_bot_seat_moves_after_its_pause_and_the_human_gets_the_turn_back() {
     let mut h = harness(dir.path(), "en");
     open_setup(&mut h, "Siège");
     // Seat 1 (the attacker) is a bot; the defender, who opens (SG-S1), is human.
-    h.query_all_by_label("Bot (random)")
+    h.query_all_by_label("Bot")
         .next()
         .expect("a bot choice per seat")
         .click();
+    h.step();
+    // A bot gets a level, which a menu per bot seat offers to change.
+    assert!(
+        h.query_by_label("Bot level of seat 1").is_some(),
+        "{:?}",
+        labels(&h)
+    );
     h.step();
     start(&mut h);
     assert_eq!(actor(&h), Some(1), "the human defender opens");
@@ -229,6 +237,131 @@ fn a_bot_seat_moves_after_its_pause_and_the_human_gets_the_turn_back() {
         moves(h) == Some(2) && actor(h) == Some(1)
     });
     assert!(h.query_by_label_contains("your turn").is_some());
+}
+
+/// Issue 14: the bot thinks on its own thread, shown as thinking, while the window stays
+/// free; an undo during its search drops the search, and the game goes on as if it never
+/// started (Castel's cards in force, so the search runs through the engine, a few seconds at
+/// `strong` in a debug build).
+#[test]
+fn undo_while_a_bot_thinks_drops_its_search_and_the_game_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(dir.path(), "en");
+    open_setup(&mut h, "Castel");
+    h.query_all_by_label("Bot").nth(1).expect("seat 2").click();
+    h.step();
+    h.get_by_label("Bot level of seat 2").click();
+    h.step();
+    h.step();
+    h.get_by_label("strong").click();
+    h.step();
+    start(&mut h);
+    let view = h.state().play.view.as_ref().unwrap();
+    assert_eq!(view.meta.seats[1].level, Some(BotLevel::Strong));
+    // Whoever starts (the dealer is drawn), the human's turn comes: a turn is two actions.
+    wait(&mut h, "the human's turn", |h| actor(h) == Some(0));
+    let m = moves(&h).unwrap();
+    h.get_by_label("Draw").click();
+    wait(&mut h, "a draw", |h| moves(h) == Some(m + 1));
+    h.get_by_label("Draw").click();
+    wait(&mut h, "a draw", |h| moves(h) == Some(m + 2));
+    // The bot's turn: it thinks (the worker idle meanwhile), and Undo can be clicked.
+    let start = Instant::now();
+    while h.state().play.view.as_ref().and_then(|v| v.thinking) != Some(1) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the bot never thought"
+        );
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let before = moves(&h).unwrap();
+    assert!(!h.state().busy(), "the worker waits on no bot");
+    assert!(h.query_by_label_contains("is thinking").is_some());
+    h.get_by_label("Undo").click();
+    wait(&mut h, "the undo", |h| {
+        moves(h).is_some_and(|m| m < before) && actor(h) == Some(0)
+    });
+    assert_eq!(h.state().play.view.as_ref().unwrap().thinking, None);
+    // The human plays the turn again; the bot's dropped search changes nothing, and the bot
+    // plays its own turn to the end.
+    let m = moves(&h).unwrap();
+    h.get_by_label("Draw").click();
+    wait(&mut h, "a draw", |h| moves(h) == Some(m + 1));
+    if m + 1 < before {
+        h.get_by_label("Draw").click();
+        wait(&mut h, "a draw", |h| moves(h) == Some(m + 2));
+    }
+    wait(&mut h, "the bot's turn", |h| {
+        actor(h) == Some(0) && moves(h).is_some_and(|n| n >= before + 2)
+    });
+    assert!(h.state().play.view.as_ref().unwrap().thinking.is_none());
+    assert!(
+        h.query_by_label_contains("could not").is_none(),
+        "{:?}",
+        labels(&h)
+    );
+}
+
+/// A house rule that refuses every Siège move (issue 14).
+const REFUSE_ALL: &str = include_str!("../../../tests/fixtures/variants/rien-ne-va-plus.lua");
+
+#[test]
+fn a_bot_whose_every_move_is_refused_stops_the_game_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let variants = dir.path().join("variants");
+    std::fs::create_dir_all(&variants).unwrap();
+    std::fs::write(variants.join("rien-ne-va-plus.lua"), REFUSE_ALL).unwrap();
+    let mut h = harness(dir.path(), "en");
+    open_setup(&mut h, "Siège");
+    // The defender, who places the lord first (SG-S1), is a bot.
+    h.query_all_by_label("Bot").nth(1).expect("seat 2").click();
+    h.step();
+    // Below the fold of the form: clicked through AccessKit.
+    h.get_by_label("Nothing goes").click_accesskit();
+    h.step();
+    h.get_by_label_contains("Start the game").click();
+    wait(&mut h, "the bot to give up", |h| {
+        h.query_by_label_contains("cannot move").is_some()
+    });
+    assert!(
+        h.query_by_label_contains(
+            "Defender cannot move: the house rules refused every one of its moves (Nothing goes.; Nothing goes.)"
+        )
+        .is_some()
+    );
+    assert_eq!(moves(&h), Some(0), "nothing was played");
+    // The bot is not asked again while the message is shown: no loop.
+    for _ in 0..50 {
+        h.step();
+    }
+    assert!(!h.state().busy());
+}
+
+/// The rules lab in the window (issue 14): a house rule's card runs games of normal bots
+/// with and without the rule and shows both balances side by side.
+#[test]
+fn test_this_rule_shows_the_balance_beside_the_plain_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(dir.path(), "en");
+    open_setup(&mut h, "Siège");
+    h.query_all_by_label("Test this rule")
+        .next()
+        .expect("a test button per house rule")
+        .click_accesskit();
+    h.step();
+    wait(&mut h, "the balance", |h| {
+        h.query_by_label_contains("Games of normal bots (12 each) — plain game: Attacker wins")
+            .is_some()
+    });
+    let balance = h
+        .query_by_label_contains("Games of normal bots")
+        .and_then(|n| n.accesskit_node().value())
+        .unwrap_or_default();
+    assert!(
+        balance.contains("; with this rule: Attacker wins") && balance.contains("draws"),
+        "{balance}"
+    );
 }
 
 #[test]

@@ -58,14 +58,20 @@ pub enum Command {
         /// A house rule to play with: its id or a .lua file (repeatable, applied in order).
         #[arg(long = "variant", value_name = "ID_OR_FILE")]
         variants: Vec<String>,
+        /// A bot per seat: `easy`, `normal` (or `bot`), `strong` or `random` (e.g.
+        /// `strong,random`; sets the player count). Default: random at every seat, played
+        /// inside the plugin.
+        #[arg(long, value_delimiter = ',')]
+        seats: Vec<String>,
     },
     /// Play a game in the terminal (saved move by move as a session).
     Play {
         /// Game id.
         game: String,
         /// One entry per seat: `human` (this terminal), `phone` (a player's phone, joining
-        /// by a link or QR code printed here) or `random` (e.g. `human,random`).
-        #[arg(long, value_delimiter = ',', default_value = "human,random")]
+        /// by a link or QR code printed here) or a bot: `easy`, `normal` (or `bot`),
+        /// `strong`, `random` (e.g. `human,strong`).
+        #[arg(long, value_delimiter = ',', default_value = "human,normal")]
         seats: Vec<String>,
         #[command(flatten)]
         room: RoomArgs,

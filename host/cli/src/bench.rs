@@ -4,12 +4,14 @@ use crate::term::{self, outln};
 
 pub fn run(game: &str, playouts: u32, json: bool) -> anyhow::Result<()> {
     let report = veillee_runtime::bench::run(game, playouts)?;
+    // The bots' search inside the plugin: iterations per second, wasm against native.
+    let search = veillee_runtime::bench_search::run_search(game, 20, 600)?;
     // Sessions need a long game: Château Noir's random games run to thousands of moves.
     let sessions = veillee_runtime::bench::run_sessions("chateau-noir", 1000)?;
     // An imported 1M-move session once made every later command seconds slower.
     let store = veillee_runtime::bench::run_store_open(20, 1_000_000)?;
     if json {
-        let both = serde_json::json!({ "plugin": report, "sessions": sessions, "store": store });
+        let both = serde_json::json!({ "plugin": report, "search": search, "sessions": sessions, "store": store });
         outln!("{}", term::json(&serde_json::to_string_pretty(&both)?));
         return Ok(());
     }
@@ -47,6 +49,16 @@ pub fn run(game: &str, playouts: u32, json: bool) -> anyhow::Result<()> {
         "  one call          {:>9.3} µs wasm, {:.3} µs native (action_count)",
         report.wasm_call_us,
         report.native_call_us
+    );
+    outln!(
+        "  bots' search      {:>9.3} s wasm, {:.3} s native ({} positions, {} iterations): ratio wasm/native {:.2}; {:.0} iterations/s wasm, {:.0} native",
+        search.wasm_seconds,
+        search.native_seconds,
+        search.positions,
+        search.iterations,
+        search.wasm_native_ratio,
+        search.wasm_iterations_per_second,
+        search.native_iterations_per_second
     );
     outln!(
         "sessions ({}, {} moves): durable save p50 {:.2} ms, p99 {:.2} ms (goal ≤ 5); resume {:.1} ms (goal ≤ 50), full replay {:.1} ms",

@@ -113,6 +113,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             json,
             save,
             variants,
+            seats,
         } => {
             let sessions = if save {
                 Some(open_sessions(&data)?)
@@ -127,6 +128,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 max_moves,
                 threads,
                 json,
+                seats,
             };
             let catalog = open()?;
             simulate::run(

@@ -2,13 +2,14 @@
 //! random bots, saved move by move as a session.
 
 use anyhow::{bail, Context};
-use veillee_sdk::{GameError, GameRng, Manifest, Seat, Status, Text};
+use veillee_sdk::{GameError, Manifest, Seat, Status, Text};
 
 use super::board_text::render;
 use super::open_sessions;
 use crate::inputs::{Input, Inputs};
 use crate::room::{Listen, Phones};
 use crate::term::{self, errln, line, outln};
+use veillee_runtime::bot::{self, BotTurn};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::{EngineError, GameEngine};
@@ -16,13 +17,14 @@ use veillee_runtime::launch::{engine_for_new_game, engine_for_session};
 use veillee_runtime::options::setup_with_options;
 use veillee_runtime::session::{LiveSession, SessionError, Sessions, TURN_TIME_KEY};
 use veillee_runtime::store::limits;
-use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
+use veillee_runtime::store::model::{BotLevel, SeatPlayer};
 
 /// What `veillee play` starts.
 pub struct NewGame<'a> {
     /// Game id.
     pub game: &'a str,
-    /// One entry per seat: `human`, `random` or `phone`.
+    /// One entry per seat: `human`, `phone`, or a bot's level (`easy`, `normal`, `strong`,
+    /// `random`; `bot` is `normal`).
     pub seats: &'a [String],
     /// Seed (default: from the clock).
     pub seed: Option<u64>,
@@ -54,19 +56,22 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
     for script in recorded.iter().skip(own.count) {
         outln!("House rule: {} ({})", line(&script.id), line(&script.file));
     }
-    let kinds = parse_seats(seats)?;
+    let levels = parse_seats(seats)?;
     let seed = seed.unwrap_or_else(clock_seed);
     let manifest = engine.manifest().clone();
-    let players = kinds
+    let players = levels
         .iter()
         .enumerate()
-        .map(|(seat, &kind)| SeatPlayer {
-            name: seat_name(&manifest, seat as Seat, lang),
-            kind,
+        .map(|(seat, &level)| {
+            let name = seat_name(&manifest, seat as Seat, lang);
+            match level {
+                None => SeatPlayer::human(name),
+                Some(level) => SeatPlayer::bot(name, level),
+            }
         })
         .collect();
     let sessions = open_sessions(data)?;
-    let setup = setup_with_options(&manifest, kinds.len() as u8, seed, options)?;
+    let setup = setup_with_options(&manifest, levels.len() as u8, seed, options)?;
     let mut live = sessions.start_with_variants(&mut *engine, players, setup, recorded)?;
     warn_switched_off(&*engine, &live);
     outln!(
@@ -135,9 +140,6 @@ pub fn resume(
     play_loop(&sessions, &mut *engine, live, lang, phones, &mut inputs).with_context(|| kept(id))
 }
 
-/// How many refused bot moves in a row end the game (see `bot_refusals`).
-const MAX_BOT_REFUSALS: u32 = 100;
-
 enum Answer {
     Action(usize),
     Undo,
@@ -164,16 +166,12 @@ fn play_loop(
     inputs: &mut Inputs,
 ) -> anyhow::Result<()> {
     let manifest = engine.manifest().clone();
-    let mut rng = GameRng::new(live.meta.setup.seed ^ 0xb07 ^ u64::from(live.meta.moves));
     let mut last_human: Option<Seat> = None;
     // What was played, and how far each human has read it: a line is printed as the human
     // at the terminal reads it (their own secrets, the public text of the others').
     let mut told = Told::default();
     // The host's turn timer: when the seat now to act started its turn.
     let mut turn: Option<(Seat, std::time::Instant)> = None;
-    // Bots' moves refused in a row (by house rules): a bot only picks listed moves, so a
-    // long run of refusals means nothing it can play will do, and asking again would loop.
-    let mut bot_refusals = 0u32;
     // The move count the phones were last sent, and the one the big screen last showed;
     // whether moves were taken back or played again since the phones were last sent a state.
     let mut published: Option<u32> = None;
@@ -264,11 +262,42 @@ fn play_loop(
             }
             continue;
         }
-        let kind = live
+        let bot = live
             .meta
             .seats
             .get(seat as usize)
-            .map_or(PlayerKind::Human, |s| s.kind);
+            .and_then(|s| s.bot_level());
+        if let Some(level) = bot {
+            let turn_ms = turn.map_or(0, |(_, started)| started.elapsed().as_millis() as u64);
+            let extra = || serde_json::json!({ TURN_TIME_KEY: turn_ms });
+            match bot::play_turn(sessions, engine, &mut live, seat, level, &extra)? {
+                BotTurn::Played {
+                    played: events,
+                    thought,
+                    refused,
+                } => {
+                    for (_, why) in &refused {
+                        outln!("Refused: {}", line(why.get(lang)));
+                    }
+                    let action = thought.action;
+                    if let Some(phones) = phones.as_mut() {
+                        let who = seat_name(&manifest, seat, lang);
+                        phones.note(live.meta.moves - 1, &who, seat, &action, &events);
+                    }
+                    told.played.push((seat, action, events));
+                    told.show(last_human, &manifest, lang);
+                }
+                BotTurn::Stuck { refused } => {
+                    let who = shown_seat(&manifest, seat, lang);
+                    bail!(
+                        "{}: {}",
+                        manifest.id,
+                        bot::stuck_message(&who, &refused, lang)
+                    );
+                }
+            }
+            continue;
+        }
         let actions = engine.legal_actions(live.game, seat)?;
         if actions.is_empty() {
             bail!(
@@ -277,14 +306,7 @@ fn play_loop(
                 shown_seat(&manifest, seat, lang)
             );
         }
-        if bot_refusals >= MAX_BOT_REFUSALS {
-            bail!(
-                "{}: the moves of {} were refused {bot_refusals} times in a row (by a house rule?), so the game cannot go on",
-                manifest.id,
-                shown_seat(&manifest, seat, lang)
-            );
-        }
-        let chosen = if kind == PlayerKind::Human {
+        let chosen = {
             if manifest.hidden_information && last_human.is_some_and(|s| s != seat) {
                 // Nothing of the last player's secrets stays on the screen.
                 term::clear_screen();
@@ -318,8 +340,6 @@ fn play_loop(
                     continue;
                 }
             }
-        } else {
-            rng.below(actions.len())
         };
         let action = &actions[chosen];
         let turn_ms = turn.map_or(0, |(_, started)| started.elapsed().as_millis() as u64);
@@ -333,12 +353,10 @@ fn play_loop(
                     other => other.to_string(),
                 };
                 outln!("Refused: {}", line(&why));
-                bot_refusals += u32::from(kind != PlayerKind::Human);
                 continue;
             }
             Err(other) => return Err(other.into()),
         };
-        bot_refusals = 0;
         if let Some(phones) = phones.as_mut() {
             let who = seat_name(&manifest, seat, lang);
             phones.note(live.meta.moves - 1, &who, seat, action, &events);
@@ -565,14 +583,19 @@ fn ask(inputs: &mut Inputs, ids: &[&str], who: &str) -> Answer {
     }
 }
 
-fn parse_seats(seats: &[String]) -> anyhow::Result<Vec<PlayerKind>> {
+/// Each seat's bot level (`None`: a human, at this terminal or on a phone).
+fn parse_seats(seats: &[String]) -> anyhow::Result<Vec<Option<BotLevel>>> {
     seats
         .iter()
         .map(|s| match s.trim() {
             // A player on their phone is a human (undo takes their moves back as such).
-            "human" | "phone" => Ok(PlayerKind::Human),
-            "random" | "bot" => Ok(PlayerKind::Bot),
-            other => bail!("seat kind `{other}` is unknown: use human, phone or random"),
+            "human" | "phone" => Ok(None),
+            other => match BotLevel::parse(other) {
+                Some(level) => Ok(Some(level)),
+                None => bail!(
+                    "seat kind `{other}` is unknown: use human, phone, or a bot's level: easy, normal (or bot), strong, random"
+                ),
+            },
         })
         .collect()
 }

@@ -2225,3 +2225,116 @@ fn inspect_plays_with_a_house_rule() {
     assert_eq!(agile["scripts"][0]["id"], "seigneur-agile");
     assert!(plain.contains("\"scripts\": []"), "{plain}");
 }
+
+/// A house rule that refuses every move (`before_action` on everything).
+const REFUSE_ALL: &str = include_str!("../../../tests/fixtures/variants/rien-ne-va-plus.lua");
+
+/// Issue 14: a bot whose every move a house rule refuses never tries one twice: the game
+/// stops at once with a message naming the refusals, stays saved, and `resume` stops the same
+/// way instead of spinning; a simulation counts that game as failed.
+#[test]
+fn a_bot_whose_every_move_is_refused_stops_the_game_saved_instead_of_looping() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = dir.path().join("rien-ne-va-plus.lua");
+    std::fs::write(&rule, REFUSE_ALL).unwrap();
+    let out = veillee(
+        dir.path(),
+        &[
+            "play",
+            "siege",
+            "--seats",
+            "human,normal",
+            "--seed",
+            "3",
+            "--variant",
+            rule.to_str().unwrap(),
+        ],
+    );
+    assert!(!out.status.success(), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("Defender cannot move: the house rules refused every one of its 2 moves"),
+        "{err}"
+    );
+    assert!(err.contains("Nothing goes."), "{err}");
+    let id = session_id(&stdout(&out));
+    assert!(err.contains(&format!("veillee resume {id}")), "{err}");
+    // Still saved, at move 0; resuming stops the same way.
+    assert!(stdout(&veillee(dir.path(), &["sessions"])).contains("siege"));
+    let again = veillee(dir.path(), &["resume", &id]);
+    assert!(!again.status.success());
+    assert!(stderr(&again).contains("refused every one of its 2 moves"));
+    // The rules lab: the game fails, named, and the run ends.
+    let out = veillee(
+        dir.path(),
+        &[
+            "simulate",
+            "siege",
+            "--seats",
+            "random,normal",
+            "--games",
+            "2",
+            "--variant",
+            rule.to_str().unwrap(),
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stdout(&out).contains("the house rules refused all 2 moves of seat 1"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// The rules lab (issue 14): bots per seat, wins with their 95 % interval, think time per
+/// seat, as text and JSON.
+#[test]
+fn simulate_with_bots_reports_wins_with_intervals_and_think_time_per_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(
+        dir.path(),
+        &[
+            "simulate",
+            "siege",
+            "--seats",
+            "normal,random",
+            "--games",
+            "4",
+            "--seed",
+            "2",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["players"], 2);
+    assert_eq!(report["games"], 4);
+    let seats = report["seats"].as_array().unwrap();
+    assert_eq!(seats[0]["level"], "normal");
+    assert_eq!(seats[1]["level"], "random");
+    // A normal attacker takes the lord of a random defender every time.
+    assert_eq!(seats[0]["wins"], 4, "{report}");
+    let interval = seats[0]["interval"].as_array().unwrap();
+    assert!(interval[0].as_f64().unwrap() > 0.4 && interval[1].as_f64().unwrap() == 1.0);
+    assert!(seats[0]["searched_in_plugin"].as_u64().unwrap() > 0);
+    assert!(seats[0]["seconds_p95"].as_f64().unwrap() > 0.0);
+    let text = stdout(&veillee(
+        dir.path(),
+        &[
+            "simulate",
+            "siege",
+            "--seats",
+            "normal,random",
+            "--games",
+            "2",
+        ],
+    ));
+    assert!(text.contains("95 % interval"), "{text}");
+    // One bot per seat: a count that disagrees is refused, naming both.
+    let out = veillee(
+        dir.path(),
+        &["simulate", "siege", "--seats", "normal", "--players", "2"],
+    );
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--players 2 but --seats names 1 seats"));
+}

@@ -194,6 +194,7 @@ pub fn run_sessions(game: &str, moves: u32) -> anyhow::Result<SessionBenchReport
         .map(|s| SeatPlayer {
             name: format!("Bot {s}"),
             kind: PlayerKind::Bot,
+            level: None,
         })
         .collect();
     let mut rng = veillee_sdk::GameRng::new(7);
@@ -295,6 +296,7 @@ pub fn run_store_open(small: u32, long_moves: u32) -> anyhow::Result<StoreOpenRe
             .map(|name| SeatPlayer {
                 name: name.into(),
                 kind: PlayerKind::Human,
+                level: None,
             })
             .to_vec(),
         setup: Setup::new(2, id),

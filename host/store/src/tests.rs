@@ -23,6 +23,7 @@ fn meta(id: u64, names: &[&str], moves: u32) -> SessionMeta {
             .map(|n| SeatPlayer {
                 name: n.to_string(),
                 kind: PlayerKind::Human,
+                level: None,
             })
             .collect(),
         setup: Setup::new(names.len() as u8, id),

@@ -21,6 +21,7 @@ pub mod board;
 pub mod cards;
 mod deal;
 mod end;
+mod eval;
 mod game;
 mod hidden;
 mod labels;

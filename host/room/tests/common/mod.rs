@@ -148,6 +148,7 @@ impl Host {
                 } else {
                     PlayerKind::Bot
                 },
+                level: None,
             })
             .collect();
         let live = sessions

@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use serde_json::{json, Value};
+use veillee_sdk::search::{SearchAnswer, SearchRequest};
 use veillee_sdk::{
     Action, Event, GameError, Handle, Manifest, PlayoutResult, Scene, Seat, Setup, Status,
 };
@@ -564,6 +565,10 @@ impl GameEngine for VariantEngine {
         let (base, v) = (slot.base, slot.v.clone());
         let Some(asked) = v.pending.clone() else {
             let copy = self.base.redraw_hidden(base, viewer, seed)?;
+            // What `ctx.random` will draw is unknown to every seat: re-drawn too, so that a
+            // bot searching this copy cannot foresee it.
+            let mut v = v;
+            v.rng = Rng::seeded(seed.rotate_left(23) ^ 0x7265_6472_6177);
             return Ok(self.insert(Slot::new(copy, v)));
         };
         // A choice is pending: keep the first re-draw in which the viewer would be asked
@@ -586,6 +591,31 @@ impl GameEngine for VariantEngine {
         let mut v = v;
         v.pending = Some(Box::new(sequence::forget_others(&asked, viewer)));
         Ok(self.insert(Slot::new(copy, v)))
+    }
+
+    fn search(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        request: &SearchRequest,
+    ) -> Result<Option<SearchAnswer>, EngineError> {
+        // Inside the plugin only when no script concerns any action (nothing watched, no
+        // question pending): then the plugin alone plays the game as the scripts would.
+        // Otherwise the caller searches through this engine, hooks included.
+        match self.watch(game) {
+            Some(watch) if watch.is_empty() => {
+                let base = self.slot(game)?.base;
+                self.base.search(base, seat, request)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn evaluate(&mut self, game: Handle, players: u8) -> Result<Option<Vec<f32>>, EngineError> {
+        // With a question pending, the position is the base game's; only the question is
+        // on top of it.
+        let base = self.slot(game)?.base;
+        self.base.evaluate(base, players)
     }
 
     fn operation(&mut self, game: Handle, name: &str, args: &Value) -> Result<Value, EngineError> {
