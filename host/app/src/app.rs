@@ -8,6 +8,7 @@ use egui::{RichText, Ui};
 use super::i18n::{Lang, S};
 use super::library::LibraryScreen;
 use super::play::PlayScreen;
+use super::replay::ReplayScreen;
 use super::rules::RulesScreen;
 use super::saved::SavedScreen;
 use super::settings::SettingsScreen;
@@ -34,6 +35,8 @@ pub struct Shared {
     pub data_dir: PathBuf,
     /// Assisted-mode defaults for new and resumed games.
     pub assist: Assist,
+    /// The most recently played game that is not over (the library offers to go on with it).
+    pub last_game: Option<veillee_runtime::store::model::SessionMeta>,
 }
 
 /// Where a screen asks to go.
@@ -47,6 +50,8 @@ pub enum Nav {
     Play,
     /// Resume a saved session.
     Resume(u64),
+    /// Watch a saved session again.
+    Replay(u64),
     /// Saved games.
     Saved,
     /// A game's rules.
@@ -64,6 +69,8 @@ pub enum Screen {
     Setup,
     /// Playing.
     Play,
+    /// Watching a game again.
+    Replay,
     /// Saved games.
     Saved,
     /// Rules.
@@ -83,6 +90,8 @@ pub struct App {
     setup: Option<SetupScreen>,
     /// The play screen.
     pub play: PlayScreen,
+    /// The replay screen, while a game is watched again.
+    pub replay: Option<ReplayScreen>,
     saved: SavedScreen,
     rules: Option<RulesScreen>,
     settings: SettingsScreen,
@@ -102,7 +111,8 @@ pub struct App {
 pub const SCALE_ENV: &str = "VEILLEE_UI_SCALE";
 
 /// The environment variable naming a screen to open at start: `library`, `saved`,
-/// `settings`, `setup:GAME`, `rules:GAME` or `resume:SESSION` (for screenshots and demos).
+/// `settings`, `setup:GAME`, `rules:GAME`, `resume:SESSION` or `replay:SESSION` (for
+/// screenshots and demos).
 pub const START_ENV: &str = "VEILLEE_UI_START";
 
 impl App {
@@ -125,12 +135,14 @@ impl App {
                 pending_scale: None,
                 data_dir,
                 assist: Assist::default(),
+                last_game: None,
             },
             screen: Screen::Library,
             rules_return: Screen::Library,
             library: LibraryScreen::default(),
             setup: None,
             play: PlayScreen::default(),
+            replay: None,
             saved: SavedScreen::default(),
             rules: None,
             settings: SettingsScreen,
@@ -189,6 +201,7 @@ impl App {
                 if let Some(assist) = assist {
                     self.shared.assist = assist;
                 }
+                self.shared.worker.send(Request::ListSaved);
             }
             Reply::OpenFailed {
                 already_running,
@@ -203,9 +216,20 @@ impl App {
             Reply::Installed(result) => self.library.installed(&self.shared, result),
             Reply::Uninstalled(result) => self.library.uninstalled(&self.shared, result),
             Reply::Game(view) => self.play.on_game(*view),
+            Reply::Replay(result) => {
+                if let Some(replay) = &mut self.replay {
+                    replay.on_replay(result);
+                }
+            }
             Reply::GameFailed(message) => self.play.on_error(message),
             Reply::RevealInTheWay(reveals) => self.play.on_reveal(reveals),
-            Reply::Saved(list) => self.saved.list = list,
+            Reply::Saved(list) => {
+                self.shared.last_game = list
+                    .iter()
+                    .find(|m| m.status.outcome().is_none() && m.moves > 0)
+                    .cloned();
+                self.saved.list = list;
+            }
             Reply::SetAside(found) => self.saved.set_aside = found,
             Reply::Restored(result) => self.saved.restored(&self.shared, result),
             Reply::FileDone(result) => self.saved.file_done(&self.shared, result),
@@ -231,6 +255,7 @@ impl App {
                     self.shared.worker.send(Request::Close);
                     self.play = PlayScreen::default();
                 }
+                self.shared.worker.send(Request::ListSaved);
                 self.screen = Screen::Library;
             }
             Nav::Setup(id) => {
@@ -255,6 +280,14 @@ impl App {
             Nav::Saved => {
                 self.saved.loaded = false;
                 self.screen = Screen::Saved;
+            }
+            Nav::Replay(id) => {
+                if self.screen == Screen::Play {
+                    self.shared.worker.send(Request::Close);
+                    self.play = PlayScreen::default();
+                }
+                self.replay = Some(ReplayScreen::open(&mut self.shared, id));
+                self.screen = Screen::Replay;
             }
             Nav::Rules(id) => {
                 self.rules_return = self.screen;
@@ -282,6 +315,7 @@ impl App {
                     Some(("setup", id)) => Some(Nav::Setup(id.into())),
                     Some(("rules", id)) => Some(Nav::Rules(id.into())),
                     Some(("resume", id)) => id.parse().ok().map(Nav::Resume),
+                    Some(("replay", id)) => id.parse().ok().map(Nav::Replay),
                     _ => match start.as_str() {
                         "saved" => Some(Nav::Saved),
                         "settings" => Some(Nav::Settings),
@@ -346,7 +380,7 @@ impl App {
         }
 
         let mut nav = None;
-        if self.screen != Screen::Play {
+        if !matches!(self.screen, Screen::Play | Screen::Replay) {
             egui::Panel::top("nav")
                 .frame(
                     egui::Frame::new()
@@ -386,6 +420,11 @@ impl App {
 
         if self.screen == Screen::Play {
             nav = nav.or(self.play.ui(ui, &mut self.shared));
+        } else if self.screen == Screen::Replay {
+            nav = match &mut self.replay {
+                Some(replay) => nav.or(replay.ui(ui, &mut self.shared)),
+                None => Some(Nav::Saved),
+            };
         } else {
             egui::CentralPanel::default()
                 .frame(egui::Frame::central_panel(ui.style()).inner_margin(egui::Margin::same(24)))
@@ -424,7 +463,7 @@ impl App {
                             self.settings.ui(ui, &mut self.shared);
                             None
                         }
-                        Screen::Play => None,
+                        Screen::Play | Screen::Replay => None,
                     };
                     if next.is_some() {
                         nav = next;

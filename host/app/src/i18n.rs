@@ -156,6 +156,8 @@ strings! {
     ConfirmDelete => "Supprimer la partie n° {} ({}) pour de bon ?", "Delete game #{} ({}) for good?";
     Export => "Exporter…", "Export…";
     Import => "Importer une partie…", "Import a game…";
+    ContinueGame => "Continuer : {} (partie n° {})", "Continue: {} (game #{})";
+    ImportThis => "Importer ce fichier", "Import this file";
     SessionPath => "Fichier de partie", "Saved-game file";
     Exported => "Partie exportée dans {}", "Game exported to {}";
     Imported => "Partie importée (n° {})", "Game imported (#{})";
@@ -203,6 +205,25 @@ strings! {
     ConfirmMoves => "Demander confirmation avant chaque coup", "Ask before playing each move";
     PlayThis => "Jouer : {} ?", "Play: {}?";
     PlayIt => "Jouer ce coup", "Play it";
+    LogLine => "{} : {}", "{}: {}";
+    ResultFor => "{} : voici où en est la partie", "{}: here is where the game stands";
+    NextIs => "Ensuite, l'écran passe à {}.", "Next, the screen goes to {}.";
+    Done => "Terminé", "Done";
+    UndoTheirs => "Annuler reprend le dernier coup de {}. Cette personne est-elle d'accord ?", "Undo takes back {}'s last move. Do they agree?";
+    WatchReplay => "Revoir la partie", "Watch the replay";
+    Replay => "Revoir", "Replay";
+    ReplayOf => "{} — partie n° {}", "{} — game #{}";
+    WatchAs => "Vue de :", "Seen by:";
+    ReplayLoading => "La partie est rejouée coup par coup…", "Playing the game again move by move…";
+    ReplayFailed => "La partie n'a pas pu être rejouée", "The game could not be played again";
+    ReplayFirst => "Début", "First";
+    ReplayBack => "Reculer", "Back";
+    ReplayForward => "Avancer", "Forward";
+    ReplayLast => "Fin", "Last";
+    Autoplay => "Lecture", "Play";
+    Pause => "Pause", "Pause";
+    Speed => "Vitesse", "Speed";
+    MoveOf => "Coup {} sur {}", "Move {} of {}";
 }
 
 #[cfg(test)]

@@ -74,16 +74,45 @@ impl LibraryScreen {
     pub fn ui(&mut self, ui: &mut Ui, shared: &mut Shared, problems: &[String]) -> Option<Nav> {
         let lang = shared.lang;
         let mut nav = None;
-        // One line: the title, the typed path with its button, the file dialog.
+        // One line: the title, the last game to go on with, installing a game.
         ui.horizontal(|ui| {
             widgets::title(ui, lang.t(S::Library));
             ui.add_space(16.0);
+            if let Some(last) = &shared.last_game {
+                let name = shared
+                    .games
+                    .iter()
+                    .find(|g| g.manifest.id == last.game)
+                    .map_or(last.game.clone(), |g| {
+                        g.manifest.name.get(lang.code()).into()
+                    });
+                let text = lang.f(S::ContinueGame, &[&name, &last.id.to_string()]);
+                if widgets::primary(ui, &format!("▶  {text}")).clicked() {
+                    nav = Some(Nav::Resume(last.id));
+                }
+            }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if widgets::primary(ui, lang.t(S::InstallGame)).clicked() {
+                if widgets::button(ui, lang.t(S::InstallGame))
+                    .on_hover_text(lang.t(S::InstallHint))
+                    .clicked()
+                {
                     shared
                         .worker
                         .pick_file(Pick::Plugin, lang.t(S::InstallGame).to_string());
                 }
+            });
+        });
+        // The typed path only when the file chooser did not answer (no desktop portal).
+        if self.dialog_failed {
+            ui.label(RichText::new(lang.t(S::DialogUnavailable)).color(MUTED));
+            ui.horizontal(|ui| {
+                let label = ui.label(lang.t(S::PluginPath));
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.install_path)
+                        .desired_width(420.0)
+                        .hint_text(lang.t(S::PluginPathHint)),
+                )
+                .labelled_by(label.id);
                 let ready = !self.install_path.trim().is_empty() && self.installing.is_none();
                 if ui
                     .add_enabled(ready, egui::Button::new(lang.t(S::Install)))
@@ -92,19 +121,7 @@ impl LibraryScreen {
                     let path = std::path::PathBuf::from(self.install_path.trim());
                     self.install(shared, path);
                 }
-                let width = (ui.available_width() - 200.0).clamp(160.0, 420.0);
-                let field = ui.add(
-                    egui::TextEdit::singleline(&mut self.install_path)
-                        .desired_width(width)
-                        .hint_text(lang.t(S::PluginPathHint)),
-                );
-                let label = ui.label(lang.t(S::PluginPath));
-                field.labelled_by(label.id);
             });
-        });
-        ui.label(RichText::new(lang.t(S::InstallHint)).small().color(MUTED));
-        if self.dialog_failed && self.install_path.is_empty() {
-            ui.label(RichText::new(lang.t(S::DialogUnavailable)).color(MUTED));
         }
         if let Some(file) = &self.installing {
             widgets::busy(ui, &lang.f(S::Installing, &[file]));

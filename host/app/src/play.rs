@@ -24,6 +24,11 @@ pub struct PlayScreen {
     scene: SceneView,
     /// A full-window "pass to" screen is up for this seat.
     handoff: Option<Seat>,
+    /// Before a hand-off: the human who had the screen sees where the game stands (their
+    /// move's result, a bot's move) until they press "Done".
+    result: Option<(Seat, veillee_sdk::Scene)>,
+    /// Undo would take back another player's move: asked first.
+    confirm_undo: Option<Seat>,
     /// The seat whose view was last shown.
     shown_viewer: Option<Seat>,
     bot_due: Option<f64>,
@@ -67,10 +72,23 @@ impl PlayScreen {
             .count();
         let finished = matches!(view.status, Status::Finished { .. });
         self.handoff = None;
-        if view.manifest.hidden_information && humans >= 2 && !finished {
+        self.result = None;
+        self.confirm_undo = None;
+        // The screen is handed over only when the next viewer sees something the table may
+        // not (a hand, secret options, a private line of the log): roc noir, Siège and the
+        // other games with nothing private to one seat just say whose turn it is.
+        let private = view.private
+            || (view.viewer.is_some() && self.log.iter().any(|l| l.private_to(view.viewer)));
+        if humans >= 2 && !finished && private {
             if let Some(viewer) = view.viewer {
                 if self.shown_viewer != Some(viewer) {
                     self.handoff = Some(viewer);
+                    // First the one who had the screen sees the result.
+                    self.result = view
+                        .result
+                        .clone()
+                        .filter(|(had, _)| self.shown_viewer == Some(*had))
+                        .map(|(had, scene)| (had, *scene));
                 }
             }
         }
@@ -92,9 +110,14 @@ impl PlayScreen {
         self.reveal = Some(reveals);
     }
 
-    /// Whether a hand-off screen hides the board.
+    /// Whether a hand-off screen hides the board (not while the result is still shown).
     pub fn handoff(&self) -> Option<Seat> {
-        self.handoff
+        self.handoff.filter(|_| self.result.is_none())
+    }
+
+    /// Whether the result of the last move is shown to this seat before a hand-off.
+    pub fn showing_result(&self) -> Option<Seat> {
+        self.result.as_ref().map(|(seat, _)| *seat)
     }
 
     fn send(&mut self, shared: &mut Shared, request: Request) {
@@ -108,7 +131,7 @@ impl PlayScreen {
         let code = lang.code();
         let mut nav = None;
         let assist = *self.assist.get_or_insert(shared.assist);
-        let Some(view) = self.view.clone() else {
+        let Some(mut view) = self.view.clone() else {
             ui.centered_and_justified(|ui| widgets::busy(ui, lang.t(S::Working)));
             if let Some(error) = self.error.clone() {
                 if widgets::error_panel(ui, lang.t(S::GameFailed), &error, lang.t(S::BackToLibrary))
@@ -119,6 +142,16 @@ impl PlayScreen {
             }
             return None;
         };
+        // While the result is shown, the board is the one the seat who had the screen sees
+        // now, with nothing to play.
+        let result_for = self.showing_result();
+        if let Some((seat, scene)) = &self.result {
+            view.scene = scene.clone();
+            view.viewer = Some(*seat);
+            view.actor = None;
+            view.actions.clear();
+            view.bot = None;
+        }
         let finished = view.status.outcome().cloned();
         let can_undo = view.can_undo && !self.waiting && self.handoff.is_none();
         let can_redo = view.can_redo && !self.waiting && self.handoff.is_none();
@@ -134,6 +167,7 @@ impl PlayScreen {
             (undo, redo)
         });
 
+        let mut undo_clicked = undo_key && can_undo;
         egui::Panel::top("play-bar")
             .frame(
                 egui::Frame::new()
@@ -141,74 +175,76 @@ impl PlayScreen {
                     .inner_margin(egui::Margin::same(10)),
             )
             .show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    if widgets::button(ui, lang.t(S::Back)).clicked() {
-                        nav = Some(Nav::Library);
+                // The buttons on the right first; the game's name and notes take what is
+                // left, cut short rather than drawn under the buttons.
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    if widgets::button(ui, lang.t(S::Rules)).clicked() {
+                        nav = Some(Nav::Rules(view.manifest.id.clone()));
                     }
-                    ui.label(
-                        RichText::new(view.manifest.name.get(code))
-                            .size(28.0)
-                            .strong()
-                            .color(ACCENT),
-                    );
-                    ui.label(
-                        RichText::new(lang.f(S::Saved, &[&view.meta.id.to_string()]))
-                            .small()
-                            .color(MUTED),
-                    );
-                    if !view.house_rules.is_empty() {
-                        let names: Vec<&str> = view
-                            .house_rules
-                            .iter()
-                            .map(|n| n.get(lang.code()))
-                            .collect();
-                        ui.label(
-                            RichText::new(lang.f(S::HouseRules, &[&names.join(", ")]))
-                                .small()
-                                .color(MUTED),
+                    ui.menu_button(lang.t(S::AssistShort), |ui| {
+                        if let Some(assist) = &mut self.assist {
+                            super::settings::assist_checkboxes(ui, lang, assist);
+                        }
+                    });
+                    if ui
+                        .add_enabled(
+                            can_redo,
+                            egui::Button::new(lang.t(S::Redo)).min_size(egui::vec2(0.0, 40.0)),
+                        )
+                        .on_hover_text("Ctrl+Y")
+                        .clicked()
+                    {
+                        self.send(shared, Request::Redo);
+                    }
+                    if ui
+                        .add_enabled(
+                            can_undo,
+                            egui::Button::new(lang.t(S::Undo)).min_size(egui::vec2(0.0, 40.0)),
+                        )
+                        .on_hover_text("Ctrl+Z")
+                        .clicked()
+                    {
+                        undo_clicked = true;
+                    }
+                    ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                        if widgets::button(ui, lang.t(S::Back)).clicked() {
+                            nav = Some(Nav::Library);
+                        }
+                        ui.add(
+                            egui::Label::new(
+                                RichText::new(view.manifest.name.get(code))
+                                    .size(28.0)
+                                    .strong()
+                                    .color(ACCENT),
+                            )
+                            .truncate(),
                         );
-                    }
-                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                        if widgets::button(ui, lang.t(S::Rules)).clicked() {
-                            nav = Some(Nav::Rules(view.manifest.id.clone()));
+                        let mut note = lang.f(S::Saved, &[&view.meta.id.to_string()]);
+                        if !view.house_rules.is_empty() {
+                            let names: Vec<&str> =
+                                view.house_rules.iter().map(|n| n.get(code)).collect();
+                            note.push_str(" · ");
+                            note.push_str(&lang.f(S::HouseRules, &[&names.join(", ")]));
                         }
-                        ui.menu_button(lang.t(S::AssistShort), |ui| {
-                            if let Some(assist) = &mut self.assist {
-                                super::settings::assist_checkboxes(ui, lang, assist);
-                            }
-                        });
-                        if ui
-                            .add_enabled(
-                                can_redo,
-                                egui::Button::new(lang.t(S::Redo)).min_size(egui::vec2(0.0, 40.0)),
-                            )
-                            .on_hover_text("Ctrl+Y")
-                            .clicked()
-                        {
-                            self.send(shared, Request::Redo);
-                        }
-                        if ui
-                            .add_enabled(
-                                can_undo,
-                                egui::Button::new(lang.t(S::Undo)).min_size(egui::vec2(0.0, 40.0)),
-                            )
-                            .on_hover_text("Ctrl+Z")
-                            .clicked()
-                        {
-                            self.send(shared, Request::Undo { agreed: false });
-                        }
+                        ui.add(
+                            egui::Label::new(RichText::new(note).small().color(MUTED)).truncate(),
+                        );
                     });
                 });
             });
-        if undo_key && can_undo {
-            self.send(shared, Request::Undo { agreed: false });
+        if undo_clicked {
+            // Taking back another player's move is asked first: they may not agree.
+            match (view.undo_seat, view.viewer) {
+                (Some(theirs), Some(mine)) if theirs != mine => self.confirm_undo = Some(theirs),
+                _ => self.send(shared, Request::Undo { agreed: false }),
+            }
         }
         if redo_key && can_redo {
             self.send(shared, Request::Redo);
         }
 
         // The hand-off screen hides everything of the game.
-        if let Some(seat) = self.handoff {
+        if let Some(seat) = self.handoff() {
             let name = seat_name(&view.meta, seat);
             egui::CentralPanel::default().show(ui, |ui| {
                 ui.vertical_centered(|ui| {
@@ -249,7 +285,22 @@ impl PlayScreen {
                     .max_height(top_h)
                     .auto_shrink([false, true])
                     .show(ui, |ui| {
-                        if let Some(outcome) = &finished {
+                        if let Some(seat) = result_for {
+                            let next = self.handoff.map(|s| seat_name(&view.meta, s));
+                            ui.label(
+                                RichText::new(
+                                    lang.f(S::ResultFor, &[&seat_name(&view.meta, seat)]),
+                                )
+                                .size(24.0)
+                                .strong()
+                                .color(ACCENT),
+                            );
+                            ui.label(lang.f(S::NextIs, &[&next.unwrap_or_default()]));
+                            if widgets::primary(ui, lang.t(S::Done)).clicked() {
+                                self.result = None;
+                            }
+                            ui.separator();
+                        } else if let Some(outcome) = &finished {
                             ui.label(
                                 RichText::new(lang.t(S::GameOver))
                                     .size(30.0)
@@ -278,7 +329,7 @@ impl PlayScreen {
                                 });
                             }
                             ui.add_space(8.0);
-                            ui.horizontal(|ui| {
+                            ui.horizontal_wrapped(|ui| {
                                 if widgets::primary(ui, lang.t(S::PlayAgain)).clicked() {
                                     let mut setup = view.meta.setup.clone();
                                     setup.seed = super::setup::clock_seed();
@@ -299,6 +350,9 @@ impl PlayScreen {
                                         variants,
                                     });
                                     self.expect_game();
+                                }
+                                if widgets::button(ui, lang.t(S::WatchReplay)).clicked() {
+                                    nav = Some(Nav::Replay(view.meta.id));
                                 }
                                 if widgets::button(ui, lang.t(S::BackToLibrary)).clicked() {
                                     nav = Some(Nav::Library);
@@ -364,12 +418,7 @@ impl PlayScreen {
                     .stick_to_bottom(true)
                     .show(ui, |ui| {
                         for line in &self.log {
-                            let text = line.text_for(view.viewer).get(code);
-                            if line.who.is_empty() {
-                                ui.label(RichText::new(text).color(MUTED));
-                            } else {
-                                ui.label(format!("{} : {text}", line.who));
-                            }
+                            log_line(ui, lang, &line.who, line.text_for(view.viewer));
                         }
                     });
             });
@@ -439,6 +488,25 @@ impl PlayScreen {
             }
         }
 
+        if let Some(theirs) = self.confirm_undo {
+            let body = lang.f(S::UndoTheirs, &[&seat_name(&view.meta, theirs)]);
+            match widgets::ask(
+                ui.ctx(),
+                "confirm-undo",
+                &body,
+                lang.t(S::Undo),
+                lang.t(S::Cancel),
+                false,
+            ) {
+                Answer::Yes => {
+                    self.confirm_undo = None;
+                    self.send(shared, Request::Undo { agreed: false });
+                }
+                Answer::No => self.confirm_undo = None,
+                Answer::Open => {}
+            }
+        }
+
         if let Some(reveals) = self.reveal.clone() {
             let body = format!(
                 "{}\n\n• {}\n\n{}",
@@ -466,5 +534,16 @@ impl PlayScreen {
             }
         }
         nav
+    }
+}
+
+/// One line of a game's log: who, then what, as each language writes it ("Ana : …",
+/// "Ana: …"); the launcher's own notes in a quieter colour.
+pub fn log_line(ui: &mut Ui, lang: super::i18n::Lang, who: &str, text: &veillee_sdk::Text) {
+    let text = text.get(lang.code());
+    if who.is_empty() {
+        ui.label(RichText::new(text).color(MUTED));
+    } else {
+        ui.label(lang.f(S::LogLine, &[who, text]));
     }
 }

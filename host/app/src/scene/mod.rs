@@ -263,14 +263,15 @@ pub fn action_buttons(ui: &mut Ui, view: &mut SceneView, actions: &[Action], lan
             }
         }
     }
-    if !view.selected().is_empty() && widgets::button(ui, lang.t(S::ClearSelection)).clicked() {
-        view.reset();
-    }
     let free: Vec<&Action> = actions.iter().filter(|a| a.path.is_empty()).collect();
     for action in free {
         if widgets::primary(ui, own_label(action).get(lang.code())).clicked() {
             chosen = Some(action.id.clone());
         }
+    }
+    // Last, so that it never moves the buttons above from under the pointer.
+    if !view.selected().is_empty() && widgets::button(ui, lang.t(S::ClearSelection)).clicked() {
+        view.reset();
     }
     if chosen.is_some() {
         view.reset();

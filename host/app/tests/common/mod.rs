@@ -48,12 +48,21 @@ pub fn wait(
             return;
         }
         if start.elapsed() > Duration::from_secs(60) {
-            let labels: Vec<String> = h
-                .query_all_by(|_| true)
-                .filter_map(|n| n.accesskit_node().label())
-                .collect();
+            let labels = texts(h);
             panic!("timed out waiting for {what}; on screen: {labels:?}");
         }
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// Every name and text on screen (buttons' names, labels' texts), for failure messages.
+pub fn texts(h: &Harness<'static, App>) -> Vec<String> {
+    h.query_all_by(|_| true)
+        .filter_map(|n| {
+            let node = n.accesskit_node();
+            (node.role() != egui::accesskit::Role::TextRun)
+                .then(|| node.label().or_else(|| node.value()))
+                .flatten()
+        })
+        .collect()
 }

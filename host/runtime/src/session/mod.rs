@@ -4,6 +4,7 @@
 //! state. Snapshots every [`SNAPSHOT_EVERY`] moves only make resuming fast. Each move is
 //! durable (flushed) before [`Sessions::apply`] returns.
 
+mod history;
 mod replay;
 mod seat_view;
 
@@ -18,6 +19,7 @@ use crate::store::model::{
 };
 use crate::store::{limits, SessionChange, Store, StoreError};
 
+pub use history::{Played, Seen};
 pub use replay::{Diverged, TURN_TIME_KEY};
 pub use seat_view::{read_seat_view, SeatView, SeenMove, SEAT_VIEW_FORMAT, SEAT_VIEW_VERSION};
 
