@@ -214,6 +214,7 @@ strings! {
     Replay => "Revoir", "Replay";
     ReplayOf => "{} — partie n° {}", "{} — game #{}";
     WatchAs => "Vue de :", "Seen by:";
+    AsSeenBy => "Vue de {}", "As seen by {}";
     ReplayLoading => "La partie est rejouée coup par coup…", "Playing the game again move by move…";
     ReplayFailed => "La partie n'a pas pu être rejouée", "The game could not be played again";
     ReplayFirst => "Début", "First";

@@ -146,19 +146,26 @@ impl ReplayScreen {
                         .as_ref()
                         .map(|d| d.meta.seats.iter().map(|p| p.name.clone()).collect())
                         .unwrap_or_default();
-                    if ui
-                        .selectable_label(self.viewer.is_none(), lang.t(S::Spectator))
-                        .clicked()
-                    {
-                        self.watch_as(shared, None);
-                    }
-                    for (seat, name) in seats.iter().enumerate() {
-                        let seat = seat as Seat;
-                        if ui
-                            .selectable_label(self.viewer == Some(seat), name)
-                            .clicked()
-                        {
-                            self.watch_as(shared, Some(seat));
+                    let choices = std::iter::once((None, lang.t(S::Spectator))).chain(
+                        seats
+                            .iter()
+                            .enumerate()
+                            .map(|(s, n)| (Some(s as Seat), &n[..])),
+                    );
+                    for (viewer, name) in choices {
+                        let button = ui.selectable_label(self.viewer == viewer, name);
+                        // Screen readers (and tests) hear what the button is for.
+                        let spoken = lang.f(S::AsSeenBy, &[name]);
+                        button.widget_info(|| {
+                            egui::WidgetInfo::selected(
+                                egui::WidgetType::Button,
+                                true,
+                                self.viewer == viewer,
+                                &spoken,
+                            )
+                        });
+                        if button.clicked() {
+                            self.watch_as(shared, viewer);
                         }
                     }
                 });
@@ -205,14 +212,15 @@ impl ReplayScreen {
             .show(ui, |ui| {
                 ui.horizontal_wrapped(|ui| {
                     let step = self.step;
+                    // Arrows every font has (the media symbols ⏮ ⏭ are missing from many).
                     let controls = [
-                        (S::ReplayFirst, "⏮", step > 0, 0),
-                        (S::ReplayBack, "◀", step > 0, step.saturating_sub(1)),
-                        (S::ReplayForward, "▶", step < total, step + 1),
-                        (S::ReplayLast, "⏭", step < total, total),
+                        (S::ReplayFirst, "«", step > 0, 0),
+                        (S::ReplayBack, "‹", step > 0, step.saturating_sub(1)),
+                        (S::ReplayForward, "›", step < total, step + 1),
+                        (S::ReplayLast, "»", step < total, total),
                     ];
                     for (label, icon, enabled, to) in controls {
-                        let button = egui::Button::new(format!("{icon}  {}", lang.t(label)))
+                        let button = egui::Button::new(format!("{icon} {}", lang.t(label)))
                             .min_size(egui::vec2(0.0, 44.0));
                         if ui.add_enabled(enabled, button).clicked() {
                             self.step = to;

@@ -985,3 +985,48 @@ fn a_device_or_a_fifo_among_the_installed_games_is_reported_and_the_library_open
     assert!(h.query_by_label_contains("pipe.wasm is a FIFO").is_some());
     assert!(h.query_all_by_label("Siège").count() > 0);
 }
+
+#[test]
+fn a_game_with_nothing_private_to_one_seat_never_blanks_the_board_between_two_humans() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(dir.path(), "en");
+    open_setup(&mut h, "Le Château du roc noir (Blackrock Castle)");
+    start(&mut h);
+    // Roc noir hides its trapdoors from everyone alike: nothing is one seat's own.
+    assert!(
+        h.state()
+            .play
+            .view
+            .as_ref()
+            .unwrap()
+            .manifest
+            .hidden_information
+    );
+    let mut seats_seen = Vec::new();
+    for n in 0..60 {
+        assert_eq!(h.state().play.handoff(), None, "no hand-off at move {n}");
+        assert_eq!(h.state().play.showing_result(), None);
+        assert!(h.query_by_label("Click when ready").is_none());
+        let view = h.state().play.view.clone().unwrap();
+        if view.status.outcome().is_some() {
+            break;
+        }
+        let seat = view.actor.expect("a human acts");
+        if seats_seen.last() != Some(&seat) {
+            seats_seen.push(seat);
+            // The turn is said on the board's side, with the player's name.
+            let name = veillee_app::worker::seat_name(&view.meta, seat);
+            assert!(h.query_by_label(&format!("{name}, your turn!")).is_some());
+        }
+        if seats_seen.len() >= 3 {
+            break;
+        }
+        let action = view.actions[0].id.clone();
+        h.state_mut()
+            .shared
+            .worker
+            .send(veillee_app::worker::Request::Act { seat, action });
+        wait(&mut h, "the move", |h| moves(h) == Some(n + 1));
+    }
+    assert!(seats_seen.len() >= 3, "the turn passed: {seats_seen:?}");
+}

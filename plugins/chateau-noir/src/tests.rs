@@ -1129,8 +1129,16 @@ fn the_scene_shows_kinds_pieces_path_and_captures() {
     assert_eq!(kind("a1"), "territory-green");
     assert_eq!(kind("j10"), "territory-blue");
     // Plain English ("coups" is the French word for them), and French keeps its own.
-    assert!(scene.message.en.contains("6 of 6 moves"), "{}", scene.message.en);
-    assert!(scene.message.fr.contains("6 coup(s) sur 6"), "{}", scene.message.fr);
+    assert!(
+        scene.message.en.contains("6 of 6 moves"),
+        "{}",
+        scene.message.en
+    );
+    assert!(
+        scene.message.fr.contains("6 coup(s) sur 6"),
+        "{}",
+        scene.message.fr
+    );
     // The per-army line says what the next territory is in words, with no colour table.
     let green = &scene
         .scores
@@ -1140,7 +1148,9 @@ fn the_scene_shows_kinds_pieces_path_and_captures() {
         .label;
     assert!(
         green.en.starts_with("Green army: ")
-            && green.en.ends_with("of 9 pieces; next territory: Red (to occupy)"),
+            && green
+                .en
+                .ends_with("of 9 pieces; next territory: Red (to occupy)"),
         "{}",
         green.en
     );
