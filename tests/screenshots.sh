@@ -6,7 +6,7 @@
 #
 # Needs xvfb-run, Mesa (OpenGL in software) and ImageMagick's `import` (see .ci/run).
 # VEILLEE_UI_START opens a given screen at start: library, saved, settings, setup:GAME,
-# rules:GAME, resume:SESSION.
+# rules:GAME, resume:SESSION, replay:SESSION[:MOVE].
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-target/screenshots}
@@ -74,6 +74,9 @@ shoot setup setup:siege en
 shoot play "resume:$session" en
 shoot play-castel "resume:$castel" en
 shoot saved saved en
+# A replay of the Castel game, as a spectator, a few moves in.
+shoot replay "replay:$castel:6" en
+shoot library-768 library en 1366x768
 shoot rules rules:siege en
 shoot settings settings fr
 shoot bibliotheque library fr

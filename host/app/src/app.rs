@@ -105,13 +105,15 @@ pub struct App {
     ctx: Option<egui::Context>,
     /// `VEILLEE_UI_START`: a screen to open once the games are loaded (screenshots, demos).
     start: Option<String>,
+    /// The move a replay opened by `VEILLEE_UI_START` shows first.
+    start_step: usize,
 }
 
 /// `VEILLEE_UI_SCALE=1.5`: the interface scale for this run, not remembered (screenshots).
 pub const SCALE_ENV: &str = "VEILLEE_UI_SCALE";
 
 /// The environment variable naming a screen to open at start: `library`, `saved`,
-/// `settings`, `setup:GAME`, `rules:GAME`, `resume:SESSION` or `replay:SESSION` (for
+/// `settings`, `setup:GAME`, `rules:GAME`, `resume:SESSION` or `replay:SESSION[:MOVE]` (for
 /// screenshots and demos).
 pub const START_ENV: &str = "VEILLEE_UI_START";
 
@@ -155,6 +157,7 @@ impl App {
             attached: false,
             ctx: None,
             start: std::env::var(START_ENV).ok().filter(|s| !s.is_empty()),
+            start_step: 0,
         }
     }
 
@@ -286,7 +289,9 @@ impl App {
                     self.shared.worker.send(Request::Close);
                     self.play = PlayScreen::default();
                 }
-                self.replay = Some(ReplayScreen::open(&mut self.shared, id));
+                let mut replay = ReplayScreen::open(&mut self.shared, id);
+                replay.step = std::mem::take(&mut self.start_step);
+                self.replay = Some(replay);
                 self.screen = Screen::Replay;
             }
             Nav::Rules(id) => {
@@ -315,7 +320,12 @@ impl App {
                     Some(("setup", id)) => Some(Nav::Setup(id.into())),
                     Some(("rules", id)) => Some(Nav::Rules(id.into())),
                     Some(("resume", id)) => id.parse().ok().map(Nav::Resume),
-                    Some(("replay", id)) => id.parse().ok().map(Nav::Replay),
+                    Some(("replay", rest)) => {
+                        // `replay:ID` or `replay:ID:MOVE` (shown at that move).
+                        let (id, step) = rest.split_once(':').unwrap_or((rest, "0"));
+                        self.start_step = step.parse().unwrap_or(0);
+                        id.parse().ok().map(Nav::Replay)
+                    }
                     _ => match start.as_str() {
                         "saved" => Some(Nav::Saved),
                         "settings" => Some(Nav::Settings),

@@ -211,12 +211,25 @@ fn game_card(
             let top = ui.max_rect().top();
             ui.set_width(size.x - 38.0);
             ui.set_min_height(size.y - 38.0);
-            ui.label(
-                RichText::new(m.name.get(lang.code()))
-                    .size(30.0)
-                    .strong()
-                    .color(ACCENT),
+            // One line whatever the name's length, so that every card of a row keeps its
+            // buttons in sight: a long name gets a smaller type, then is cut (whole on hover).
+            let name = m.name.get(lang.code());
+            let width = ui.available_width();
+            let type_size = [30.0, 26.0, 22.0]
+                .into_iter()
+                .find(|&size| {
+                    let font = egui::FontId::proportional(size);
+                    ui.fonts_mut(|f| f.layout_no_wrap(name.to_string(), font, ACCENT).size().x)
+                        <= width
+                })
+                .unwrap_or(22.0);
+            let title = ui.add(
+                egui::Label::new(RichText::new(name).size(type_size).strong().color(ACCENT))
+                    .truncate(),
             );
+            if type_size < 30.0 {
+                title.on_hover_text(name);
+            }
             let players = if m.min_players == m.max_players {
                 m.min_players.to_string()
             } else {

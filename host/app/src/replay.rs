@@ -56,6 +56,7 @@ impl ReplayScreen {
     pub fn on_replay(&mut self, result: Result<Box<ReplayData>, String>) {
         match result {
             Ok(data) if data.meta.id == self.id && data.seen.viewer == self.viewer => {
+                // Where the replay stood (another viewer, a start at a given move) is kept.
                 self.step = self.step.min(data.seen.moves.len());
                 self.data = Some(*data);
                 self.error = None;
@@ -158,7 +159,7 @@ impl ReplayScreen {
                         let spoken = lang.f(S::AsSeenBy, &[name]);
                         button.widget_info(|| {
                             egui::WidgetInfo::selected(
-                                egui::WidgetType::Button,
+                                egui::Role::Button,
                                 true,
                                 self.viewer == viewer,
                                 &spoken,

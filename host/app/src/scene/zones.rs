@@ -125,20 +125,34 @@ fn draw_card(
     lang: Lang,
 ) -> bool {
     let clickable = lit.next.contains(target) || lit.first.contains(target);
-    let (rect, response) = ui.allocate_exact_size(
-        size,
-        if clickable {
-            Sense::click()
-        } else {
-            Sense::hover()
-        },
-    );
+    // Every face-up card senses a long press (touch screens), which shows what it does.
+    let sense = if clickable || card.face_up {
+        Sense::click()
+    } else {
+        Sense::hover()
+    };
+    let (rect, response) = ui.allocate_exact_size(size, sense);
     let name = if card.face_up {
         card.title.get(lang.code()).to_string()
     } else {
         format!("card {}", card.id)
     };
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, clickable, &name));
+    // The whole card in words, on hover and on a long press: its name, where it goes and
+    // what it does (the card itself may be too small for all of it).
+    let response = if card.face_up && !card.text.get(lang.code()).is_empty() {
+        let words = format!(
+            "{}\n{}",
+            card.title.get(lang.code()),
+            card.text.get(lang.code())
+        );
+        if response.long_touched() {
+            response.show_tooltip_text(words.clone());
+        }
+        response.on_hover_text(words)
+    } else {
+        response
+    };
     let painter = ui.painter_at(rect.expand(4.0));
     if card.face_up {
         let fill = colour(card.colour);
@@ -212,5 +226,5 @@ fn draw_card(
             egui::StrokeKind::Outside,
         );
     }
-    response.clicked()
+    clickable && response.clicked()
 }
