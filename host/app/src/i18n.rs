@@ -206,6 +206,11 @@ strings! {
     PlayThis => "Jouer : {} ?", "Play: {}?";
     PlayIt => "Jouer ce coup", "Play it";
     LogLine => "{} : {}", "{}: {}";
+    AnimationLabel => "Suivre les coups :", "Follow the moves:";
+    AnimationOff => "sans animation", "no animation";
+    AnimationSlow => "lentement", "slowly";
+    AnimationNormal => "normalement", "normally";
+    AnimationFast => "vite", "quickly";
     ResultFor => "{} : voici où en est la partie", "{}: here is where the game stands";
     NextIs => "Ensuite, l'écran passe à {}.", "Next, the screen goes to {}.";
     Done => "Terminé", "Done";

@@ -21,6 +21,9 @@ pub struct PlayScreen {
     /// The game as it stands (none while it is being started or resumed).
     pub view: Option<GameView>,
     log: Vec<LogLine>,
+    /// When each line of the log shows (NaN: not timed yet): the lines of one move come one
+    /// after the other, with the pieces' motion.
+    log_at: Vec<f64>,
     scene: SceneView,
     /// A full-window "pass to" screen is up for this seat.
     handoff: Option<Seat>,
@@ -38,6 +41,8 @@ pub struct PlayScreen {
     waiting: bool,
     /// This game's assisted mode (starts from the settings' defaults).
     assist: Option<Assist>,
+    /// A frame is wanted this long from now (a log line due).
+    repaint_after: Option<std::time::Duration>,
     /// A move waiting for "Play it?" (assisted mode): (seat, action id, its label).
     confirm: Option<(Seat, String, veillee_sdk::Text)>,
 }
@@ -56,9 +61,13 @@ impl PlayScreen {
     pub fn on_game(&mut self, view: GameView) {
         if view.fresh {
             self.log.clear();
+            self.log_at.clear();
             self.shown_viewer = None;
         }
         self.log.extend(view.log.iter().cloned());
+        // A fresh log (a resume) shows at once; a move's lines, one after the other.
+        let at = if view.fresh { 0.0 } else { f64::NAN };
+        self.log_at.resize(self.log.len(), at);
         self.scene.reset();
         self.waiting = false;
         self.bot_due = None;
@@ -98,6 +107,35 @@ impl PlayScreen {
         self.view = Some(view);
     }
 
+    /// Gives the log's new lines their times: the first at once (or after the lines still
+    /// to show), each next one a stage later; asks for a frame when the next is due.
+    fn time_log(&mut self, now: f64, pace: super::scene::motion::Pace) {
+        let step = if pace.on {
+            f64::from(pace.seconds)
+        } else {
+            0.0
+        };
+        let mut next = self
+            .log_at
+            .iter()
+            .filter(|t| !t.is_nan())
+            .fold(now - step, |a, &b| a.max(b))
+            + step;
+        next = next.max(now);
+        for at in self.log_at.iter_mut().filter(|t| t.is_nan()) {
+            *at = next;
+            next += step;
+        }
+        if let Some(&last) = self.log_at.last() {
+            if last > now {
+                // egui asks for the next frame itself while anything animates; this covers
+                // the lines that come after the pieces have stopped.
+                let wait = std::time::Duration::from_secs_f64((last - now).min(1.0));
+                self.repaint_after = Some(wait);
+            }
+        }
+    }
+
     /// A game call failed (the session stays as saved).
     pub fn on_error(&mut self, message: String) {
         self.waiting = false;
@@ -113,6 +151,11 @@ impl PlayScreen {
     /// Whether a hand-off screen hides the board (not while the result is still shown).
     pub fn handoff(&self) -> Option<Seat> {
         self.handoff.filter(|_| self.result.is_none())
+    }
+
+    /// The scene drawer (tests follow the pieces' motion through it).
+    pub fn scene(&self) -> &SceneView {
+        &self.scene
     }
 
     /// Whether the result of the last move is shown to this seat before a hand-off.
@@ -131,6 +174,10 @@ impl PlayScreen {
         let code = lang.code();
         let mut nav = None;
         let assist = *self.assist.get_or_insert(shared.assist);
+        let pace = assist.pace();
+        self.scene.motion.pace = pace;
+        let now = ui.input(|i| i.time);
+        self.time_log(now, pace);
         let Some(mut view) = self.view.clone() else {
             ui.centered_and_justified(|ui| widgets::busy(ui, lang.t(S::Working)));
             if let Some(error) = self.error.clone() {
@@ -417,11 +464,16 @@ impl PlayScreen {
                 egui::ScrollArea::vertical()
                     .stick_to_bottom(true)
                     .show(ui, |ui| {
-                        for line in &self.log {
-                            log_line(ui, lang, &line.who, line.text_for(view.viewer));
+                        for (line, &at) in self.log.iter().zip(&self.log_at) {
+                            if at <= now {
+                                log_line(ui, lang, &line.who, line.text_for(view.viewer));
+                            }
                         }
                     });
             });
+        if let Some(wait) = self.repaint_after.take() {
+            ui.ctx().request_repaint_after(wait);
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             let actions = if self.waiting || finished.is_some() {
                 &[][..]
@@ -477,8 +529,11 @@ impl PlayScreen {
             && finished.is_none()
             && self.error.is_none()
         {
-            let now = ui.input(|i| i.time);
-            let due = *self.bot_due.get_or_insert(now + BOT_PAUSE_SECONDS);
+            // After the last move has been shown, line by line.
+            let shown = self.log_at.last().copied().unwrap_or(0.0) + f64::from(pace.seconds);
+            let due = *self
+                .bot_due
+                .get_or_insert((now + BOT_PAUSE_SECONDS).max(shown));
             if now >= due {
                 self.bot_due = None;
                 self.send(shared, Request::Bot);

@@ -310,6 +310,7 @@ impl ReplayScreen {
             });
 
         egui::CentralPanel::default().show(ui, |ui| {
+            self.scene.motion.pace = shared.assist.pace();
             let scene = self.scene_at(&data).clone();
             let help = scene::Help {
                 targets: false,

@@ -43,6 +43,8 @@ pub struct Assist {
     pub show_last_move: bool,
     /// Ask "Play this move?" before a move is sent.
     pub confirm_moves: bool,
+    /// How moves are shown: pieces slide, leave and arrive one stage after the other.
+    pub animation: Animation,
 }
 
 impl Default for Assist {
@@ -51,6 +53,37 @@ impl Default for Assist {
             show_targets: true,
             show_last_move: true,
             confirm_moves: false,
+            animation: Animation::Normal,
+        }
+    }
+}
+
+/// How fast moves are shown, or not at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Animation {
+    /// Pieces jump to their new place at once.
+    Off,
+    /// Slowly, for a table that follows from the sofa.
+    Slow,
+    /// The default.
+    Normal,
+    /// Quickly.
+    Fast,
+}
+
+impl Assist {
+    /// The scene drawer's pace for these settings.
+    pub fn pace(&self) -> crate::scene::motion::Pace {
+        let seconds = match self.animation {
+            Animation::Off => 0.0,
+            Animation::Slow => 0.8,
+            Animation::Normal => 0.45,
+            Animation::Fast => 0.22,
+        };
+        crate::scene::motion::Pace {
+            on: self.animation != Animation::Off,
+            seconds,
         }
     }
 }
@@ -1129,6 +1162,11 @@ mod tests {
     fn assisted_mode_reads_old_and_partial_settings() {
         let partial: Assist = serde_json::from_str(r#"{"confirm_moves":true}"#).unwrap();
         assert!(partial.confirm_moves && partial.show_targets && partial.show_last_move);
+        assert_eq!(
+            partial.animation,
+            Animation::Normal,
+            "older settings animate"
+        );
         assert_eq!(
             serde_json::from_str::<Assist>("{}").unwrap(),
             Assist::default()

@@ -9,6 +9,7 @@ use egui::{
 use veillee_sdk::{Board, Cell, HighlightKind, Layout, Line, Piece, Target};
 
 use super::geometry::Geometry;
+use super::motion::Motion;
 use super::pieces::draw_piece;
 use super::Lit;
 use crate::i18n::Lang;
@@ -488,7 +489,7 @@ impl CellAt<'_> {
         } else {
             response.on_hover_text(names.join(", "))
         };
-        draw_stack(painter, r, self.stack);
+        draw_stack(painter, r, self.stack, &self.board.id, lit.motion);
         let occupied = !self.stack.is_empty();
         if is_selected {
             draw.outline(
@@ -529,13 +530,35 @@ impl CellAt<'_> {
 
 /// Draws the pieces of one cell: one fills the cell; a stack is drawn smaller, each piece a
 /// little lower and to the right of the one under it, with its height in a badge.
-fn draw_stack(painter: &egui::Painter, r: Rect, stack: &[&Piece]) {
+/// Draws one piece at its place, or on its way there (see `motion`).
+fn draw_moving(painter: &egui::Painter, place: Rect, piece: &Piece, board: &str, motion: &Motion) {
+    let key = super::motion::key(board, &piece.id);
+    let (rect, alpha) = motion.place(painter.ctx(), &key, place, piece);
+    if alpha <= 0.0 {
+        return;
+    }
+    // Over the whole scene while it moves, so that no cell is drawn over it.
+    let clip = painter.clip_rect();
+    let mut painter = painter.clone();
+    if rect != place {
+        painter = painter
+            .with_layer_id(egui::LayerId::new(
+                egui::Order::Foreground,
+                egui::Id::unique("veillee-moving"),
+            ))
+            .with_clip_rect(clip);
+    }
+    painter.multiply_opacity(alpha);
+    draw_piece(&painter, rect, piece);
+}
+
+fn draw_stack(painter: &egui::Painter, r: Rect, stack: &[&Piece], board: &str, motion: &Motion) {
     let n = stack.len();
     if n == 0 {
         return;
     }
     if n == 1 {
-        draw_piece(painter, r, stack[0]);
+        draw_moving(painter, r, stack[0], board, motion);
         return;
     }
     let s = r.width();
@@ -544,10 +567,12 @@ fn draw_stack(painter: &egui::Painter, r: Rect, stack: &[&Piece]) {
     let start = r.center() - vec2(step, step) * ((n - 1) as f32 / 2.0);
     for (i, piece) in stack.iter().enumerate() {
         let centre = start + vec2(step, step) * i as f32;
-        draw_piece(
+        draw_moving(
             painter,
             Rect::from_center_size(centre, vec2(s * scale, s * scale)),
             piece,
+            board,
+            motion,
         );
     }
     let badge = r.right_top() + vec2(-s * 0.14, s * 0.14);

@@ -18,6 +18,7 @@ use veillee_sdk::{Action, HighlightKind, Scene, Seat, Target};
 
 mod board;
 mod geometry;
+pub mod motion;
 mod pieces;
 mod scores;
 mod zones;
@@ -30,10 +31,13 @@ use zones::{card_size, draw_zone, zone_height};
 use super::i18n::{Lang, S};
 use super::widgets::{self};
 
-/// The click state of a scene: the path prefix chosen so far.
+/// The click state of a scene: the path prefix chosen so far; and the pieces drawn, so
+/// that the next scene's moves can be followed.
 #[derive(Default)]
 pub struct SceneView {
     selected: Vec<Target>,
+    /// Pieces sliding, leaving and arriving between scenes.
+    pub motion: motion::Motion,
 }
 
 /// What the last frame's clicks asked for.
@@ -116,6 +120,8 @@ impl SceneView {
         viewer: Option<Seat>,
     ) -> Chosen {
         let mut chosen = None;
+        let now = ui.input(|i| i.time);
+        self.motion.begin(ui.ctx(), scene, now);
         let first: HashSet<Target> = actions
             .iter()
             .filter_map(|a| a.path.first().cloned())
@@ -127,6 +133,7 @@ impl SceneView {
             selected: &self.selected,
             scene,
             help,
+            motion: &self.motion,
         };
         let mut clicks: Vec<Vec<Target>> = Vec::new();
         let avail = ui.available_size();
@@ -189,6 +196,12 @@ impl SceneView {
                     }
                 });
         }
+        // The pieces that left the board fade where they stood.
+        for (piece, rect, alpha) in self.motion.leaving(now) {
+            let mut painter = ui.painter().clone();
+            painter.multiply_opacity(alpha);
+            pieces::draw_piece(&painter, rect, piece);
+        }
         for clicked in clicks {
             if let Some(id) = self.click(&clicked, actions) {
                 chosen = Some(id);
@@ -223,6 +236,7 @@ struct Lit<'a> {
     selected: &'a [Target],
     scene: &'a Scene,
     help: Help,
+    motion: &'a motion::Motion,
 }
 
 impl Lit<'_> {
