@@ -206,6 +206,7 @@ strings! {
     PlayThis => "Jouer : {} ?", "Play: {}?";
     PlayIt => "Jouer ce coup", "Play it";
     LogLine => "{} : {}", "{}: {}";
+    Chime => "Un carillon quand vient le tour de quelqu'un", "A chime when someone's turn comes";
     AnimationLabel => "Suivre les coups :", "Follow the moves:";
     AnimationOff => "sans animation", "no animation";
     AnimationSlow => "lentement", "slowly";

@@ -16,6 +16,7 @@ pub mod saved;
 pub mod scene;
 pub mod settings;
 pub mod setup;
+pub mod sound;
 pub mod widgets;
 pub mod worker;
 

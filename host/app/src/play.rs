@@ -43,6 +43,8 @@ pub struct PlayScreen {
     assist: Option<Assist>,
     /// A frame is wanted this long from now (a log line due).
     repaint_after: Option<std::time::Duration>,
+    /// How many times the "your turn" chime was asked for (it plays only when sound is on).
+    chimes: u32,
     /// A move waiting for "Play it?" (assisted mode): (seat, action id, its label).
     confirm: Option<(Seat, String, veillee_sdk::Text)>,
 }
@@ -80,6 +82,10 @@ impl PlayScreen {
             .filter(|p| p.kind == PlayerKind::Human)
             .count();
         let finished = matches!(view.status, Status::Finished { .. });
+        // A bot has just played and a human's turn comes (without a hand-off: that one
+        // chimes when the player says they are ready).
+        let after_bot = self.view.as_ref().is_some_and(|v| v.bot.is_some());
+        let human_turn = view.actor.is_some() && view.bot.is_none();
         self.handoff = None;
         self.result = None;
         self.confirm_undo = None;
@@ -103,6 +109,9 @@ impl PlayScreen {
         }
         if self.handoff.is_none() {
             self.shown_viewer = view.viewer;
+            if after_bot && human_turn && !finished {
+                self.chime();
+            }
         }
         self.view = Some(view);
     }
@@ -134,6 +143,19 @@ impl PlayScreen {
                 self.repaint_after = Some(wait);
             }
         }
+    }
+
+    /// The "your turn" chime, when this game's settings want sound.
+    fn chime(&mut self) {
+        if self.assist.is_some_and(|a| a.sound) {
+            self.chimes += 1;
+            super::sound::play_chime();
+        }
+    }
+
+    /// How many times the "your turn" chime played (tests).
+    pub fn chimes(&self) -> u32 {
+        self.chimes
     }
 
     /// A game call failed (the session stays as saved).
@@ -308,6 +330,7 @@ impl PlayScreen {
                     if widgets::primary(ui, lang.t(S::ClickWhenReady)).clicked() {
                         self.handoff = None;
                         self.shown_viewer = Some(seat);
+                        self.chime();
                     }
                 });
             });

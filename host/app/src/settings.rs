@@ -80,6 +80,7 @@ pub fn assist_checkboxes(ui: &mut Ui, lang: Lang, assist: &mut Assist) -> bool {
     changed |= ui
         .checkbox(&mut assist.confirm_moves, lang.t(S::ConfirmMoves))
         .changed();
+    changed |= ui.checkbox(&mut assist.sound, lang.t(S::Chime)).changed();
     ui.horizontal_wrapped(|ui| {
         use super::worker::Animation;
         ui.label(lang.t(S::AnimationLabel));

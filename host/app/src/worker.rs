@@ -45,6 +45,9 @@ pub struct Assist {
     pub confirm_moves: bool,
     /// How moves are shown: pieces slide, leave and arrive one stage after the other.
     pub animation: Animation,
+    /// A short chime when a human's turn comes after a hand-off or a bot's move (off by
+    /// default: not every table wants sound).
+    pub sound: bool,
 }
 
 impl Default for Assist {
@@ -54,6 +57,7 @@ impl Default for Assist {
             show_last_move: true,
             confirm_moves: false,
             animation: Animation::Normal,
+            sound: false,
         }
     }
 }
@@ -1167,6 +1171,7 @@ mod tests {
             Animation::Normal,
             "older settings animate"
         );
+        assert!(!partial.sound, "and stay silent");
         assert_eq!(
             serde_json::from_str::<Assist>("{}").unwrap(),
             Assist::default()

@@ -267,6 +267,33 @@ fn a_bot_seat_moves_after_its_pause_and_the_human_gets_the_turn_back() {
         moves(h) == Some(2) && actor(h) == Some(1)
     });
     assert!(h.query_by_label_contains("your turn").is_some());
+    assert_eq!(
+        h.state().play.chimes(),
+        0,
+        "no sound unless the table asks for it"
+    );
+}
+
+#[test]
+fn with_the_chime_on_the_human_hears_their_turn_come_back_after_a_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(dir.path(), "en");
+    h.state_mut().shared.assist.sound = true;
+    open_setup(&mut h, "Siège");
+    h.query_all_by_label("Bot (random)").next().unwrap().click();
+    h.step();
+    start(&mut h);
+    h.get_by_label("d6").click();
+    wait(&mut h, "the lord's placement", |h| moves(h) == Some(1));
+    assert_eq!(h.state().play.chimes(), 0, "the bot's turn: no chime");
+    wait(&mut h, "the bot's move", |h| {
+        moves(h) == Some(2) && actor(h) == Some(1)
+    });
+    assert_eq!(
+        h.state().play.chimes(),
+        1,
+        "the human's turn again: one chime"
+    );
 }
 
 #[test]
