@@ -489,7 +489,7 @@ impl CellAt<'_> {
         } else {
             response.on_hover_text(names.join(", "))
         };
-        draw_stack(painter, r, self.stack, &self.board.id, lit.motion);
+        draw_stack(painter, r, self.stack, &self.board.id, lit.motion, lang);
         let occupied = !self.stack.is_empty();
         if is_selected {
             draw.outline(
@@ -531,7 +531,14 @@ impl CellAt<'_> {
 /// Draws the pieces of one cell: one fills the cell; a stack is drawn smaller, each piece a
 /// little lower and to the right of the one under it, with its height in a badge.
 /// Draws one piece at its place, or on its way there (see `motion`).
-fn draw_moving(painter: &egui::Painter, place: Rect, piece: &Piece, board: &str, motion: &Motion) {
+fn draw_moving(
+    painter: &egui::Painter,
+    place: Rect,
+    piece: &Piece,
+    board: &str,
+    motion: &Motion,
+    lang: Lang,
+) {
     let key = super::motion::key(board, &piece.id);
     let (rect, alpha) = motion.place(painter.ctx(), &key, place, piece);
     if alpha <= 0.0 {
@@ -549,16 +556,23 @@ fn draw_moving(painter: &egui::Painter, place: Rect, piece: &Piece, board: &str,
             .with_clip_rect(clip);
     }
     painter.multiply_opacity(alpha);
-    draw_piece(&painter, rect, piece);
+    draw_piece(&painter, rect, piece, lang);
 }
 
-fn draw_stack(painter: &egui::Painter, r: Rect, stack: &[&Piece], board: &str, motion: &Motion) {
+fn draw_stack(
+    painter: &egui::Painter,
+    r: Rect,
+    stack: &[&Piece],
+    board: &str,
+    motion: &Motion,
+    lang: Lang,
+) {
     let n = stack.len();
     if n == 0 {
         return;
     }
     if n == 1 {
-        draw_moving(painter, r, stack[0], board, motion);
+        draw_moving(painter, r, stack[0], board, motion, lang);
         return;
     }
     let s = r.width();
@@ -573,6 +587,7 @@ fn draw_stack(painter: &egui::Painter, r: Rect, stack: &[&Piece], board: &str, m
             piece,
             board,
             motion,
+            lang,
         );
     }
     let badge = r.right_top() + vec2(-s * 0.14, s * 0.14);

@@ -200,7 +200,7 @@ impl SceneView {
         for (piece, rect, alpha) in self.motion.leaving(now) {
             let mut painter = ui.painter().clone();
             painter.multiply_opacity(alpha);
-            pieces::draw_piece(&painter, rect, piece);
+            pieces::draw_piece(&painter, rect, piece, lang);
         }
         for clicked in clicks {
             if let Some(id) = self.click(&clicked, actions) {
