@@ -37,6 +37,8 @@ pub struct Shared {
     pub assist: Assist,
     /// The most recently played game that is not over (the library offers to go on with it).
     pub last_game: Option<veillee_runtime::store::model::SessionMeta>,
+    /// Each game's starting scene, drawn small on its library card.
+    pub thumbnails: std::collections::HashMap<String, veillee_sdk::Scene>,
 }
 
 /// Where a screen asks to go.
@@ -138,6 +140,7 @@ impl App {
                 data_dir,
                 assist: Assist::default(),
                 last_game: None,
+                thumbnails: Default::default(),
             },
             screen: Screen::Library,
             rules_return: Screen::Library,
@@ -205,12 +208,17 @@ impl App {
                     self.shared.assist = assist;
                 }
                 self.shared.worker.send(Request::ListSaved);
+                self.shared.worker.send(Request::Thumbnails);
             }
             Reply::OpenFailed {
                 already_running,
                 message,
             } => self.open_failed = Some((already_running, message)),
-            Reply::Games(games) => self.shared.games = games,
+            Reply::Games(games) => {
+                self.shared.games = games;
+                self.shared.worker.send(Request::Thumbnails);
+            }
+            Reply::Thumbnails(scenes) => self.shared.thumbnails.extend(scenes),
             Reply::Fonts(fonts) => {
                 if let Some(ctx) = &self.ctx {
                     widgets::add_fallback_fonts(ctx, fonts);

@@ -156,6 +156,7 @@ strings! {
     ConfirmDelete => "Supprimer la partie n° {} ({}) pour de bon ?", "Delete game #{} ({}) for good?";
     Export => "Exporter…", "Export…";
     Import => "Importer une partie…", "Import a game…";
+    StartingPosition => "{} : la position de départ", "{}: the starting position";
     ContinueGame => "Continuer : {} (partie n° {})", "Continue: {} (game #{})";
     ImportThis => "Importer ce fichier", "Import this file";
     SessionPath => "Fichier de partie", "Saved-game file";

@@ -161,6 +161,7 @@ impl LibraryScreen {
                         ui.spacing_mut().item_spacing.x = gap;
                         for game in row {
                             ui.vertical(|ui| {
+                                ui.set_max_width(ui.available_width());
                                 ui.set_width(card_w);
                                 let size = egui::vec2(card_w, card_h);
                                 if let Some(n) =
@@ -230,51 +231,70 @@ fn game_card(
             if type_size < 30.0 {
                 title.on_hover_text(name);
             }
-            let players = if m.min_players == m.max_players {
-                m.min_players.to_string()
-            } else {
-                format!("{}–{}", m.min_players, m.max_players)
-            };
-            ui.horizontal(|ui| {
-                ui.label(lang.f(S::Players, &[&players]));
-                ui.label(RichText::new("·").color(MUTED));
-                ui.label(RichText::new(lang.f(S::Version, &[&m.version])).color(MUTED));
+            // The game's starting position, drawn by the scene drawer, beside its words;
+            // its room is kept while the picture is being made, so nothing jumps.
+            let side = ((size.y - 38.0) - (ui.cursor().top() - top) - 62.0)
+                .min((size.x - 38.0) * 0.42)
+                .max(0.0);
+            ui.horizontal_top(|ui| {
+                if side >= 48.0 {
+                    let (rect, response) =
+                        ui.allocate_exact_size(Vec2::splat(side), egui::Sense::hover());
+                    let spoken = lang.f(S::StartingPosition, &[m.name.get(lang.code())]);
+                    response.widget_info(|| {
+                        egui::WidgetInfo::labeled(egui::Role::Image, true, &spoken)
+                    });
+                    if let Some(scene) = shared.thumbnails.get(&m.id) {
+                        super::scene::thumbnail(ui, rect, scene, lang);
+                    }
+                }
+                ui.vertical(|ui| {
+                    let players = if m.min_players == m.max_players {
+                        m.min_players.to_string()
+                    } else {
+                        format!("{}–{}", m.min_players, m.max_players)
+                    };
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(lang.f(S::Players, &[&players]))
+                            .on_hover_text(lang.f(S::Version, &[&m.version]));
+                    });
+                    ui.horizontal_wrapped(|ui| {
+                        let origin = if game.builtin {
+                            S::Builtin
+                        } else {
+                            S::Installed
+                        };
+                        ui.label(RichText::new(lang.t(origin)).small().color(MUTED));
+                        ui.label(RichText::new("·").color(MUTED));
+                        let variants = game.variants.iter().filter(|v| v.info.is_ok()).count();
+                        let text = if variants == 0 {
+                            lang.t(S::NoVariants).to_string()
+                        } else {
+                            lang.f(S::VariantsCount, &[&variants.to_string()])
+                        };
+                        ui.label(RichText::new(text).small().color(MUTED));
+                    });
+                    ui.add_space(4.0);
+                    // The description, cut to the lines the card has room for (all of it on hover
+                    // and on the rules screen), so that every card of a row is the same size.
+                    let description = m.description.get(lang.code());
+                    let line = ui.text_style_height(&egui::TextStyle::Body);
+                    let left = size.y - 38.0 - (ui.cursor().top() - top) - 62.0;
+                    let rows = ((left / line).floor() as usize).clamp(1, 12);
+                    let mut job = egui::text::LayoutJob::simple(
+                        description.to_string(),
+                        egui::FontId::proportional(21.0),
+                        widgets::TEXT,
+                        ui.available_width(),
+                    );
+                    job.wrap.max_rows = rows;
+                    job.wrap.overflow_character = Some('…');
+                    let shown = ui.label(job);
+                    if shown.rect.height() > line * (rows as f32 - 0.5) {
+                        shown.on_hover_text(description);
+                    }
+                });
             });
-            ui.horizontal(|ui| {
-                let origin = if game.builtin {
-                    S::Builtin
-                } else {
-                    S::Installed
-                };
-                ui.label(RichText::new(lang.t(origin)).small().color(MUTED));
-                ui.label(RichText::new("·").color(MUTED));
-                let variants = game.variants.iter().filter(|v| v.info.is_ok()).count();
-                let text = if variants == 0 {
-                    lang.t(S::NoVariants).to_string()
-                } else {
-                    lang.f(S::VariantsCount, &[&variants.to_string()])
-                };
-                ui.label(RichText::new(text).small().color(MUTED));
-            });
-            ui.add_space(4.0);
-            // The description, cut to the lines the card has room for (all of it on hover
-            // and on the rules screen), so that every card of a row is the same size.
-            let description = m.description.get(lang.code());
-            let line = ui.text_style_height(&egui::TextStyle::Body);
-            let left = size.y - 38.0 - (ui.cursor().top() - top) - 62.0;
-            let rows = ((left / line).floor() as usize).clamp(1, 12);
-            let mut job = egui::text::LayoutJob::simple(
-                description.to_string(),
-                egui::FontId::proportional(21.0),
-                widgets::TEXT,
-                ui.available_width(),
-            );
-            job.wrap.max_rows = rows;
-            job.wrap.overflow_character = Some('…');
-            let shown = ui.label(job);
-            if shown.rect.height() > line * (rows as f32 - 0.5) {
-                shown.on_hover_text(description);
-            }
             ui.add_space(8.0);
             // The buttons at the bottom of the card, whatever the description's length.
             let used = ui.cursor().top() - top;

@@ -119,6 +119,8 @@ pub enum Request {
     Fonts,
     /// Load the games and open the database.
     Open,
+    /// Each game's starting scene, for the library's pictures.
+    Thumbnails,
     /// Validate and install a plugin file.
     Install(PathBuf),
     /// Remove an installed game.
@@ -343,6 +345,8 @@ pub enum Reply {
     Fonts(Vec<(String, Vec<u8>)>),
     /// The library changed.
     Games(Vec<GameInfo>),
+    /// Games' starting scenes, by game id (the library draws them).
+    Thumbnails(Vec<(String, Scene)>),
     /// An install ended (game name or the error chain).
     Installed(Result<Text, String>),
     /// An uninstall ended.
@@ -552,6 +556,7 @@ impl State {
         match request {
             Request::Fonts => vec![Reply::Fonts(fallback_fonts())],
             Request::Open => self.open(),
+            Request::Thumbnails => vec![Reply::Thumbnails(self.thumbnails())],
             Request::Install(path) => {
                 let result = self.install(&path);
                 vec![Reply::Installed(result), Reply::Games(self.games())]
@@ -678,6 +683,31 @@ impl State {
                     builtin: entry.origin == Origin::Builtin,
                     variants,
                 }
+            })
+            .collect()
+    }
+
+    /// Each game's scene at the start of a game for its fewest players, as a spectator sees
+    /// it (with the game's own scripts: Castel deals in its cards script). A game that cannot
+    /// start is left without a picture.
+    fn thumbnails(&self) -> Vec<(String, Scene)> {
+        let Some(catalog) = &self.catalog else {
+            return Vec::new();
+        };
+        let user = self.data.variants();
+        catalog
+            .games()
+            .iter()
+            .filter_map(|entry| {
+                let manifest = entry.manifest();
+                let plugin = catalog.engine(&manifest.id).ok()?;
+                let mut engine =
+                    veillee_runtime::launch::with_own_scripts(Box::new(plugin), Some(&user))
+                        .ok()?;
+                let game = engine.create(&Setup::new(manifest.min_players, 1)).ok()?;
+                let scene = engine.view(game, None);
+                engine.drop_game(game);
+                Some((manifest.id.clone(), scene.ok()?))
             })
             .collect()
     }

@@ -1152,3 +1152,35 @@ fn with_animation_off_a_bot_move_is_drawn_on_its_square_at_once() {
         assert!(at.distance(h.get_by_label(&square).rect().center()) < 0.5);
     }
 }
+
+#[test]
+fn every_built_in_game_has_a_picture_of_its_starting_position_in_the_library() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(dir.path(), "en");
+    let games: Vec<(String, String)> = h
+        .state()
+        .shared
+        .games
+        .iter()
+        .filter(|g| g.builtin)
+        .map(|g| (g.manifest.id.clone(), g.manifest.name.en.clone()))
+        .collect();
+    assert!(games.len() >= 6, "{games:?}");
+    wait(&mut h, "the pictures", |h| {
+        games
+            .iter()
+            .all(|(id, _)| h.state().shared.thumbnails.contains_key(id))
+    });
+    for (id, name) in &games {
+        // The spectator's view of a new game: its boards, with pieces where a game has some
+        // at the start.
+        let scene = &h.state().shared.thumbnails[id];
+        assert!(!scene.boards.is_empty(), "{id} has a board to draw");
+        assert!(
+            h.query_by_label(&format!("{name}: the starting position"))
+                .is_some(),
+            "{name}'s card shows it: {:?}",
+            labels(&h)
+        );
+    }
+}

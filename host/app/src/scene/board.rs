@@ -44,15 +44,20 @@ pub(super) fn draw_board(
     }
     let geo = Geometry::new(board, rotation);
     let units = geo.size();
-    let title_h = if board.title.en.is_empty() { 0.0 } else { 34.0 };
+    // A still picture (the library's) has no title, coordinates or clicks.
+    let title_h = if board.title.en.is_empty() || lit.still {
+        0.0
+    } else {
+        34.0
+    };
     // Room for the coordinates on the left and below (when there are some) and for the
     // board's shadow on every side.
-    let labelled = !board.col_labels.is_empty() || !board.row_labels.is_empty();
+    let labelled = (!board.col_labels.is_empty() || !board.row_labels.is_empty()) && !lit.still;
     let margin = if labelled { 30.0 } else { 0.0 };
     let shadow = 8.0;
     let unit = ((rect.width() - margin - 2.0 * shadow) / units.x)
         .min((rect.height() - margin - title_h - 2.0 * shadow) / units.y)
-        .clamp(18.0, 130.0);
+        .clamp(if lit.still { 2.0 } else { 18.0 }, 130.0);
     let grid = units * unit;
     let origin = pos2(
         rect.center().x - grid.x / 2.0 + margin / 2.0,
@@ -123,7 +128,9 @@ pub(super) fn draw_board(
     if !under {
         draw_lines(&painter, board, &draw);
     }
-    draw_coordinates(&painter, board, &draw, grid);
+    if !lit.still {
+        draw_coordinates(&painter, board, &draw, grid);
+    }
     let mut stacks: HashMap<(u16, u16), Vec<&Piece>> = HashMap::new();
     for p in &board.pieces {
         stacks.entry((p.col, p.row)).or_default().push(p);
@@ -134,6 +141,13 @@ pub(super) fn draw_board(
         row,
         stack: stacks.get(&(col, row)).map_or(&[][..], |v| &v[..]),
     };
+    if lit.still {
+        for ((col, row), stack) in &stacks {
+            let place = draw.rect(*col, *row);
+            draw_stack(&painter, place, stack, &board.id, lit.motion, lang);
+        }
+        return;
+    }
     // The cell under the pointer, by the shapes drawn: boxes around hexagons overlap, so
     // which box egui finds under the pointer does not say which hexagon it is in.
     let pointed = ui

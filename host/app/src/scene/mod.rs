@@ -134,6 +134,7 @@ impl SceneView {
             scene,
             help,
             motion: &self.motion,
+            still: false,
         };
         let mut clicks: Vec<Vec<Target>> = Vec::new();
         let avail = ui.available_size();
@@ -211,6 +212,35 @@ impl SceneView {
     }
 }
 
+/// A game's picture for the library: its boards as the scene drawer draws them, in `rect`,
+/// side by side, with nothing to click.
+pub fn thumbnail(ui: &mut Ui, rect: Rect, scene: &Scene, lang: Lang) {
+    let none = HashSet::new();
+    let mut still = motion::Motion::default();
+    still.pace = motion::Pace {
+        on: false,
+        seconds: 0.0,
+    };
+    let lit = Lit {
+        first: &none,
+        next: &none,
+        selected: &[],
+        scene,
+        help: Help {
+            targets: false,
+            last_move: false,
+        },
+        motion: &still,
+        still: true,
+    };
+    let count = scene.boards.len().max(1) as f32;
+    let w = rect.width() / count;
+    for (i, board) in scene.boards.iter().enumerate() {
+        let part = Rect::from_min_size(rect.min + vec2(w * i as f32, 0.0), vec2(w, rect.height()));
+        draw_board(ui, part, board, scene.rotation, &lit, lang, &mut Vec::new());
+    }
+}
+
 /// What the play screen's assisted mode shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Help {
@@ -237,6 +267,8 @@ struct Lit<'a> {
     scene: &'a Scene,
     help: Help,
     motion: &'a motion::Motion,
+    /// A still picture: nothing to click, no names for screen readers, no titles.
+    still: bool,
 }
 
 impl Lit<'_> {
