@@ -12,6 +12,9 @@ use super::worker::{seat_name, Assist, GameView, LogLine, Request};
 use veillee_runtime::store::model::PlayerKind;
 use veillee_runtime::variants::library::ScriptSource;
 
+/// How many of the log's latest lines the play screen shows.
+pub const LOG_LINES_SHOWN: usize = 300;
+
 /// How long a bot "thinks" before its move is played, so that people see it coming.
 pub const BOT_PAUSE_SECONDS: f64 = 0.8;
 
@@ -439,13 +442,21 @@ impl PlayScreen {
                                     .map_or(ACCENT, |s| colour(s.colour));
                                 ui.horizontal(|ui| {
                                     widgets::seat_dot(ui, dot, 22.0);
-                                    ui.label(
-                                        RichText::new(
-                                            lang.f(S::YourTurn, &[&seat_name(&view.meta, seat)]),
+                                    // Wrapped: a long name must not push the panel past
+                                    // the window's edge.
+                                    ui.add(
+                                        egui::Label::new(
+                                            RichText::new(
+                                                lang.f(
+                                                    S::YourTurn,
+                                                    &[&seat_name(&view.meta, seat)],
+                                                ),
+                                            )
+                                            .size(26.0)
+                                            .strong()
+                                            .color(ACCENT),
                                         )
-                                        .size(26.0)
-                                        .strong()
-                                        .color(ACCENT),
+                                        .wrap(),
                                     );
                                 });
                             } else if let Some(bot) = view.bot {
@@ -487,7 +498,10 @@ impl PlayScreen {
                 egui::ScrollArea::vertical()
                     .stick_to_bottom(true)
                     .show(ui, |ui| {
-                        for (line, &at) in self.log.iter().zip(&self.log_at) {
+                        // The latest lines: a long game's whole log would be laid out every
+                        // frame (the replay shows every move).
+                        let from = self.log.len().saturating_sub(LOG_LINES_SHOWN);
+                        for (line, &at) in self.log.iter().zip(&self.log_at).skip(from) {
                             if at <= now {
                                 log_line(ui, lang, &line.who, line.text_for(view.viewer));
                             }

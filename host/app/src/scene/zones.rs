@@ -11,7 +11,7 @@ use crate::widgets::{self, colour, ink_on, ACCENT};
 /// more in a wide one, never too small to read.
 pub(super) fn card_size(width: f32) -> egui::Vec2 {
     let gap = 12.0;
-    let (least, most) = (80.0, 124.0);
+    let (least, most) = (74.0, 124.0);
     let fit = ((width + gap) / (least + gap)).floor().max(1.0);
     let per_row = ((width + gap) / (most + gap)).ceil().clamp(1.0, fit);
     let w = ((width - gap * (per_row - 1.0)) / per_row)
