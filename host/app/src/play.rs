@@ -241,11 +241,7 @@ impl PlayScreen {
 
         let mut undo_clicked = undo_key && can_undo;
         egui::Panel::top("play-bar")
-            .frame(
-                egui::Frame::new()
-                    .fill(widgets::PANEL)
-                    .inner_margin(egui::Margin::same(10)),
-            )
+            .frame(widgets::panel_frame(10))
             .show(ui, |ui| {
                 // The buttons on the right first; the game's name and notes take what is
                 // left, cut short rather than drawn under the buttons.
@@ -341,14 +337,10 @@ impl PlayScreen {
         }
 
         let mut chosen = None;
-        let side = (ui.ctx().content_rect().width() * 0.27).clamp(320.0, 440.0);
+        let side = widgets::side_width(ui.ctx());
         egui::Panel::right("play-side")
             .exact_size(side)
-            .frame(
-                egui::Frame::new()
-                    .fill(widgets::PANEL)
-                    .inner_margin(egui::Margin::same(16)),
-            )
+            .frame(widgets::panel_frame(16))
             .show(ui, |ui| {
                 // The decisions and scores scroll on their own when the window is small
                 // (a TV-sized interface scale); the log keeps the rest of the height.
@@ -380,16 +372,7 @@ impl PlayScreen {
                                     .strong()
                                     .color(ACCENT),
                             );
-                            let winners: Vec<String> = outcome
-                                .winners
-                                .iter()
-                                .map(|&w| seat_name(&view.meta, w))
-                                .collect();
-                            let headline = if winners.is_empty() {
-                                lang.t(S::Draw).to_string()
-                            } else {
-                                lang.f(S::Winner, &[&winners.join(", ")])
-                            };
+                            let headline = outcome_headline(lang, &view.meta, outcome);
                             ui.label(RichText::new(headline).size(26.0).strong());
                             ui.label(outcome.reason.get(code));
                             if !outcome.scores.is_empty() {
@@ -637,5 +620,23 @@ pub fn log_line(ui: &mut Ui, lang: super::i18n::Lang, who: &str, text: &veillee_
         ui.label(RichText::new(text).color(MUTED));
     } else {
         ui.label(lang.f(S::LogLine, &[who, text]));
+    }
+}
+
+/// "Winner: Ana, Bruno" or "Draw", for the end of a game.
+pub fn outcome_headline(
+    lang: super::i18n::Lang,
+    meta: &veillee_runtime::store::model::SessionMeta,
+    outcome: &veillee_sdk::Outcome,
+) -> String {
+    let winners: Vec<String> = outcome
+        .winners
+        .iter()
+        .map(|&w| seat_name(meta, w))
+        .collect();
+    if winners.is_empty() {
+        lang.t(S::Draw).to_string()
+    } else {
+        lang.f(S::Winner, &[&winners.join(", ")])
     }
 }

@@ -8,7 +8,7 @@ use veillee_sdk::Seat;
 
 use super::app::{Nav, Shared};
 use super::i18n::S;
-use super::play::log_line;
+use super::play::{log_line, outcome_headline};
 use super::scene::{self, SceneView};
 use super::widgets::{self, ACCENT, MUTED};
 use super::worker::{repeats, seat_name, ReplayData, Request};
@@ -120,11 +120,7 @@ impl ReplayScreen {
         }
 
         egui::Panel::top("replay-bar")
-            .frame(
-                egui::Frame::new()
-                    .fill(widgets::PANEL)
-                    .inner_margin(egui::Margin::same(10)),
-            )
+            .frame(widgets::panel_frame(10))
             .show(ui, |ui| {
                 ui.horizontal_wrapped(|ui| {
                     if widgets::button(ui, lang.t(S::Back)).clicked() {
@@ -205,11 +201,7 @@ impl ReplayScreen {
         }
 
         egui::Panel::bottom("replay-controls")
-            .frame(
-                egui::Frame::new()
-                    .fill(widgets::PANEL)
-                    .inner_margin(egui::Margin::same(10)),
-            )
+            .frame(widgets::panel_frame(10))
             .show(ui, |ui| {
                 ui.horizontal_wrapped(|ui| {
                     let step = self.step;
@@ -258,29 +250,16 @@ impl ReplayScreen {
                 });
             });
 
-        let side = (ui.ctx().content_rect().width() * 0.27).clamp(300.0, 420.0);
+        let side = widgets::side_width(ui.ctx());
         egui::Panel::right("replay-side")
             .exact_size(side)
-            .frame(
-                egui::Frame::new()
-                    .fill(widgets::PANEL)
-                    .inner_margin(egui::Margin::same(16)),
-            )
+            .frame(widgets::panel_frame(16))
             .show(ui, |ui| {
                 let scene = self.scene_at(&data);
                 ui.label(RichText::new(scene.message.get(code)).size(22.0));
                 if self.step == total {
                     if let Some(outcome) = data.seen.status.outcome() {
-                        let winners: Vec<String> = outcome
-                            .winners
-                            .iter()
-                            .map(|&w| seat_name(&data.meta, w))
-                            .collect();
-                        let headline = if winners.is_empty() {
-                            lang.t(S::Draw).to_string()
-                        } else {
-                            lang.f(S::Winner, &[&winners.join(", ")])
-                        };
+                        let headline = outcome_headline(lang, &data.meta, outcome);
                         ui.label(RichText::new(headline).size(24.0).strong().color(ACCENT));
                     }
                 }

@@ -9,11 +9,10 @@ use veillee_app::app::Screen;
 use veillee_app::App;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::GameEngine;
-use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
 use veillee_sdk::{GameRng, Seat, Setup};
 
 mod common;
-use common::{environment, harness, wait};
+use common::{harness, wait};
 
 fn moves(h: &Harness<'static, App>) -> Option<u32> {
     h.state().play.view.as_ref().map(|v| v.meta.moves)
@@ -55,21 +54,10 @@ fn start(h: &mut Harness<'static, App>) {
 /// Plays a whole random Siège game between two humans in the data directory, without the
 /// window (the library's own sessions), and returns its id.
 fn finished_siege_game(data: &Path) -> u64 {
-    environment();
-    let runtime =
-        veillee_runtime::plugin::Runtime::new(Some(DataDir::at(data).compiled_cache())).unwrap();
-    let catalog = veillee_runtime::catalog::Catalog::open(runtime, DataDir::at(data));
+    let (catalog, sessions) = common::catalog_and_sessions(data);
     let mut engine = catalog.engine("siege").unwrap();
-    let (store, _) = veillee_runtime::store::Store::open(data).unwrap();
-    let sessions = veillee_runtime::session::Sessions::new(store);
-    let seats = ["Ana", "Bruno"]
-        .map(|name| SeatPlayer {
-            name: name.into(),
-            kind: PlayerKind::Human,
-        })
-        .to_vec();
     let mut live = sessions
-        .start(&mut engine, seats, Setup::new(2, 7))
+        .start(&mut engine, common::ana_and_bruno(), Setup::new(2, 7))
         .unwrap();
     let mut rng = GameRng::new(7);
     for _ in 0..5000 {
@@ -102,6 +90,15 @@ fn hand_over(h: &mut Harness<'static, App>) -> bool {
         passed = true;
     }
     passed
+}
+
+/// A new Siège game where a bot attacks (seat 0) and the human defender has placed the lord.
+fn siege_against_a_bot(h: &mut Harness<'static, App>) {
+    open_setup(h, "Siège");
+    h.query_all_by_label("Bot (random)").next().unwrap().click();
+    h.step();
+    start(h);
+    h.get_by_label("d6").click();
 }
 
 fn start_siege(h: &mut Harness<'static, App>) {
@@ -279,11 +276,7 @@ fn with_the_chime_on_the_human_hears_their_turn_come_back_after_a_bot() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(dir.path(), "en");
     h.state_mut().shared.assist.sound = true;
-    open_setup(&mut h, "Siège");
-    h.query_all_by_label("Bot (random)").next().unwrap().click();
-    h.step();
-    start(&mut h);
-    h.get_by_label("d6").click();
+    siege_against_a_bot(&mut h);
     wait(&mut h, "the lord's placement", |h| moves(h) == Some(1));
     assert_eq!(h.state().play.chimes(), 0, "the bot's turn: no chime");
     wait(&mut h, "the bot's move", |h| {
@@ -1061,11 +1054,7 @@ fn a_game_with_nothing_private_to_one_seat_never_blanks_the_board_between_two_hu
 fn an_animated_bot_move_slides_from_its_square_and_ends_on_the_new_one() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(dir.path(), "en");
-    open_setup(&mut h, "Siège");
-    h.query_all_by_label("Bot (random)").next().unwrap().click();
-    h.step();
-    start(&mut h);
-    h.get_by_label("d6").click();
+    siege_against_a_bot(&mut h);
     wait(&mut h, "the lord's placement", |h| moves(h) == Some(1));
     let before = h.state().play.view.as_ref().unwrap().scene.clone();
     wait(&mut h, "the bot's move", |h| moves(h) == Some(2));
@@ -1127,11 +1116,7 @@ fn with_animation_off_a_bot_move_is_drawn_on_its_square_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(dir.path(), "en");
     h.state_mut().shared.assist.animation = veillee_app::worker::Animation::Off;
-    open_setup(&mut h, "Siège");
-    h.query_all_by_label("Bot (random)").next().unwrap().click();
-    h.step();
-    start(&mut h);
-    h.get_by_label("d6").click();
+    siege_against_a_bot(&mut h);
     wait(&mut h, "the bot's move", |h| moves(h) == Some(2));
     let scene = h.state().play.view.as_ref().unwrap().scene.clone();
     let board = &scene.boards[0];

@@ -10,11 +10,10 @@ use egui_kittest::Harness;
 use veillee_app::app::Screen;
 use veillee_app::App;
 use veillee_runtime::data_dir::DataDir;
-use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
 use veillee_sdk::{GameRng, Scene, Seat, Setup};
 
 mod common;
-use common::{environment, harness, texts, wait};
+use common::{harness, texts, wait};
 
 /// What each viewer could see after each move of a saved game.
 struct Played {
@@ -42,23 +41,17 @@ fn face_up(scene: &Scene) -> BTreeSet<String> {
 /// Plays `moves` random moves of a two-player Castel game (with its cards script) in the
 /// data directory, without the window, recording what each viewer saw.
 fn castel_game(data: &Path, moves: usize) -> Played {
-    environment();
-    let dir = DataDir::at(data);
-    let runtime = veillee_runtime::plugin::Runtime::new(Some(dir.compiled_cache())).unwrap();
-    let catalog = veillee_runtime::catalog::Catalog::open(runtime, dir.clone());
+    let (catalog, sessions) = common::catalog_and_sessions(data);
+    let user = DataDir::at(data).variants();
     let (mut engine, recorded) =
-        veillee_runtime::launch::engine_with_variants(&catalog, "castel", &[], &dir.variants())
-            .unwrap();
-    let (store, _) = veillee_runtime::store::Store::open(data).unwrap();
-    let sessions = veillee_runtime::session::Sessions::new(store);
-    let seats = ["Ana", "Bruno"]
-        .map(|name| SeatPlayer {
-            name: name.into(),
-            kind: PlayerKind::Human,
-        })
-        .to_vec();
+        veillee_runtime::launch::engine_with_variants(&catalog, "castel", &[], &user).unwrap();
     let mut live = sessions
-        .start_with_variants(&mut *engine, seats, Setup::new(2, 11), recorded)
+        .start_with_variants(
+            &mut *engine,
+            common::ana_and_bruno(),
+            Setup::new(2, 11),
+            recorded,
+        )
         .unwrap();
     let seen = |engine: &mut Box<dyn veillee_runtime::engine::GameEngine>, game| {
         [Some(0), Some(1), None].map(|viewer| face_up(&engine.view(game, viewer).unwrap()))

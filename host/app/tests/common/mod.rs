@@ -66,3 +66,31 @@ pub fn texts(h: &Harness<'static, App>) -> Vec<String> {
         })
         .collect()
 }
+
+/// The library's games and the saved sessions of a data directory, without the window (to
+/// prepare sessions the window then opens).
+#[allow(dead_code)] // not every test file prepares sessions
+pub fn catalog_and_sessions(
+    data: &Path,
+) -> (
+    veillee_runtime::catalog::Catalog,
+    veillee_runtime::session::Sessions,
+) {
+    environment();
+    let dir = DataDir::at(data);
+    let runtime = veillee_runtime::plugin::Runtime::new(Some(dir.compiled_cache())).unwrap();
+    let catalog = veillee_runtime::catalog::Catalog::open(runtime, dir);
+    let (store, _) = veillee_runtime::store::Store::open(data).unwrap();
+    (catalog, veillee_runtime::session::Sessions::new(store))
+}
+
+/// Two human players, Ana and Bruno.
+#[allow(dead_code)] // not every test file prepares sessions
+pub fn ana_and_bruno() -> Vec<veillee_runtime::store::model::SeatPlayer> {
+    ["Ana", "Bruno"]
+        .map(|name| veillee_runtime::store::model::SeatPlayer {
+            name: name.into(),
+            kind: veillee_runtime::store::model::PlayerKind::Human,
+        })
+        .to_vec()
+}

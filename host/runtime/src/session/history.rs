@@ -111,13 +111,7 @@ impl Sessions {
         id: u64,
     ) -> Result<(SessionMeta, Vec<LogEntry>), SessionError> {
         let meta = self.get(id)?;
-        if engine.manifest().id != meta.game {
-            return Err(SessionError::WrongGame {
-                id,
-                expected: meta.game,
-                found: engine.manifest().id.clone(),
-            });
-        }
+        super::same_game(engine, id, &meta)?;
         let log = self.store.log(id, 0)?;
         Ok((meta, log))
     }
