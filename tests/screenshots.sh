@@ -52,6 +52,8 @@ shoot() { # NAME START LANG [WIDTHxHEIGHT] [SCALE]
         "$0" --lang "$1" & pid=$!
         sleep 6
         if ! kill -0 "$pid" 2>/dev/null; then echo "the window did not stay open" >&2; exit 1; fi
+        # The pointer out of the way (it rests mid-screen, where a card would show its tooltip).
+        if command -v xdotool >/dev/null; then xdotool mousemove 1 1; sleep 1; fi
         import -window root "$2"
         kill "$pid"; wait "$pid" 2>/dev/null || true
     ' "$bin" "$lang" "$out/$name.png"
