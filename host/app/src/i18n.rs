@@ -168,6 +168,9 @@ strings! {
     ConfirmDelete => "Supprimer la partie n° {} ({}) pour de bon ?", "Delete game #{} ({}) for good?";
     Export => "Exporter…", "Export…";
     Import => "Importer une partie…", "Import a game…";
+    StartingPosition => "{} : la position de départ", "{}: the starting position";
+    ContinueGame => "Continuer : {} (partie n° {})", "Continue: {} (game #{})";
+    ImportThis => "Importer ce fichier", "Import this file";
     SessionPath => "Fichier de partie", "Saved-game file";
     Exported => "Partie exportée dans {}", "Game exported to {}";
     Imported => "Partie importée (n° {})", "Game imported (#{})";
@@ -215,6 +218,32 @@ strings! {
     ConfirmMoves => "Demander confirmation avant chaque coup", "Ask before playing each move";
     PlayThis => "Jouer : {} ?", "Play: {}?";
     PlayIt => "Jouer ce coup", "Play it";
+    LogLine => "{} : {}", "{}: {}";
+    Chime => "Un carillon quand vient le tour de quelqu'un", "A chime when someone's turn comes";
+    AnimationLabel => "Suivre les coups :", "Follow the moves:";
+    AnimationOff => "sans animation", "no animation";
+    AnimationSlow => "lentement", "slowly";
+    AnimationNormal => "normalement", "normally";
+    AnimationFast => "vite", "quickly";
+    ResultFor => "{} : voici où en est la partie", "{}: here is where the game stands";
+    NextIs => "Ensuite, l'écran passe à {}.", "Next, the screen goes to {}.";
+    Done => "Terminé", "Done";
+    UndoTheirs => "Annuler reprend le dernier coup de {}. Cette personne est-elle d'accord ?", "Undo takes back {}'s last move. Do they agree?";
+    WatchReplay => "Revoir la partie", "Watch the replay";
+    Replay => "Revoir", "Replay";
+    ReplayOf => "{} — partie n° {}", "{} — game #{}";
+    WatchAs => "Vue de :", "Seen by:";
+    AsSeenBy => "Vue de {}", "As seen by {}";
+    ReplayLoading => "La partie est rejouée coup par coup…", "Playing the game again move by move…";
+    ReplayFailed => "La partie n'a pas pu être rejouée", "The game could not be played again";
+    ReplayFirst => "Début", "First";
+    ReplayBack => "Reculer", "Back";
+    ReplayForward => "Avancer", "Forward";
+    ReplayLast => "Fin", "Last";
+    Autoplay => "Lecture", "Play";
+    Pause => "Pause", "Pause";
+    Speed => "Vitesse", "Speed";
+    MoveOf => "Coup {} sur {}", "Move {} of {}";
 }
 
 #[cfg(test)]

@@ -47,6 +47,11 @@ pub struct Assist {
     pub show_last_move: bool,
     /// Ask "Play this move?" before a move is sent.
     pub confirm_moves: bool,
+    /// How moves are shown: pieces slide, leave and arrive one stage after the other.
+    pub animation: Animation,
+    /// A short chime when a human's turn comes after a hand-off or a bot's move (off by
+    /// default: not every table wants sound).
+    pub sound: bool,
 }
 
 impl Default for Assist {
@@ -55,6 +60,38 @@ impl Default for Assist {
             show_targets: true,
             show_last_move: true,
             confirm_moves: false,
+            animation: Animation::Normal,
+            sound: false,
+        }
+    }
+}
+
+/// How fast moves are shown, or not at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Animation {
+    /// Pieces jump to their new place at once.
+    Off,
+    /// Slowly, for a table that follows from the sofa.
+    Slow,
+    /// The default.
+    Normal,
+    /// Quickly.
+    Fast,
+}
+
+impl Assist {
+    /// The scene drawer's pace for these settings.
+    pub fn pace(&self) -> crate::scene::motion::Pace {
+        let seconds = match self.animation {
+            Animation::Off => 0.0,
+            Animation::Slow => 0.8,
+            Animation::Normal => 0.45,
+            Animation::Fast => 0.22,
+        };
+        crate::scene::motion::Pace {
+            on: self.animation != Animation::Off,
+            seconds,
         }
     }
 }
@@ -86,6 +123,8 @@ pub enum Request {
     Fonts,
     /// Load the games and open the database.
     Open,
+    /// Each game's starting scene, for the library's pictures.
+    Thumbnails,
     /// Validate and install a plugin file.
     Install(PathBuf),
     /// Remove an installed game.
@@ -135,6 +174,13 @@ pub enum Request {
     },
     /// Re-apply what the last undo took back.
     Redo,
+    /// Play a saved session again, move by move, as one seat saw it (`None`: a spectator).
+    Replay {
+        /// The session.
+        id: u64,
+        /// Whose view.
+        viewer: Option<Seat>,
+    },
     /// Leave the game (it stays saved).
     Close,
     /// List saved sessions.
@@ -152,7 +198,7 @@ pub enum Request {
 }
 
 /// One line of the game log.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LogLine {
     /// Who did it (empty for the launcher's own notes).
     pub who: String,
@@ -172,6 +218,67 @@ impl LogLine {
             _ => &self.text,
         }
     }
+
+    /// Whether `viewer` reads something of this line the rest of the table does not.
+    pub fn private_to(&self, viewer: Option<Seat>) -> bool {
+        self.private
+            .as_ref()
+            .is_some_and(|p| p.is_for(self.actor, viewer))
+    }
+
+    /// A note of the launcher's own (a new game, an undo), read by everyone.
+    pub fn note(text: Text) -> LogLine {
+        LogLine {
+            who: String::new(),
+            actor: None,
+            private: None,
+            text,
+        }
+    }
+}
+
+/// The log lines of one move: the move as its player named it, then what it caused —
+/// leaving out an event that only repeats the move's label (Castel's "Black pawns: Draw"
+/// after "Ana: Draw").
+pub fn move_lines(
+    who: String,
+    seat: Seat,
+    label: Text,
+    private: Option<veillee_sdk::Private>,
+    events: Vec<veillee_sdk::Event>,
+) -> Vec<LogLine> {
+    let mut lines = Vec::with_capacity(events.len() + 1);
+    for event in events {
+        if repeats(&event.text, &label) {
+            continue;
+        }
+        lines.push(LogLine {
+            who: String::new(),
+            actor: Some(seat),
+            private: event.private,
+            text: event.text,
+        });
+    }
+    lines.insert(
+        0,
+        LogLine {
+            who,
+            actor: Some(seat),
+            private,
+            text: label,
+        },
+    );
+    lines
+}
+
+/// Whether an event's text only says the move's label again, maybe after who played it
+/// (`Black pawns: Draw`, `Pions noirs : Piocher`).
+pub fn repeats(event: &Text, label: &Text) -> bool {
+    let same = |e: &str, l: &str| {
+        e == l
+            || (!l.is_empty() && e.ends_with(l) && e[..e.len() - l.len()].trim_end().ends_with(':'))
+    };
+    same(&event.fr, &label.fr) && same(&event.en, &label.en)
 }
 
 /// The game being played, as the window draws it.
@@ -206,6 +313,27 @@ pub struct GameView {
     /// The names of the house rules in play (a game's own scripts, like Castel's cards, are
     /// part of the game, not house rules).
     pub house_rules: Vec<Text>,
+    /// Whether `viewer`'s view shows something the rest of the table may not see (its own
+    /// hand, its secret options): then the screen is handed over before it is shown.
+    pub private: bool,
+    /// When the screen must be handed over to `viewer`: what the human who had the screen
+    /// before (the seat) sees now, so that they see the result of the last move (their own
+    /// or a bot's) before the board is hidden.
+    pub result: Option<(Seat, Box<Scene>)>,
+    /// The seat whose move one undo would take back (the window asks before taking back
+    /// another player's move).
+    pub undo_seat: Option<Seat>,
+}
+
+/// A saved game played again as one viewer saw it: the replay screen steps through it.
+#[derive(Clone, Debug)]
+pub struct ReplayData {
+    /// The session (names, seats, id).
+    pub meta: SessionMeta,
+    /// The game's manifest.
+    pub manifest: Manifest,
+    /// Every move as the viewer read it, with the scene it saw after it.
+    pub seen: veillee_runtime::session::Seen,
 }
 
 /// What the worker answers.
@@ -239,12 +367,16 @@ pub enum Reply {
     Fonts(Vec<(String, Vec<u8>)>),
     /// The library changed.
     Games(Vec<GameInfo>),
+    /// Games' starting scenes, by game id (the library draws them).
+    Thumbnails(Vec<(String, Scene)>),
     /// An install ended (game name or the error chain).
     Installed(Result<Text, String>),
     /// An uninstall ended.
     Uninstalled(Result<Text, String>),
     /// The game as it stands now.
     Game(Box<GameView>),
+    /// A replay, or why it could not be made.
+    Replay(Result<Box<ReplayData>, String>),
     /// Undo would take back a reveal: these things were revealed.
     RevealInTheWay(Vec<Text>),
     /// A game call failed; the session stays as saved.
@@ -483,6 +615,7 @@ impl State {
         match request {
             Request::Fonts => vec![Reply::Fonts(fallback_fonts())],
             Request::Open => self.open(),
+            Request::Thumbnails => vec![Reply::Thumbnails(self.thumbnails())],
             Request::Install(path) => {
                 let result = self.install(&path);
                 vec![Reply::Installed(result), Reply::Games(self.games())]
@@ -510,6 +643,9 @@ impl State {
                 Err(None) => vec![],
             },
             Request::Redo => vec![self.reply_game(State::redo)],
+            Request::Replay { id, viewer } => {
+                vec![Reply::Replay(self.replay(id, viewer).map(Box::new))]
+            }
             Request::Close => {
                 if let Some(mut playing) = self.playing.take() {
                     playing.engine.drop_game(playing.live.game);
@@ -614,6 +750,31 @@ impl State {
             .collect()
     }
 
+    /// Each game's scene at the start of a game for its fewest players, as a spectator sees
+    /// it (with the game's own scripts: Castel deals in its cards script). A game that cannot
+    /// start is left without a picture.
+    fn thumbnails(&self) -> Vec<(String, Scene)> {
+        let Some(catalog) = &self.catalog else {
+            return Vec::new();
+        };
+        let user = self.data.variants();
+        catalog
+            .games()
+            .iter()
+            .filter_map(|entry| {
+                let manifest = entry.manifest();
+                let plugin = catalog.engine(&manifest.id).ok()?;
+                let mut engine =
+                    veillee_runtime::launch::with_own_scripts(Box::new(plugin), Some(&user))
+                        .ok()?;
+                let game = engine.create(&Setup::new(manifest.min_players, 1)).ok()?;
+                let scene = engine.view(game, None);
+                engine.drop_game(game);
+                Some((manifest.id.clone(), scene.ok()?))
+            })
+            .collect()
+    }
+
     fn catalog(&mut self) -> Res<&mut Catalog> {
         self.catalog
             .as_mut()
@@ -698,15 +859,10 @@ impl State {
             .map_err(words)?;
         let seed = live.meta.setup.seed;
         self.replace_playing(engine, live);
-        let mut view = self.view(vec![LogLine {
-            who: String::new(),
-            actor: None,
-            private: None,
-            text: Text::new(
-                format!("Nouvelle partie, graine {seed}"),
-                format!("New game, seed {seed}"),
-            ),
-        }])?;
+        let mut view = self.view(vec![LogLine::note(Text::new(
+            format!("Nouvelle partie, graine {seed}"),
+            format!("New game, seed {seed}"),
+        ))])?;
         view.fresh = true;
         Ok(view)
     }
@@ -733,16 +889,24 @@ impl State {
         let mut engine = self.session_engine(&meta)?;
         let live = sessions.resume(&mut *engine, id).map_err(words)?;
         let moves = live.meta.moves.to_string();
+        // The log of the moves played before, as they were played (each viewer reads its own
+        // version); a game that no longer replays move by move is resumed without it.
+        let mut log: Vec<LogLine> = match sessions.history(&mut *engine, id) {
+            Ok(played) => played
+                .into_iter()
+                .flat_map(|p| {
+                    let who = seat_name(&live.meta, p.seat);
+                    move_lines(who, p.seat, p.label, p.private, p.events)
+                })
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        log.push(LogLine::note(Text::new(
+            format!("Partie reprise au coup {moves}"),
+            format!("Game resumed at move {moves}"),
+        )));
         self.replace_playing(engine, live);
-        let mut view = self.view(vec![LogLine {
-            who: String::new(),
-            actor: None,
-            private: None,
-            text: Text::new(
-                format!("Partie reprise au coup {moves}"),
-                format!("Game resumed at move {moves}"),
-            ),
-        }])?;
+        let mut view = self.view(log)?;
         view.fresh = true;
         Ok(view)
     }
@@ -776,7 +940,8 @@ impl State {
                 serde_json::Value::Null,
             )
             .map_err(words)?;
-        let log = move_lines(&playing.live.meta, seat, &played, events);
+        let who = seat_name(&playing.live.meta, seat);
+        let log = move_lines(who, seat, played.label, played.private, events);
         self.view(log)
     }
 
@@ -896,7 +1061,8 @@ impl State {
             serde_json::Value::Null,
         ) {
             Ok(events) => {
-                let log = move_lines(&playing.live.meta, seat, &action, events);
+                let who = seat_name(&playing.live.meta, seat);
+                let log = move_lines(who, seat, action.label, action.private, events);
                 vec![self.reply_game(|s| s.view(log))]
             }
             Err(SessionError::Engine(EngineError::Game(GameError::Refused { reason, .. }))) => {
@@ -917,26 +1083,16 @@ impl State {
         match sessions.undo(&mut *playing.engine, &mut playing.live, 1, agreed) {
             Ok(undone) => {
                 let n = undone.moves.to_string();
-                self.view(vec![LogLine {
-                    who: String::new(),
-                    actor: None,
-                    private: None,
-                    text: Text::new(
-                        format!("Coup(s) annulé(s) : {n}"),
-                        format!("Move(s) taken back: {n}"),
-                    ),
-                }])
+                self.view(vec![LogLine::note(Text::new(
+                    format!("Coup(s) annulé(s) : {n}"),
+                    format!("Move(s) taken back: {n}"),
+                ))])
                 .map_err(|_| None)
             }
             Err(SessionError::RevealInTheWay(reveals)) => Err(Some(reveals)),
             Err(other) => {
                 let mut view = self.view(Vec::new()).map_err(|_| None)?;
-                view.log.push(LogLine {
-                    who: String::new(),
-                    actor: None,
-                    private: None,
-                    text: Text::same(other.to_string()),
-                });
+                view.log.push(LogLine::note(Text::same(other.to_string())));
                 Ok(view)
             }
         }
@@ -948,15 +1104,7 @@ impl State {
         let events = sessions
             .redo(&mut *playing.engine, &mut playing.live)
             .map_err(words)?;
-        let log = events
-            .into_iter()
-            .map(|e| LogLine {
-                who: String::new(),
-                actor: None,
-                private: None,
-                text: e.text,
-            })
-            .collect();
+        let log = events.into_iter().map(|e| LogLine::note(e.text)).collect();
         self.view(log)
     }
 
@@ -970,6 +1118,7 @@ impl State {
         let status = playing.engine.status(game).map_err(words)?;
         let kind = |s: Seat| kind_at(meta, s);
         let (actor, bot) = to_act(status.seats(), kind);
+        let before = playing.last_human;
         if actor.is_some() {
             playing.last_human = actor;
         }
@@ -998,6 +1147,30 @@ impl State {
             .map(|r| !r.is_empty())
             .unwrap_or(false);
         let has_human = meta.seats.iter().any(|p| p.kind == PlayerKind::Human);
+        let hidden = playing.engine.manifest().hidden_information;
+        // Only a game with hidden information can show a seat something of its own; then
+        // the viewer's scene and options are compared with what the whole table may see.
+        let private = match viewer {
+            Some(_) if hidden => {
+                actions.iter().any(|a| a.private.is_some())
+                    || playing.engine.view(game, None).map_err(words)? != scene
+            }
+            _ => false,
+        };
+        // The screen goes to another human: first, the one who had it sees where the game
+        // now stands (the last human who acted, never anyone else).
+        let result = match (before, viewer) {
+            (Some(had), Some(next)) if had != next && private => Some((
+                had,
+                Box::new(playing.engine.view(game, Some(had)).map_err(words)?),
+            )),
+            _ => None,
+        };
+        let undo_seat = if meta.moves > 0 && has_human {
+            sessions.undo_would_take(meta).ok().flatten()
+        } else {
+            None
+        };
         Ok(GameView {
             meta: meta.clone(),
             manifest: playing.engine.manifest().clone(),
@@ -1013,6 +1186,22 @@ impl State {
             fresh: false,
             can_redo,
             house_rules: playing.house_rules.clone(),
+            private,
+            result,
+            undo_seat,
+        })
+    }
+
+    /// Session `id` played again on a game of its own, as `viewer` saw it.
+    fn replay(&mut self, id: u64, viewer: Option<Seat>) -> Res<ReplayData> {
+        let sessions = self.sessions()?.clone();
+        let meta = sessions.get(id).map_err(words)?;
+        let mut engine = self.session_engine(&meta)?;
+        let seen = sessions.seen_by(&mut *engine, id, viewer).map_err(words)?;
+        Ok(ReplayData {
+            meta,
+            manifest: engine.manifest().clone(),
+            seen,
         })
     }
 
@@ -1061,34 +1250,6 @@ impl State {
         let meta = sessions.import(&mut *engine, file).map_err(words)?;
         Ok(FileDone::Imported(meta.id))
     }
-}
-
-/// The log lines of a move: who played what (each viewer reads its own version), then its
-/// events.
-fn move_lines(
-    meta: &SessionMeta,
-    seat: Seat,
-    played: &Action,
-    events: Vec<veillee_sdk::Event>,
-) -> Vec<LogLine> {
-    let mut log = vec![LogLine {
-        who: seat_name(meta, seat),
-        actor: Some(seat),
-        private: played.private.clone(),
-        text: played.label.clone(),
-    }];
-    log.extend(
-        events
-            .into_iter()
-            .filter(|e| e.text != played.label)
-            .map(|e| LogLine {
-                who: String::new(),
-                actor: Some(seat),
-                private: e.private,
-                text: e.text,
-            }),
-    );
-    log
 }
 
 /// A salvage of the saved games, in words for the window.
@@ -1212,6 +1373,12 @@ mod tests {
     fn assisted_mode_reads_old_and_partial_settings() {
         let partial: Assist = serde_json::from_str(r#"{"confirm_moves":true}"#).unwrap();
         assert!(partial.confirm_moves && partial.show_targets && partial.show_last_move);
+        assert_eq!(
+            partial.animation,
+            Animation::Normal,
+            "older settings animate"
+        );
+        assert!(!partial.sound, "and stay silent");
         assert_eq!(
             serde_json::from_str::<Assist>("{}").unwrap(),
             Assist::default()

@@ -92,6 +92,28 @@ fn poke(store: &Store, tree: TreeName, key: &[u8], value: &[u8]) {
 }
 
 #[test]
+fn session_ids_count_from_one_and_follow_on_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        // A fresh start each time (sled's own generator jumps by a million per start).
+        let (store, _) = open(dir.path());
+        let id = store.new_session_id().unwrap();
+        save(&store, id, 1, &[]);
+        ids.push(id);
+    }
+    assert_eq!(ids, [1, 2, 3]);
+    let (store, _) = open(dir.path());
+    store.delete_session(3).unwrap();
+    store.delete_session(1).unwrap();
+    assert_eq!(
+        store.new_session_id().unwrap(),
+        3,
+        "after the highest saved"
+    );
+}
+
+#[test]
 fn a_schema_version_of_zero_is_damage_to_salvage_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     {

@@ -20,6 +20,7 @@
 pub mod board;
 pub mod cards;
 mod deal;
+mod effects;
 mod end;
 mod eval;
 mod game;
