@@ -9,6 +9,7 @@ use veillee_app::app::Screen;
 use veillee_app::App;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::GameEngine;
+use veillee_runtime::store::model::BotLevel;
 use veillee_sdk::{GameRng, Seat, Setup};
 
 mod common;
