@@ -96,7 +96,7 @@ fn hand_over(h: &mut Harness<'static, App>) -> bool {
 /// A new Siège game where a bot attacks (seat 0) and the human defender has placed the lord.
 fn siege_against_a_bot(h: &mut Harness<'static, App>) {
     open_setup(h, "Siège");
-    h.query_all_by_label("Bot (random)").next().unwrap().click();
+    h.query_all_by_label("Bot").next().expect("seat 1").click();
     h.step();
     start(h);
     h.get_by_label("d6").click();
@@ -605,14 +605,22 @@ fn players_asked_at_once_answer_in_turn_each_seeing_only_their_own_options() {
     std::fs::write(variants.join("fruits.lua"), SECRET_PICKS).unwrap();
     let mut h = harness(dir.path(), "en");
     open_setup(&mut h, "Castel");
+    // Below Castel's own house rules: scrolled into sight, then ticked.
+    h.get_by_label("Secret fruits").scroll_to_me();
+    for _ in 0..30 {
+        h.step();
+    }
     h.get_by_label("Secret fruits").click();
     h.step();
     start(&mut h);
     h.get_by_label("Click when ready").click();
     wait(&mut h, "the board", |h| h.query_by_label("Draw").is_some());
-    assert!(h
-        .query_by_label_contains("House rules: Secret fruits")
-        .is_some());
+    assert!(
+        h.query_by_label_contains("House rules: Secret fruits")
+            .is_some(),
+        "{:?}",
+        labels(&h)
+    );
     let first = actor(&h).expect("a seat acts");
     h.get_by_label("Draw").click();
     wait(&mut h, "the question", |h| {

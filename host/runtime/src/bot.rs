@@ -199,6 +199,10 @@ pub enum BotTurn<T> {
     },
 }
 
+/// How [`play_bot`] plays a chosen move: `Ok(Err(reason))` when the rules refuse it.
+pub type ApplyMove<'a, T, E> =
+    dyn FnMut(&mut dyn GameEngine, &str) -> Result<Result<T, Text>, E> + 'a;
+
 /// Plays `seat`'s bot turn: the bot's choice, played by `apply` (which answers `Err(reason)`
 /// when a house rule refuses it). A refused move is dropped and the bot chooses again among
 /// the others — never the same move twice — until one is accepted or none is left
@@ -211,7 +215,7 @@ pub fn play_bot<T, E: From<EngineError>>(
     players: u8,
     level: BotLevel,
     seed: u64,
-    apply: &mut dyn FnMut(&mut dyn GameEngine, &str) -> Result<Result<T, Text>, E>,
+    apply: &mut ApplyMove<'_, T, E>,
 ) -> Result<BotTurn<T>, E> {
     let mut refused: Vec<(String, Text)> = Vec::new();
     loop {

@@ -353,13 +353,16 @@ pub fn simulate_bots(
 /// One game played: its length, how it ended, and the bots' moves (seat, decision).
 type Played = (u32, Ended, Vec<(usize, BotMove)>);
 
+/// How one game of a simulation is played: by an engine, of a configuration, by its index.
+type PlayOne =
+    dyn Fn(&mut dyn GameEngine, &SimulationConfig, u32) -> Result<Played, EngineError> + Sync;
+
 /// Runs `play` for every game of `config` on `config.threads` threads, an engine each.
 fn on_threads(
     make_engine: &(dyn Fn() -> Result<Box<dyn GameEngine>, String> + Sync),
     config: &SimulationConfig,
     progress: &(dyn Fn() + Sync),
-    play: &(dyn Fn(&mut dyn GameEngine, &SimulationConfig, u32) -> Result<Played, EngineError>
-          + Sync),
+    play: &PlayOne,
 ) -> Result<SimulationReport, String> {
     let started = Instant::now();
     let next = AtomicU32::new(0);

@@ -173,7 +173,7 @@ impl<S> Sampled<S> {
         observer: Seat,
         seed: u64,
     ) -> Result<Self, Sp::Error> {
-        let mut rng = GameRng::new(seed ^ 0x5eed_0f_0b5e_47e5);
+        let mut rng = GameRng::new(seed ^ 0x005e_ed0f_0b5e_47e5);
         let state = space.redraw(truth, observer, rng.next_u64())?;
         Ok(Sampled { state, observer })
     }
