@@ -9,6 +9,7 @@ pub mod app;
 pub mod i18n;
 pub mod library;
 pub mod play;
+pub mod room;
 pub mod rules;
 pub mod saved;
 pub mod scene;

@@ -1,9 +1,9 @@
-//! New game: players (name, human or bot per seat), the game's options, house rules, seed.
+//! New game: players (name, and human, phone or bot per seat), the game's options, house rules, seed.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use egui::{RichText, Ui};
-use veillee_sdk::{OptionKind, OptionValue, Setup};
+use veillee_sdk::{OptionKind, OptionValue, Seat, Setup};
 
 use super::app::{Nav, Shared};
 use super::i18n::S;
@@ -19,6 +19,8 @@ pub struct SetupScreen {
     players: u8,
     names: Vec<String>,
     kinds: Vec<PlayerKind>,
+    /// Seats whose player holds their hand on their phone (human seats).
+    phones: Vec<bool>,
     options: BTreeMap<String, OptionValue>,
     variants: BTreeSet<usize>,
     seed: String,
@@ -67,6 +69,7 @@ impl SetupScreen {
             players: m.min_players,
             names,
             kinds: vec![PlayerKind::Human; max],
+            phones: vec![false; max],
             options,
             variants: BTreeSet::new(),
             seed: clock_seed().to_string(),
@@ -154,16 +157,18 @@ impl SetupScreen {
                                     .desired_width(260.0),
                             )
                             .labelled_by(role.inner.id);
-                            ui.selectable_value(
-                                &mut self.kinds[seat],
-                                PlayerKind::Human,
-                                lang.t(S::Human),
-                            );
-                            ui.selectable_value(
-                                &mut self.kinds[seat],
-                                PlayerKind::Bot,
-                                lang.t(S::RandomBot),
-                            );
+                            let (kind, phone) = (self.kinds[seat], self.phones[seat]);
+                            let human = kind == PlayerKind::Human;
+                            for (on, label, to) in [
+                                (human && !phone, S::Human, (PlayerKind::Human, false)),
+                                // A person holding this seat's hand on their phone.
+                                (human && phone, S::Phone, (PlayerKind::Human, true)),
+                                (!human, S::RandomBot, (PlayerKind::Bot, false)),
+                            ] {
+                                if ui.selectable_label(on, lang.t(label)).clicked() {
+                                    (self.kinds[seat], self.phones[seat]) = to;
+                                }
+                            }
                             ui.end_row();
                         }
                     });
@@ -278,11 +283,15 @@ impl SetupScreen {
             .iter()
             .filter_map(|&i| game.variants.get(i).map(|v| v.source.clone()))
             .collect();
+        let phones = (0..n as Seat)
+            .filter(|&s| self.phones[s as usize])
+            .collect();
         shared.worker.send(Request::Start {
             game: self.game.clone(),
             seats,
             setup,
             variants,
+            phones,
         });
         Nav::Play
     }

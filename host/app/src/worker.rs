@@ -20,6 +20,8 @@ use veillee_runtime::store::{SetAside, Store, StoreError};
 use veillee_runtime::variants::library::{self, ScriptSource};
 use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits};
 
+use crate::room::{PhoneSeats, RoomView};
+
 /// Set to anything: never open a native file dialog (tests, systems without a desktop
 /// portal); the screens' typed-path fields do the job.
 pub const NO_DIALOG_ENV: &str = "VEILLEE_NO_FILE_DIALOG";
@@ -96,6 +98,8 @@ pub enum Request {
         setup: Setup,
         /// House rules to play with.
         variants: Vec<ScriptSource>,
+        /// The seats players hold on their phones (the room opens for them).
+        phones: Vec<Seat>,
     },
     /// Go on with a saved session.
     Resume(u64),
@@ -129,6 +133,12 @@ pub enum Request {
     Restore(String),
     /// Remember a setting.
     SetSetting(&'static str, serde_json::Value),
+    /// A phone's move, from the room (not sent by the window).
+    Phone(veillee_room::PhoneMove),
+    /// Give a phone seat a new link, for another phone.
+    HandOver(Seat),
+    /// The window closes: the worker ends (the game stays saved, the room closes).
+    Shutdown,
 }
 
 /// One line of the game log.
@@ -184,6 +194,8 @@ pub struct GameView {
     /// The names of the house rules in play (a game's own scripts, like Castel's cards, are
     /// part of the game, not house rules).
     pub house_rules: Vec<Text>,
+    /// The room, when players hold seats on their phones.
+    pub room: Option<RoomView>,
 }
 
 /// What the worker answers.
@@ -277,7 +289,9 @@ impl Drop for Worker {
     /// Closing the window lets the worker finish what it is doing (a move being saved) and
     /// close the database, so that the data directory is free when the window is gone.
     fn drop(&mut self) {
-        self.requests = None;
+        if let Some(requests) = self.requests.take() {
+            let _ = requests.send(Request::Shutdown);
+        }
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -304,13 +318,23 @@ impl Worker {
         let out = reply_sender.clone();
         let ctx = Repaint::default();
         let repaint = ctx.clone();
+        // The room forwards phones' moves into the worker's own inbox.
+        let phones = requests.clone();
         let thread = std::thread::Builder::new()
             .name("veillee-worker".into())
             .spawn(move || {
-                let mut state = State::new(data);
+                let mut state = State::new(data, phones);
                 while let Ok(request) = inbox.recv() {
+                    if matches!(request, Request::Shutdown) {
+                        return;
+                    }
+                    // The window counts its own requests only (a phone's is not one).
+                    let finished = match request {
+                        Request::Phone(_) => None,
+                        _ => Some(Reply::Finished),
+                    };
                     let replies = state.handle(request);
-                    for reply in replies.into_iter().chain([Reply::Finished]) {
+                    for reply in replies.into_iter().chain(finished) {
                         if out.send(reply).is_err() {
                             return;
                         }
@@ -395,6 +419,8 @@ struct Playing {
     rng: GameRng,
     /// The names of the house rules in play (not the game's own scripts).
     house_rules: Vec<Text>,
+    /// The seats held by phones, and their room.
+    phones: Option<PhoneSeats>,
 }
 
 struct State {
@@ -402,6 +428,8 @@ struct State {
     catalog: Option<Catalog>,
     sessions: Option<Sessions>,
     playing: Option<Playing>,
+    /// The worker's own inbox, where the room sends phones' moves.
+    inbox: std::sync::mpsc::Sender<Request>,
 }
 
 type Res<T> = std::result::Result<T, String>;
@@ -411,12 +439,13 @@ fn words(error: impl std::fmt::Display) -> String {
 }
 
 impl State {
-    fn new(data: DataDir) -> State {
+    fn new(data: DataDir, inbox: std::sync::mpsc::Sender<Request>) -> State {
         State {
             data,
             catalog: None,
             sessions: None,
             playing: None,
+            inbox,
         }
     }
 
@@ -437,7 +466,8 @@ impl State {
                 seats,
                 setup,
                 variants,
-            } => vec![self.reply_game(|s| s.start(&game, seats, setup, &variants))],
+                phones,
+            } => vec![self.reply_game(|s| s.start(&game, seats, setup, &variants, phones))],
             Request::Resume(id) => vec![self.reply_game(|s| s.resume(id))],
             Request::Act { seat, action } => vec![self.reply_game(|s| s.act(seat, &action))],
             Request::Bot => vec![self.reply_game(State::bot)],
@@ -484,6 +514,37 @@ impl State {
                     let _ = sessions.store().set_setting(name, &value);
                 }
                 vec![]
+            }
+            Request::Phone(mv) => self.phone(mv).into_iter().collect(),
+            Request::HandOver(seat) => {
+                if let Some(phones) = self.playing.as_ref().and_then(|p| p.phones.as_ref()) {
+                    phones.hand_over(seat);
+                }
+                vec![self.reply_game(|s| s.view(Vec::new()))]
+            }
+            // Handled by the worker's loop.
+            Request::Shutdown => vec![],
+        }
+    }
+
+    /// A phone's move: played like a click when its seat is to act and it was chosen in the
+    /// game as it stands, else refused on that phone with the reason.
+    fn phone(&mut self, mv: veillee_room::PhoneMove) -> Option<Reply> {
+        let playing = self.playing.as_mut()?;
+        let status = playing.engine.status(playing.live.game).ok()?;
+        let phones = playing.phones.as_mut()?;
+        if let Err(why) = phones.playable(&mv, status.seats()) {
+            phones.refuse(&mv, why);
+            return None;
+        }
+        phones.answered(mv.clone());
+        match self.act(mv.seat, &mv.action) {
+            Ok(view) => Some(Reply::Game(Box::new(view))),
+            Err(message) => {
+                if let Some(phones) = self.playing.as_mut().and_then(|p| p.phones.as_mut()) {
+                    phones.refuse(&mv, Text::same(message));
+                }
+                None
             }
         }
     }
@@ -615,6 +676,7 @@ impl State {
         seats: Vec<SeatPlayer>,
         setup: Setup,
         variants: &[ScriptSource],
+        phones: Vec<Seat>,
     ) -> Res<GameView> {
         let scripts =
             veillee_runtime::launch::with_game_scripts(game, variants, &self.data.variants())
@@ -630,11 +692,15 @@ impl State {
         let mut engine = self.engine(game, scripts)?;
         let sessions = self.sessions()?.clone();
         let _ = sessions.store().set_setting(SEAT_NAMES, &names);
-        let live = sessions
+        let mut live = sessions
             .start_with_variants(&mut *engine, seats, setup, recorded)
             .map_err(words)?;
+        if !phones.is_empty() {
+            // Remembered, so that resuming opens the room for them again.
+            sessions.set_phones(&mut live, phones).map_err(words)?;
+        }
         let seed = live.meta.setup.seed;
-        self.replace_playing(engine, live);
+        self.replace_playing(engine, live)?;
         let mut view = self.view(vec![LogLine {
             who: String::new(),
             actor: None,
@@ -648,19 +714,31 @@ impl State {
         Ok(view)
     }
 
-    fn replace_playing(&mut self, engine: Box<dyn GameEngine>, live: LiveSession) {
+    /// The game to play from now on; a game with phone seats opens its room (the previous
+    /// game's room closes).
+    fn replace_playing(&mut self, engine: Box<dyn GameEngine>, live: LiveSession) -> Res<()> {
         if let Some(mut old) = self.playing.take() {
             old.engine.drop_game(old.live.game);
         }
         let rng = GameRng::new(live.meta.setup.seed ^ 0xb07 ^ u64::from(live.meta.moves));
         let house_rules = house_rule_names(&live.meta.variants);
+        let phones = match live.meta.phones.is_empty() {
+            true => None,
+            false => Some(PhoneSeats::open(
+                &live,
+                live.meta.phones.clone(),
+                self.inbox.clone(),
+            )?),
+        };
         self.playing = Some(Playing {
             engine,
             live,
             last_human: None,
             rng,
             house_rules,
+            phones,
         });
+        Ok(())
     }
 
     fn resume(&mut self, id: u64) -> Res<GameView> {
@@ -669,7 +747,7 @@ impl State {
         let mut engine = self.session_engine(&meta)?;
         let live = sessions.resume(&mut *engine, id).map_err(words)?;
         let moves = live.meta.moves.to_string();
-        self.replace_playing(engine, live);
+        self.replace_playing(engine, live)?;
         let mut view = self.view(vec![LogLine {
             who: String::new(),
             actor: None,
@@ -713,6 +791,10 @@ impl State {
             )
             .map_err(words)?;
         let who = seat_name(&playing.live.meta, seat);
+        if let Some(phones) = &mut playing.phones {
+            let index = playing.live.meta.moves - 1;
+            phones.log.note(index, &who, seat, &played, &events);
+        }
         let mut log = vec![LogLine {
             who: who.clone(),
             actor: Some(seat),
@@ -737,7 +819,8 @@ impl State {
         let playing = self.playing()?;
         let status = playing.engine.status(playing.live.game).map_err(words)?;
         let meta = &playing.live.meta;
-        let (_, bot) = to_act(status.seats(), |s| kind_at(meta, s));
+        let here = at_the_screen(status.seats(), meta);
+        let (_, bot) = to_act(&here, |s| kind_at(meta, s));
         let Some(seat) = bot else {
             return self.view(Vec::new());
         };
@@ -758,6 +841,9 @@ impl State {
         let playing = self.playing().map_err(|_| None)?;
         match sessions.undo(&mut *playing.engine, &mut playing.live, 1, agreed) {
             Ok(undone) => {
+                if let Some(phones) = &mut playing.phones {
+                    phones.taken_back(playing.live.meta.moves, undone.moves);
+                }
                 let n = undone.moves.to_string();
                 self.view(vec![LogLine {
                     who: String::new(),
@@ -790,6 +876,9 @@ impl State {
         let events = sessions
             .redo(&mut *playing.engine, &mut playing.live)
             .map_err(words)?;
+        if let Some(phones) = &mut playing.phones {
+            phones.played_again(&events);
+        }
         let log = events
             .into_iter()
             .map(|e| LogLine {
@@ -811,17 +900,21 @@ impl State {
         let meta = &playing.live.meta;
         let status = playing.engine.status(game).map_err(words)?;
         let kind = |s: Seat| kind_at(meta, s);
-        let (actor, bot) = to_act(status.seats(), kind);
+        // Seats held by phones are played there: the screen hands over between the others.
+        let here = at_the_screen(status.seats(), meta);
+        let (actor, bot) = to_act(&here, kind);
         if actor.is_some() {
             playing.last_human = actor;
         }
-        let only_bots = meta.seats.iter().all(|p| p.kind == PlayerKind::Bot);
+        let human_here = |s: Seat| kind(s) == PlayerKind::Human && !meta.phones.contains(&s);
+        let nobody_here = !(0..meta.seats.len() as Seat).any(human_here);
         let viewer = match (actor, playing.last_human) {
             (Some(seat), _) => Some(seat),
             (None, Some(seat)) => Some(seat),
-            (None, None) if only_bots => None,
+            // Only bots and phones: the screen shows what everyone may see.
+            (None, None) if nobody_here => None,
             // Nobody has acted yet and a bot moves first: show the first human's view.
-            (None, None) => (0..meta.seats.len() as Seat).find(|&s| kind(s) == PlayerKind::Human),
+            (None, None) => (0..meta.seats.len() as Seat).find(|&s| human_here(s)),
         };
         let viewer = if status.outcome().is_some() {
             None
@@ -840,6 +933,14 @@ impl State {
             .map(|r| !r.is_empty())
             .unwrap_or(false);
         let has_human = meta.seats.iter().any(|p| p.kind == PlayerKind::Human);
+        let room = match &mut playing.phones {
+            Some(phones) => {
+                phones.publish(&mut *playing.engine, &playing.live)?;
+                Some(phones.view())
+            }
+            None => None,
+        };
+        let meta = &playing.live.meta;
         Ok(GameView {
             meta: meta.clone(),
             manifest: playing.engine.manifest().clone(),
@@ -854,6 +955,7 @@ impl State {
             fresh: false,
             can_redo,
             house_rules: playing.house_rules.clone(),
+            room,
         })
     }
 
@@ -960,6 +1062,15 @@ pub fn to_act(seats: &[Seat], kind: impl Fn(Seat) -> PlayerKind) -> (Option<Seat
         None,
         seats.iter().copied().find(|&s| kind(s) == PlayerKind::Bot),
     )
+}
+
+/// The seats to act that are played on this computer (not on a phone).
+fn at_the_screen(seats: &[Seat], meta: &SessionMeta) -> Vec<Seat> {
+    seats
+        .iter()
+        .copied()
+        .filter(|s| !meta.phones.contains(s))
+        .collect()
 }
 
 /// Human or bot at a seat (a seat the session does not know counts as human).
