@@ -244,6 +244,14 @@ strings! {
     Pause => "Pause", "Pause";
     Speed => "Vitesse", "Speed";
     MoveOf => "Coup {} sur {}", "Move {} of {}";
+    Phone => "Téléphone", "Phone";
+    PhonesJoin => "Les joueurs rejoignent avec leur téléphone", "Players join with their phones";
+    SameNetwork => "Sur le même réseau (Wi-Fi) que cet ordinateur : scannez le code de votre place ou ouvrez son lien ({}).", "On the same network (Wi-Fi) as this computer: scan your seat's code or open its link ({}).";
+    PhoneHere => "— téléphone connecté", "— phone connected";
+    PhoneAway => "— téléphone parti, il revient tout seul", "— phone away, it comes back by itself";
+    PhoneNotYet => "— en attente d'un téléphone", "— waiting for a phone";
+    HandOver => "Confier à un autre téléphone", "Hand to another phone";
+    WaitingForPhones => "En attente de {} (sur leur téléphone)…", "Waiting for {} (on their phones)…";
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ pub mod lab;
 pub mod library;
 pub mod play;
 pub mod replay;
+pub mod room;
 pub mod rules;
 pub mod saved;
 pub mod scene;

@@ -404,6 +404,7 @@ impl PlayScreen {
                                         seats: view.meta.seats.clone(),
                                         setup,
                                         variants,
+                                        phones: view.meta.phones.clone(),
                                     });
                                     self.expect_game();
                                 }
@@ -447,6 +448,14 @@ impl PlayScreen {
                                     ui,
                                     &lang.f(S::BotThinking, &[&seat_name(&view.meta, bot)]),
                                 );
+                            } else if view.room.is_some() {
+                                let names: Vec<String> = view
+                                    .status
+                                    .seats()
+                                    .iter()
+                                    .map(|&s| seat_name(&view.meta, s))
+                                    .collect();
+                                super::room::waiting_ui(ui, &names, lang);
                             }
                             if !self.waiting {
                                 chosen =
@@ -466,6 +475,12 @@ impl PlayScreen {
                             ) {
                                 self.error = None;
                             }
+                        }
+                        if let Some(room) = &view.room {
+                            if let Some(seat) = super::room::room_ui(ui, room, lang) {
+                                self.send(shared, Request::HandOver(seat));
+                            }
+                            ui.separator();
                         }
                         scene::scores_ui(ui, &view.scene, lang, |s| {
                             let dot = view

@@ -1,9 +1,9 @@
-//! New game: players (name, human or bot per seat), the game's options, house rules, seed.
+//! New game: players (name, and human, phone or bot per seat), the game's options, house rules, seed.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use egui::{RichText, Ui};
-use veillee_sdk::{OptionKind, OptionValue, Setup};
+use veillee_sdk::{OptionKind, OptionValue, Seat, Setup};
 
 use super::app::{Nav, Shared};
 use super::i18n::S;
@@ -21,6 +21,8 @@ pub struct SetupScreen {
     names: Vec<String>,
     /// Each seat's bot level; `None`: a human.
     bots: Vec<Option<BotLevel>>,
+    /// Seats whose player holds their hand on their phone (human seats).
+    phones: Vec<bool>,
     options: BTreeMap<String, OptionValue>,
     variants: BTreeSet<usize>,
     seed: String,
@@ -71,6 +73,7 @@ impl SetupScreen {
             players: m.min_players,
             names,
             bots: vec![None; max],
+            phones: vec![false; max],
             options,
             variants: BTreeSet::new(),
             seed: clock_seed().to_string(),
@@ -165,7 +168,8 @@ impl SetupScreen {
                             )
                             .labelled_by(role.inner.id);
                             ui.horizontal(|ui| {
-                                seat_kind(ui, &mut self.bots[seat], seat, lang);
+                                let (bot, phone) = (&mut self.bots[seat], &mut self.phones[seat]);
+                                seat_kind(ui, bot, phone, seat, lang);
                             });
                             ui.end_row();
                         }
@@ -314,26 +318,44 @@ impl SetupScreen {
             .iter()
             .filter_map(|&i| game.variants.get(i).map(|v| v.source.clone()))
             .collect();
+        let phones = (0..n as Seat)
+            .filter(|&s| self.phones[s as usize])
+            .collect();
         shared.worker.send(Request::Start {
             game: self.game.clone(),
             seats,
             setup,
             variants,
+            phones,
         });
         Nav::Play
     }
 }
 
-/// A seat's player: human, or a bot and its level (a bot starts at `normal`).
-fn seat_kind(ui: &mut Ui, bot: &mut Option<BotLevel>, seat: usize, lang: super::i18n::Lang) {
+/// A seat's player: a human at this screen, a human on their phone (who holds the seat's
+/// hand there), or a bot and its level (a bot starts at `normal`).
+fn seat_kind(
+    ui: &mut Ui,
+    bot: &mut Option<BotLevel>,
+    phone: &mut bool,
+    seat: usize,
+    lang: super::i18n::Lang,
+) {
+    let human = bot.is_none();
     if ui
-        .selectable_label(bot.is_none(), lang.t(S::Human))
+        .selectable_label(human && !*phone, lang.t(S::Human))
         .clicked()
     {
-        *bot = None;
+        (*bot, *phone) = (None, false);
     }
-    if ui.selectable_label(bot.is_some(), lang.t(S::Bot)).clicked() && bot.is_none() {
-        *bot = Some(BotLevel::Normal);
+    if ui
+        .selectable_label(human && *phone, lang.t(S::Phone))
+        .clicked()
+    {
+        (*bot, *phone) = (None, true);
+    }
+    if ui.selectable_label(!human, lang.t(S::Bot)).clicked() && human {
+        (*bot, *phone) = (Some(BotLevel::Normal), false);
     }
     let Some(level) = bot else {
         return;

@@ -23,6 +23,7 @@ use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits
 
 use super::lab::{self, LabNote, LabState};
 use super::thinker::{Job, Thinker, Thought};
+use crate::room::{PhoneSeats, RoomView};
 
 /// Set to anything: never open a native file dialog (tests, systems without a desktop
 /// portal); the screens' typed-path fields do the job.
@@ -139,6 +140,8 @@ pub enum Request {
         setup: Setup,
         /// House rules to play with.
         variants: Vec<ScriptSource>,
+        /// The seats players hold on their phones (the room opens for them).
+        phones: Vec<Seat>,
     },
     /// Go on with a saved session.
     Resume(u64),
@@ -153,7 +156,8 @@ pub enum Request {
     Bot,
     /// A bot's decision, from the thinker (not sent by the window).
     Thought(Thought),
-    /// The window is closing: stop (a bot still thinking is left to finish alone).
+    /// The window is closing: stop (a bot still thinking is left to finish alone; the game
+    /// stays saved, the room closes).
     Quit,
     /// "Test this rule": bots play the game with and without a house rule (on a thread of
     /// their own; news comes as [`Reply::RuleTest`]).
@@ -195,6 +199,10 @@ pub enum Request {
     Restore(String),
     /// Remember a setting.
     SetSetting(&'static str, serde_json::Value),
+    /// A phone's move, from the room (not sent by the window).
+    Phone(veillee_room::PhoneMove),
+    /// Give a phone seat a new link, for another phone.
+    HandOver(Seat),
 }
 
 /// One line of the game log.
@@ -323,6 +331,8 @@ pub struct GameView {
     /// The seat whose move one undo would take back (the window asks before taking back
     /// another player's move).
     pub undo_seat: Option<Seat>,
+    /// The room, when players hold seats on their phones.
+    pub room: Option<RoomView>,
 }
 
 /// A saved game played again as one viewer saw it: the replay screen steps through it.
@@ -462,16 +472,18 @@ impl Worker {
         let out = reply_sender.clone();
         let ctx = Repaint::default();
         let repaint = ctx.clone();
+        // The worker's own inbox: the thinker's decisions, the lab's notes and phones' moves.
         let to_self = requests.clone();
         let thread = std::thread::Builder::new()
             .name("veillee-worker".into())
             .spawn(move || {
                 let mut state = State::new(data, to_self);
                 while let Ok(request) = inbox.recv() {
-                    // The thinker's decisions are not the window's requests: no `Finished`.
+                    // The thinker's decisions, the lab's notes and phones' moves are not the
+                    // window's requests: no `Finished`.
                     let finished = match request {
                         Request::Quit => return,
-                        Request::Thought(_) | Request::Lab(_) => None,
+                        Request::Thought(_) | Request::Lab(_) | Request::Phone(_) => None,
                         _ => Some(Reply::Finished),
                     };
                     let replies = state.handle(request);
@@ -565,6 +577,8 @@ struct Playing {
     thinking: Option<Thinking>,
     /// Decisions asked so far (their generations).
     asked: u64,
+    /// The seats held by phones, and their room.
+    phones: Option<PhoneSeats>,
 }
 
 /// A bot's decision under way.
@@ -580,7 +594,8 @@ struct State {
     catalog: Option<Catalog>,
     sessions: Option<Sessions>,
     playing: Option<Playing>,
-    /// The worker's own inbox, for the thinker's decisions.
+    /// The worker's own inbox, for the thinker's decisions, the lab's notes and the phones'
+    /// moves (the room forwards them there).
     to_self: Sender<Request>,
 }
 
@@ -629,7 +644,8 @@ impl State {
                 seats,
                 setup,
                 variants,
-            } => vec![self.reply_game(|s| s.start(&game, seats, setup, &variants))],
+                phones,
+            } => vec![self.reply_game(|s| s.start(&game, seats, setup, &variants, phones))],
             Request::Resume(id) => vec![self.reply_game(|s| s.resume(id))],
             Request::Act { seat, action } => vec![self.reply_game(|s| s.act(seat, &action))],
             Request::Bot => vec![self.reply_game(State::bot)],
@@ -683,6 +699,37 @@ impl State {
                     let _ = sessions.store().set_setting(name, &value);
                 }
                 vec![]
+            }
+            Request::Phone(mv) => self.phone(mv).into_iter().collect(),
+            Request::HandOver(seat) => {
+                if let Some(phones) = self.playing.as_ref().and_then(|p| p.phones.as_ref()) {
+                    phones.hand_over(seat);
+                }
+                vec![self.reply_game(|s| s.view(Vec::new()))]
+            }
+            // Handled by the worker's loop.
+            Request::Quit => vec![],
+        }
+    }
+
+    /// A phone's move: played like a click when its seat is to act and it was chosen in the
+    /// game as it stands, else refused on that phone with the reason.
+    fn phone(&mut self, mv: veillee_room::PhoneMove) -> Option<Reply> {
+        let playing = self.playing.as_mut()?;
+        let status = playing.engine.status(playing.live.game).ok()?;
+        let phones = playing.phones.as_mut()?;
+        if let Err(why) = phones.playable(&mv, status.seats()) {
+            phones.refuse(&mv, why);
+            return None;
+        }
+        phones.answered(mv.clone());
+        match self.act(mv.seat, &mv.action) {
+            Ok(view) => Some(Reply::Game(Box::new(view))),
+            Err(message) => {
+                if let Some(phones) = self.playing.as_mut().and_then(|p| p.phones.as_mut()) {
+                    phones.refuse(&mv, Text::same(message));
+                }
+                None
             }
         }
     }
@@ -839,6 +886,7 @@ impl State {
         seats: Vec<SeatPlayer>,
         setup: Setup,
         variants: &[ScriptSource],
+        phones: Vec<Seat>,
     ) -> Res<GameView> {
         let scripts =
             veillee_runtime::launch::with_game_scripts(game, variants, &self.data.variants())
@@ -854,11 +902,15 @@ impl State {
         let mut engine = self.engine(game, scripts)?;
         let sessions = self.sessions()?.clone();
         let _ = sessions.store().set_setting(SEAT_NAMES, &names);
-        let live = sessions
+        let mut live = sessions
             .start_with_variants(&mut *engine, seats, setup, recorded)
             .map_err(words)?;
+        if !phones.is_empty() {
+            // Remembered, so that resuming opens the room for them again.
+            sessions.set_phones(&mut live, phones).map_err(words)?;
+        }
         let seed = live.meta.setup.seed;
-        self.replace_playing(engine, live);
+        self.replace_playing(engine, live)?;
         let mut view = self.view(vec![LogLine::note(Text::new(
             format!("Nouvelle partie, graine {seed}"),
             format!("New game, seed {seed}"),
@@ -867,11 +919,21 @@ impl State {
         Ok(view)
     }
 
-    fn replace_playing(&mut self, engine: Box<dyn GameEngine>, live: LiveSession) {
+    /// The game to play from now on; a game with phone seats opens its room (the previous
+    /// game's room closes).
+    fn replace_playing(&mut self, engine: Box<dyn GameEngine>, live: LiveSession) -> Res<()> {
         if let Some(mut old) = self.playing.take() {
             old.engine.drop_game(old.live.game);
         }
         let house_rules = house_rule_names(&live.meta.variants);
+        let phones = match live.meta.phones.is_empty() {
+            true => None,
+            false => Some(PhoneSeats::open(
+                &live,
+                live.meta.phones.clone(),
+                self.to_self.clone(),
+            )?),
+        };
         self.playing = Some(Playing {
             engine,
             live,
@@ -880,7 +942,9 @@ impl State {
             thinker: None,
             thinking: None,
             asked: 0,
+            phones,
         });
+        Ok(())
     }
 
     fn resume(&mut self, id: u64) -> Res<GameView> {
@@ -905,7 +969,7 @@ impl State {
             format!("Partie reprise au coup {moves}"),
             format!("Game resumed at move {moves}"),
         )));
-        self.replace_playing(engine, live);
+        self.replace_playing(engine, live)?;
         let mut view = self.view(log)?;
         view.fresh = true;
         Ok(view)
@@ -941,6 +1005,10 @@ impl State {
             )
             .map_err(words)?;
         let who = seat_name(&playing.live.meta, seat);
+        if let Some(phones) = &mut playing.phones {
+            let index = playing.live.meta.moves - 1;
+            phones.log.note(index, &who, seat, &played, &events);
+        }
         let log = move_lines(who, seat, played.label, played.private, events);
         self.view(log)
     }
@@ -951,7 +1019,8 @@ impl State {
         let playing = self.playing()?;
         let status = playing.engine.status(playing.live.game).map_err(words)?;
         let meta = &playing.live.meta;
-        let (_, bot) = to_act(status.seats(), |s| kind_at(meta, s));
+        let here = at_the_screen(status.seats(), meta);
+        let (_, bot) = to_act(&here, |s| kind_at(meta, s));
         if let (Some(seat), None) = (bot, &playing.thinking) {
             self.think(seat, Vec::new())?;
         }
@@ -1082,6 +1151,9 @@ impl State {
         let playing = self.playing().map_err(|_| None)?;
         match sessions.undo(&mut *playing.engine, &mut playing.live, 1, agreed) {
             Ok(undone) => {
+                if let Some(phones) = &mut playing.phones {
+                    phones.taken_back(playing.live.meta.moves, undone.moves);
+                }
                 let n = undone.moves.to_string();
                 self.view(vec![LogLine::note(Text::new(
                     format!("Coup(s) annulé(s) : {n}"),
@@ -1104,6 +1176,9 @@ impl State {
         let events = sessions
             .redo(&mut *playing.engine, &mut playing.live)
             .map_err(words)?;
+        if let Some(phones) = &mut playing.phones {
+            phones.played_again(&events);
+        }
         let log = events.into_iter().map(|e| LogLine::note(e.text)).collect();
         self.view(log)
     }
@@ -1117,18 +1192,22 @@ impl State {
         let meta = &playing.live.meta;
         let status = playing.engine.status(game).map_err(words)?;
         let kind = |s: Seat| kind_at(meta, s);
-        let (actor, bot) = to_act(status.seats(), kind);
+        // Seats held by phones are played there: the screen hands over between the others.
+        let here = at_the_screen(status.seats(), meta);
+        let (actor, bot) = to_act(&here, kind);
         let before = playing.last_human;
         if actor.is_some() {
             playing.last_human = actor;
         }
-        let only_bots = meta.seats.iter().all(|p| p.kind == PlayerKind::Bot);
+        let human_here = |s: Seat| kind(s) == PlayerKind::Human && !meta.phones.contains(&s);
+        let nobody_here = !(0..meta.seats.len() as Seat).any(human_here);
         let viewer = match (actor, playing.last_human) {
             (Some(seat), _) => Some(seat),
             (None, Some(seat)) => Some(seat),
-            (None, None) if only_bots => None,
+            // Only bots and phones: the screen shows what everyone may see.
+            (None, None) if nobody_here => None,
             // Nobody has acted yet and a bot moves first: show the first human's view.
-            (None, None) => (0..meta.seats.len() as Seat).find(|&s| kind(s) == PlayerKind::Human),
+            (None, None) => (0..meta.seats.len() as Seat).find(|&s| human_here(s)),
         };
         let viewer = if status.outcome().is_some() {
             None
@@ -1171,6 +1250,14 @@ impl State {
         } else {
             None
         };
+        let room = match &mut playing.phones {
+            Some(phones) => {
+                phones.publish(&mut *playing.engine, &playing.live)?;
+                Some(phones.view())
+            }
+            None => None,
+        };
+        let meta = &playing.live.meta;
         Ok(GameView {
             meta: meta.clone(),
             manifest: playing.engine.manifest().clone(),
@@ -1189,6 +1276,7 @@ impl State {
             private,
             result,
             undo_seat,
+            room,
         })
     }
 
@@ -1308,6 +1396,15 @@ pub fn to_act(seats: &[Seat], kind: impl Fn(Seat) -> PlayerKind) -> (Option<Seat
         None,
         seats.iter().copied().find(|&s| kind(s) == PlayerKind::Bot),
     )
+}
+
+/// The seats to act that are played on this computer (not on a phone).
+fn at_the_screen(seats: &[Seat], meta: &SessionMeta) -> Vec<Seat> {
+    seats
+        .iter()
+        .copied()
+        .filter(|s| !meta.phones.contains(s))
+        .collect()
 }
 
 /// Human or bot at a seat (a seat the session does not know counts as human).

@@ -495,14 +495,14 @@ fn at_the_screen(
         Answer::Undo => {
             let undone = undo(sessions, engine, live, inputs, lang)?;
             if let (Some(phones), Some(count)) = (phones, undone) {
-                phones.taken_back(live.meta.moves, count);
+                phones.log().taken_back(live.meta.moves, count);
             }
         }
         Answer::Redo => match sessions.redo(engine, live) {
             Ok(events) => {
                 outln!("Redone.");
                 if let Some(phones) = phones {
-                    phones.played_again(&events);
+                    phones.log().played_again(&events);
                 }
             }
             Err(e) => outln!("{e}"),

@@ -7,7 +7,7 @@ use std::sync::mpsc::channel;
 
 use anyhow::Context;
 use veillee_room::qr::Qr;
-use veillee_room::table::{move_lines, seat_states, LogLine, TableInfo};
+use veillee_room::table::{seat_states, TableInfo, TableLog};
 use veillee_room::{PhoneMove, Room, RoomConfig};
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::session::LiveSession;
@@ -38,10 +38,7 @@ impl crate::args::RoomArgs {
 pub struct Phones {
     room: Room,
     seats: Vec<Seat>,
-    log: Vec<LogLine>,
-    /// Where each move's lines start in `log`: (moves played before it, index), so that an
-    /// undo takes its lines back too.
-    starts: Vec<(u32, usize)>,
+    log: TableLog,
 }
 
 impl Phones {
@@ -71,8 +68,7 @@ impl Phones {
         let phones = Phones {
             room,
             seats,
-            log: Vec::new(),
-            starts: Vec::new(),
+            log: TableLog::default(),
         };
         phones.print_links();
         Ok(phones)
@@ -108,44 +104,16 @@ impl Phones {
         action: &Action,
         events: &[Event],
     ) -> Vec<(String, Text)> {
-        let lines = move_lines(who, seat, action, events);
-        let shown = lines
+        self.log
+            .note(index, who, seat, action, events)
             .iter()
             .map(|l| (l.who.clone(), l.text_for(None).clone()))
-            .collect();
-        self.starts.push((index, self.log.len()));
-        self.log.extend(lines);
-        shown
+            .collect()
     }
 
-    /// Moves were taken back at the big screen, down to `moves` played: their lines leave
-    /// the phones' log, which says so.
-    pub fn taken_back(&mut self, moves: u32, count: u32) {
-        if let Some(&(_, at)) = self.starts.iter().find(|(index, _)| *index >= moves) {
-            self.log.truncate(at);
-        }
-        self.starts.retain(|(index, _)| *index < moves);
-        self.log.push(LogLine::public(
-            "",
-            Text::new(
-                format!("Coup(s) annulé(s) sur le grand écran : {count}"),
-                format!("Move(s) taken back on the big screen: {count}"),
-            ),
-        ));
-    }
-
-    /// Moves taken back were played again at the big screen (their events, as the table
-    /// reads them, go to the log).
-    pub fn played_again(&mut self, events: &[Event]) {
-        self.log.push(LogLine::public(
-            "",
-            Text::new(
-                "Coup(s) rejoué(s) sur le grand écran",
-                "Move(s) played again on the big screen",
-            ),
-        ));
-        self.log
-            .extend(events.iter().map(|e| LogLine::public("", e.text.clone())));
+    /// The phones' log.
+    pub fn log(&mut self) -> &mut TableLog {
+        &mut self.log
     }
 
     /// Sends every phone its seat's state; `answered`: the phone move just played.
@@ -187,7 +155,7 @@ impl Phones {
             live.game,
             &self.seats,
             &info,
-            &self.log,
+            self.log.lines(),
         )?)
     }
 

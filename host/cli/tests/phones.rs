@@ -9,14 +9,15 @@
 
 #[path = "phones/cdp.rs"]
 mod cdp;
+mod common;
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use cdp::{find_chromium, Browser, Page};
+use common::WithPhones;
 use serde_json::Value;
 use veillee_sdk::GameRng;
 
@@ -41,83 +42,16 @@ fn chromium_or_say_why(test: &str) -> Option<PathBuf> {
     None
 }
 
-/// `veillee play castel --seats …` on a fresh data directory, the room on loopback: the
-/// running process, the seats' links, and its output read on a thread.
-struct Game {
-    child: Child,
-    links: Vec<String>,
-    printed: String,
-    rest: Option<std::thread::JoinHandle<String>>,
-    _data: tempfile::TempDir,
-}
-
-impl Game {
-    fn start(seats: &str, seed: u64) -> Game {
-        let data = tempfile::tempdir().expect("a data directory");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_veillee"))
-            .args(["play", "castel", "--seats", seats, "--seed"])
-            .arg(seed.to_string())
-            .args(["--room-address", "127.0.0.1", "--lang", "en"])
-            .env("VEILLEE_DATA_DIR", data.path())
-            .env(
-                "VEILLEE_CACHE_DIR",
-                concat!(env!("CARGO_TARGET_TMPDIR"), "/compiled-plugins"),
-            )
-            .env(
-                "VEILLEE_CACHE_KEY",
-                concat!(env!("CARGO_TARGET_TMPDIR"), "/compiled-plugins.key"),
-            )
-            .env("LANG", "en_GB.UTF-8")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("veillee starts");
-        let phones = seats.split(',').filter(|s| *s == "phone").count();
-        let mut lines = std::io::BufReader::new(child.stdout.take().expect("its output")).lines();
-        let mut printed = String::new();
-        let mut links = Vec::new();
-        while links.len() < phones {
-            let line = lines
-                .next()
-                .expect("veillee prints the seats' links")
-                .expect("its output reads");
-            if let Some(at) = line.find("http://127.0.0.1:") {
-                if line[at..].contains("/s/") {
-                    links.push(line[at..].trim().to_string());
-                }
-            }
-            printed.push_str(&line);
-            printed.push('\n');
-        }
-        // The rest is read on a thread, so that the game never waits on the pipe.
-        let rest =
-            std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>().join("\n"));
-        Game {
-            child,
-            links,
-            printed,
-            rest: Some(rest),
-            _data: data,
-        }
-    }
-
-    /// Waits for the game to end by itself; returns what it printed after the links.
-    fn finish(mut self) -> String {
-        let status = self.child.wait().expect("veillee ends");
-        let rest = self.rest.take().expect("read once").join().expect("read");
-        assert!(status.success(), "veillee failed:\n{rest}");
-        rest
-    }
-}
-
-impl Drop for Game {
-    fn drop(&mut self) {
-        if self.child.try_wait().ok().flatten().is_none() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
+/// `veillee play castel --seats SEATS --seed SEED` on a fresh data directory, the room on
+/// loopback.
+fn castel(seats: &str, seed: u64) -> (tempfile::TempDir, WithPhones) {
+    let data = tempfile::tempdir().expect("a data directory");
+    let seed = seed.to_string();
+    let args = [
+        "play", "castel", "--seats", seats, "--seed", &seed, "--lang", "en",
+    ];
+    let game = WithPhones::start(data.path(), &args);
+    (data, game)
 }
 
 /// What a phone's page shows, read from its DOM as a player reads the screen.
@@ -267,7 +201,7 @@ fn two_browser_phones_and_a_bot_play_castel_to_the_end_and_seat_0_never_receives
         return;
     };
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let game = Game::start("phone,phone,random", 4);
+    let (_data, game) = castel("phone,phone,random", 4);
     let mut browser = Browser::start(&chromium);
     let mut phones: Vec<Phone> = (1..=2).map(|seed| Phone::new(&mut browser, seed)).collect();
     for (phone, link) in phones.iter().zip(&game.links) {
@@ -336,11 +270,11 @@ fn two_browser_phones_and_a_bot_play_castel_to_the_end_and_seat_0_never_receives
 
     // Both phones show the end, and the big screen printed it.
     assert_eq!(ends[0]["status"], ends[1]["status"]);
-    let printed = game.printed.clone();
-    let rest = game.finish();
+    let (success, printed) = game.finish();
+    assert!(success, "{printed}");
     assert!(
-        rest.contains("Winner: ") || rest.contains("Draw — "),
-        "the big screen shows the end:\n{rest}"
+        printed.contains("Winner: ") || printed.contains("Draw — "),
+        "the big screen shows the end:\n{printed}"
     );
     assert!(
         phones.iter().all(|p| p.taps > 10),
@@ -406,7 +340,7 @@ fn two_browser_phones_and_a_bot_play_castel_to_the_end_and_seat_0_never_receives
         save(
             dir.as_path(),
             "big-screen.png",
-            &terminal_picture(&mut browser, &printed, &rest),
+            &terminal_picture(&mut browser, &printed),
         );
     }
 }
@@ -427,7 +361,7 @@ fn a_phone_that_loses_its_network_or_reloads_gets_its_seat_back_and_the_game_as_
         return;
     };
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let game = Game::start("phone,phone,random", 9);
+    let (_data, game) = castel("phone,phone,random", 9);
     let mut browser = Browser::start(&chromium);
     let (mut ana, mut bo) = (Phone::new(&mut browser, 1), Phone::new(&mut browser, 2));
     browser.go(&ana.page, &game.links[0]);
@@ -527,12 +461,12 @@ fn a_phone_that_loses_its_network_or_reloads_gets_its_seat_back_and_the_game_as_
 /// The big screen as the terminal shows it when the game opens: the seats' links and QR
 /// codes, the table everyone may see and whose turn it is — the command's very output,
 /// drawn by the browser in a terminal's colours and font.
-fn terminal_picture(browser: &mut Browser, printed: &str, rest: &str) -> Vec<u8> {
-    let opening = rest.find("Waiting for").map_or(rest, |at| {
-        let end = rest[at..].find('\n').map_or(rest.len(), |n| at + n);
-        &rest[..end]
+fn terminal_picture(browser: &mut Browser, printed: &str) -> Vec<u8> {
+    let opening = printed.find("Waiting for").map_or(printed, |at| {
+        let end = printed[at..].find('\n').map_or(printed.len(), |n| at + n);
+        &printed[..end]
     });
-    let text = format!("$ veillee play castel --seats phone,phone,random\n{printed}{opening}");
+    let text = format!("$ veillee play castel --seats phone,phone,random\n{opening}");
     let escaped = text
         .replace('&', "&amp;")
         .replace('<', "&lt;")

@@ -297,6 +297,14 @@ async fn serve_seat(socket: &mut WebSocket, seats: &Seats, mut joined: Joined) {
                     }
                 }
                 Some(Notice::Close(code, message)) => {
+                    // The last state first (the game's end, published just before the room
+                    // closed), whichever of the two the select saw first.
+                    if joined.states.has_changed().unwrap_or(false) {
+                        let state = joined.states.borrow_and_update().clone();
+                        if let Some(state) = state {
+                            let _ = send(socket, state.json.clone()).await;
+                        }
+                    }
                     refuse(socket, code, &message).await;
                     return;
                 }

@@ -73,6 +73,67 @@ pub fn move_lines(who: &str, seat: Seat, action: &Action, events: &[Event]) -> V
     lines
 }
 
+/// The table's log as the phones read it, move by move, so that an undo takes a move's
+/// lines back with it.
+#[derive(Clone, Debug, Default)]
+pub struct TableLog {
+    lines: Vec<LogLine>,
+    /// Where each move's lines start in `lines`: (moves played before it, index).
+    starts: Vec<(u32, usize)>,
+}
+
+impl TableLog {
+    /// Every line, oldest first.
+    pub fn lines(&self) -> &[LogLine] {
+        &self.lines
+    }
+
+    /// Notes move number `index` (0 for the first) of `seat`; returns its lines.
+    pub fn note(
+        &mut self,
+        index: u32,
+        who: &str,
+        seat: Seat,
+        action: &Action,
+        events: &[Event],
+    ) -> &[LogLine] {
+        let at = self.lines.len();
+        self.starts.push((index, at));
+        self.lines.extend(move_lines(who, seat, action, events));
+        &self.lines[at..]
+    }
+
+    /// Moves were taken back at the big screen, down to `moves` played: their lines leave
+    /// the log, which says so.
+    pub fn taken_back(&mut self, moves: u32, count: u32) {
+        if let Some(&(_, at)) = self.starts.iter().find(|(index, _)| *index >= moves) {
+            self.lines.truncate(at);
+        }
+        self.starts.retain(|(index, _)| *index < moves);
+        self.lines.push(LogLine::public(
+            "",
+            Text::new(
+                format!("Coup(s) annulé(s) sur le grand écran : {count}"),
+                format!("Move(s) taken back on the big screen: {count}"),
+            ),
+        ));
+    }
+
+    /// Moves taken back were played again at the big screen: their events, as the table
+    /// reads them.
+    pub fn played_again(&mut self, events: &[Event]) {
+        self.lines.push(LogLine::public(
+            "",
+            Text::new(
+                "Coup(s) rejoué(s) sur le grand écran",
+                "Move(s) played again on the big screen",
+            ),
+        ));
+        self.lines
+            .extend(events.iter().map(|e| LogLine::public("", e.text.clone())));
+    }
+}
+
 /// A log line as a phone receives it: in its seat's words.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ShownLine {
@@ -248,6 +309,36 @@ mod tests {
         assert!(!shown(&option).contains("answers"));
         assert!(shown(&told_to_seat_2).contains("spies"));
         assert!(!shown(&told_to_seat_2).contains("Queen"));
+    }
+
+    #[test]
+    fn an_undo_takes_the_moves_lines_back_and_says_so() {
+        let mut log = TableLog::default();
+        let play = |id: &str| Action::button(id, Text::same(id));
+        log.note(0, "Ana", 0, &play("first"), &[]);
+        log.note(
+            1,
+            "Bo",
+            1,
+            &play("second"),
+            &[Event::new(Text::same("a card drawn"))],
+        );
+        log.note(2, "Ana", 0, &play("third"), &[]);
+        log.taken_back(1, 2);
+        assert_eq!(
+            texts(log.lines(), 0),
+            ["first", "Move(s) taken back on the big screen: 2"]
+        );
+        log.note(1, "Bo", 1, &play("other"), &[]);
+        log.taken_back(1, 1);
+        assert_eq!(
+            texts(log.lines(), 0),
+            [
+                "first",
+                "Move(s) taken back on the big screen: 2",
+                "Move(s) taken back on the big screen: 1"
+            ]
+        );
     }
 
     #[test]

@@ -331,6 +331,37 @@ async fn a_move_chosen_before_an_undo_at_the_big_screen_is_not_played_after_it()
 }
 
 #[tokio::test]
+async fn the_last_state_reaches_the_phones_before_the_room_closes() {
+    // The game ends: its last state is published and the room closes at once. Each phone
+    // must still see the end (both reach a phone's connection together; try a few times).
+    for session in 0..10 {
+        let (room, _moves) = open_room_on_loopback(session);
+        let mut ana = Phone::join(&room.base_url(), &room.links()[0].token, None).await;
+        ana.next_of("welcome").await;
+        room.publish(&[seat_0_may_draw(1)], None);
+        assert_eq!(ana.next_of("state").await["moves"], 1);
+        let mut last = seat_0_may_draw(2);
+        last.status = veillee_sdk::Status::Finished {
+            outcome: veillee_sdk::Outcome::win(0, veillee_sdk::Text::same("the end")),
+        };
+        last.actions.clear();
+        room.publish(&[last], None);
+        room.close();
+        let mut seen = Vec::new();
+        while let Some(message) = ana.next().await {
+            if message["type"] == "alive" {
+                continue;
+            }
+            seen.push(message["type"].as_str().unwrap_or("").to_string());
+            if message["type"] == "state" {
+                assert_eq!(message["status"]["state"], "finished");
+            }
+        }
+        assert_eq!(seen, ["state", "refused"], "try {session}");
+    }
+}
+
+#[tokio::test]
 async fn bad_and_oversized_messages_are_refused_with_a_reason_and_never_reach_the_game() {
     let table = Table::open(5, 3, &[0, 1]);
     let seat = table
