@@ -707,8 +707,6 @@ impl State {
                 }
                 vec![self.reply_game(|s| s.view(Vec::new()))]
             }
-            // Handled by the worker's loop.
-            Request::Quit => vec![],
         }
     }
 
