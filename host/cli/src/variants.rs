@@ -126,7 +126,11 @@ pub fn list(data: &DataDir, game: Option<&str>, dir: bool, lang: &str) -> anyhow
                     outln!("{}:", info.game);
                     current_game = info.game.clone();
                 }
+                let modified = library::is_modified_game_script(entry);
                 let tag = match (info.part_of_game, info.exclusive) {
+                    (true, _) if modified => {
+                        " [modified rules: a new game runs them when picked with --variant]"
+                    }
                     (true, _) => " [part of the game: always loaded]",
                     (false, true) => " [exclusive]",
                     (false, false) => "",

@@ -765,6 +765,10 @@ fn editing_a_copy_of_castels_cards_changes_the_game_without_rebuilding() {
         listed.contains(&folder.join("cards.lua").display().to_string()),
         "the copy replaces the built-in script:\n{listed}"
     );
+    assert!(
+        listed.contains("[modified rules: a new game runs them when picked with --variant]"),
+        "{listed}"
+    );
     let after = castel_report(dir.path(), "3", "40");
     assert_eq!(after["errors"], 0, "{after}");
     assert_ne!(
