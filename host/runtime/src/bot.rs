@@ -150,25 +150,26 @@ pub fn choose(
     if let Some(only) = only {
         return Ok(done(only, Searched::Forced, 0));
     }
-    let evaluates = engine.evaluate(game, players)?.is_some();
-    let request_for = |in_plugin| {
+    let request_for = |in_plugin, evaluates| {
         Effort::of(level, in_plugin, evaluates).map(|effort| SearchRequest {
             exclude: exclude.to_vec(),
             ..SearchRequest::new(effort.iterations, effort.playout_moves, seed, players)
         })
     };
-    let (answer, searched): (SearchAnswer, Searched) = match request_for(true) {
-        None => return Ok(None),
-        Some(request) => match engine.search(game, seat, &request)? {
-            Some(answer) => (answer, Searched::Plugin),
-            None => match request_for(false) {
-                Some(request) => (
-                    search_through(engine, game, seat, &request)?,
-                    Searched::Engine,
-                ),
-                None => return Ok(None),
-            },
-        },
+    let Some(request) = request_for(true, true) else {
+        return Ok(None);
+    };
+    let (answer, searched): (SearchAnswer, Searched) = match engine.search(game, seat, &request)? {
+        Some(answer) => (answer, Searched::Plugin),
+        None => {
+            // Whether the plugin evaluates (ABI 1.8) decides the playouts.
+            let evaluates = engine.evaluate(game, players)?.is_some();
+            let Some(request) = request_for(false, evaluates) else {
+                return Ok(None);
+            };
+            let answer = search_through(engine, game, seat, &request)?;
+            (answer, Searched::Engine)
+        }
     };
     // The search ran on re-drawn copies: its choice is one of this seat's own moves, which
     // every copy lists the same; check it anyway before playing it on the real game.
