@@ -6,7 +6,7 @@
 #
 # Needs xvfb-run, Mesa (OpenGL in software) and ImageMagick's `import` (see .ci/run).
 # VEILLEE_UI_START opens a given screen at start: library, saved, settings, setup:GAME,
-# rules:GAME, resume:SESSION.
+# rules:GAME, resume:SESSION, replay:SESSION[:MOVE].
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-target/screenshots}
@@ -52,6 +52,8 @@ shoot() { # NAME START LANG [WIDTHxHEIGHT] [SCALE]
         "$0" --lang "$1" & pid=$!
         sleep 6
         if ! kill -0 "$pid" 2>/dev/null; then echo "the window did not stay open" >&2; exit 1; fi
+        # The pointer out of the way (it rests mid-screen, where a card would show its tooltip).
+        if command -v xdotool >/dev/null; then xdotool mousemove 1 1; sleep 1; fi
         import -window root "$2"
         kill "$pid"; wait "$pid" 2>/dev/null || true
     ' "$bin" "$lang" "$out/$name.png"
@@ -74,6 +76,9 @@ shoot setup setup:siege en
 shoot play "resume:$session" en
 shoot play-castel "resume:$castel" en
 shoot saved saved en
+# A replay of the Castel game, as a spectator, a few moves in.
+shoot replay "replay:$castel:6" en
+shoot library-768 library en 1366x768
 shoot rules rules:siege en
 shoot settings settings fr
 shoot bibliotheque library fr

@@ -41,6 +41,8 @@
 //! | `veillee_panic_message` | `() -> i64` | after a trap: `ptr << 32 \| len` of the panic text |
 //! | `veillee_operation` | `(h: i32, call_len: i32) -> i64` | since 1.1, optional: input: JSON [`crate::OperationCall`]; the operation's JSON answer |
 //! | `veillee_playout_until` | `(h: i32, seed: i64, max_moves: i32, watch_len: i32) -> i64` | since 1.7, optional: input: JSON [`crate::PlayoutWatch`]; JSON [`crate::PlayoutStop`] |
+//! | `veillee_search` | `(h: i32, seat: i32, request_len: i32) -> i64` | since 1.8, optional: input: JSON [`crate::search::SearchRequest`]; JSON [`crate::search::SearchAnswer`] |
+//! | `veillee_evaluate` | `(h: i32, players: i32) -> i64` | since 1.8, optional: JSON list of [`crate::Game::evaluate`] per seat, each in `[0, 1]` |
 //!
 //! [`OPTIONAL_EXPORTS`] lists the exports added by minor versions: a plugin of an older minor
 //! version may lack them, and the host then treats the feature as absent (a 1.0 plugin
@@ -60,8 +62,11 @@
 //! draws such a board as squares, where clicks still name the same cells; 1.7 added the optional
 //! export `veillee_playout_until`: a random playout that stops before the actions house rules
 //! watch, so that games with house rules are played inside the plugin between those moves
-//! (without it, the host plays them move by move); 1.9 added the optional custom section
-//! [`MANIFEST_SECTION`] (1.8 is the bots' search export).
+//! (without it, the host plays them move by move); 1.8 added the optional exports
+//! `veillee_search` (a bot's information-set search inside the plugin, [`crate::search`]) and
+//! `veillee_evaluate` (the game's own evaluation, for the host's search when scripts change
+//! the rules); without them the host searches through the other calls and values an
+//! unfinished game at ½; 1.9 added the optional custom section [`MANIFEST_SECTION`].
 //!
 //! # The manifest section (1.9)
 //!
@@ -182,8 +187,12 @@ pub const REQUIRED_EXPORTS: &[&str] = &[
 
 /// Exports added by minor versions, as (name, minor version that added it). The host
 /// accepts a plugin without them; when present they must have the documented type.
-pub const OPTIONAL_EXPORTS: &[(&str, u16)] =
-    &[("veillee_operation", 1), ("veillee_playout_until", 7)];
+pub const OPTIONAL_EXPORTS: &[(&str, u16)] = &[
+    ("veillee_operation", 1),
+    ("veillee_playout_until", 7),
+    ("veillee_search", 8),
+    ("veillee_evaluate", 8),
+];
 
 #[cfg(test)]
 mod tests {
@@ -274,6 +283,7 @@ pub mod guest {
 
     use serde::Serialize;
 
+    use crate::search::SearchRequest;
     use crate::{Game, GameError, GameTable, OperationCall, PlayoutWatch, Seat, Setup};
 
     thread_local! {
@@ -466,6 +476,22 @@ pub mod guest {
         }))
     }
 
+    pub fn search<G: Game>(h: i32, s: i32, request_len: i32) -> i64 {
+        let request = serde_json::from_slice::<SearchRequest>(&input(request_len))
+            .map_err(|e| GameError::Protocol(format!("bad search request: {e}")));
+        json(
+            seat(s).and_then(|s| {
+                request.and_then(|r| with_table::<G, _>(|t| t.search(h as u32, s, &r)))
+            }),
+        )
+    }
+
+    pub fn evaluate<G: Game>(h: i32, players: i32) -> i64 {
+        let players = u8::try_from(players)
+            .map_err(|_| GameError::Protocol(format!("{players} players is out of range")));
+        json(players.and_then(|p| with_table::<G, _>(|t| t.evaluate(h as u32, p))))
+    }
+
     pub fn panic_message() -> i64 {
         thread_local! {
             static MESSAGE: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -568,6 +594,14 @@ macro_rules! export_game {
             #[unsafe(no_mangle)]
             pub extern "C" fn veillee_playout_until(h: i32, seed: i64, max: i32, len: i32) -> i64 {
                 guest::playout_until::<$game>(h, seed, max, len)
+            }
+            #[unsafe(no_mangle)]
+            pub extern "C" fn veillee_search(h: i32, s: i32, len: i32) -> i64 {
+                guest::search::<$game>(h, s, len)
+            }
+            #[unsafe(no_mangle)]
+            pub extern "C" fn veillee_evaluate(h: i32, players: i32) -> i64 {
+                guest::evaluate::<$game>(h, players)
             }
             #[unsafe(no_mangle)]
             pub extern "C" fn veillee_panic_message() -> i64 {

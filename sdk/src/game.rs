@@ -55,6 +55,17 @@ pub trait Game: Clone + Serialize + DeserializeOwned + 'static {
         let _ = (viewer, rng);
     }
 
+    /// How good the game stands for `seat`, from 0 (lost) to 1 (won): what a bot's search
+    /// reads where it stops playing a game out (see [`crate::search`]). Give partners in a
+    /// team game the same value, and keep it cheap: it runs once per search iteration. It may
+    /// read only what is in the state, hidden parts included, since a search only ever calls
+    /// it on copies re-drawn for the bot's seat. The default knows nothing before the end
+    /// (½) and gives the outcome after it ([`crate::search::status_value`]);
+    /// [`crate::search::squash`] turns an advantage (material, points, distance) into a value.
+    fn evaluate(&self, seat: Seat) -> f32 {
+        crate::search::status_value(&self.status(), seat)
+    }
+
     /// Answers a read-only operation offered to variant scripts (`ctx.game.query`). Declare
     /// each one in [`Manifest::operations`] with [`crate::OperationKind::Query`]; the host
     /// only calls names declared there. Arguments and answer are plain JSON values (Lua tables

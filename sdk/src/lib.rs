@@ -22,6 +22,7 @@ mod playout;
 mod rng;
 pub mod rules;
 pub mod scene;
+pub mod search;
 mod setup;
 mod status;
 mod table;

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::search::{search, GameSpace, Sampled, SearchAnswer, SearchRequest};
 use crate::{
     random_playout, random_playout_until, Action, Event, Game, GameError, GameRng, Log,
     OperationKind, PlayoutResult, PlayoutStop, PlayoutWatch, Scene, Seat, Setup, Status,
@@ -196,6 +197,38 @@ impl<G: Game> GameTable<G> {
         let mut copy = self.get(handle)?.clone();
         copy.redraw_hidden(viewer, &mut GameRng::new(seed));
         Ok(self.insert(copy))
+    }
+
+    /// Searches the best action of `seat` (ABI 1.8): the game is first re-drawn for `seat`
+    /// ([`crate::search::Sampled`]), so the search never reads what that seat cannot see.
+    pub fn search(
+        &mut self,
+        handle: Handle,
+        seat: Seat,
+        request: &SearchRequest,
+    ) -> Result<SearchAnswer, GameError> {
+        let game = self.get(handle)?;
+        check_turn(game, seat)?;
+        let mut space = GameSpace::<G>::default();
+        let root = match Sampled::draw(&mut space, game, seat, request.seed) {
+            Ok(root) => root,
+            Err(never) => match never {},
+        };
+        match search(&mut space, &root, request) {
+            Ok(answer) => Ok(answer),
+            Err(never) => match never {},
+        }
+    }
+
+    /// The game's value for every seat, from 0 to 1 ([`Game::evaluate`], ABI 1.8).
+    pub fn evaluate(&self, handle: Handle, players: u8) -> Result<Vec<f32>, GameError> {
+        let game = self.get(handle)?;
+        Ok((0..players)
+            .map(|seat| match game.evaluate(seat) {
+                v if v.is_nan() => 0.5,
+                v => v.clamp(0.0, 1.0),
+            })
+            .collect())
     }
 
     /// The game behind a handle.

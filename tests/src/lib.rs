@@ -45,3 +45,52 @@ pub fn temp_store() -> (veillee_runtime::store::Store, tempfile::TempDir) {
     assert!(recovery.is_none());
     (store, dir)
 }
+
+/// Helpers of the house-rule tests (`variants_*.rs`): built-in scripts over the real wasm
+/// plugins, and the few moves every such test makes.
+pub mod house {
+    use veillee_runtime::engine::GameEngine;
+    use veillee_runtime::variants::library;
+    use veillee_runtime::variants::{Script, VariantEngine, VariantLimits};
+    use veillee_sdk::{Handle, Seat, Status};
+
+    /// A built-in script of `game`, by file name (`prise-obligatoire.lua`), loaded.
+    pub fn builtin_script(game: &str, file: &str) -> Script {
+        library::builtin(Some(game))
+            .into_iter()
+            .find(|s| s.file == file)
+            .unwrap_or_else(|| panic!("{file} is built in"))
+            .load(VariantLimits::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A script from its text (`test.lua` in messages).
+    pub fn script(text: &str) -> Script {
+        Script::load("test.lua", text, VariantLimits::default()).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// `game`'s wasm plugin with `scripts`.
+    pub fn wasm_engine(game: &str, scripts: Vec<Script>) -> VariantEngine {
+        let runtime = super::runtime();
+        let plugin = super::builtin_plugin(&runtime, game);
+        VariantEngine::new(Box::new(plugin), scripts).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The first seat to act, or `None` once the game is over.
+    pub fn seat_to_act(engine: &mut dyn GameEngine, game: Handle) -> Option<Seat> {
+        match engine.status(game).unwrap() {
+            Status::ToAct { seats } => Some(seats[0]),
+            Status::Finished { .. } => None,
+        }
+    }
+
+    /// The ids of a seat's legal actions.
+    pub fn ids(engine: &mut dyn GameEngine, game: Handle, seat: Seat) -> Vec<String> {
+        engine
+            .legal_actions(game, seat)
+            .unwrap()
+            .into_iter()
+            .map(|a| a.id)
+            .collect()
+    }
+}

@@ -47,6 +47,7 @@ fn a_plugin_built_for_abi_1_3_installs_and_plays_with_this_host() {
         .map(|name| SeatPlayer {
             name: name.into(),
             kind: PlayerKind::Human,
+            level: None,
         })
         .to_vec();
     let mut live = sessions

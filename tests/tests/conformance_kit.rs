@@ -7,7 +7,8 @@ use veillee_runtime::engine::{GameEngine, NativeEngine};
 use veillee_sdk::*;
 
 /// Hidden-card Nim: take 1–3 stones; each seat also holds a secret card.
-/// `BUG` selects one defect: 0 none, 1 stuck seat, 2 leaking view, 3 different history.
+/// `BUG` selects one defect: 0 none, 1 stuck seat, 2 leaking view, 3 different history, 4 a
+/// re-draw that keeps a trace of the secret it replaces (a bot's search could read it).
 #[derive(Clone, Serialize, Deserialize)]
 struct Nim<const BUG: u8> {
     stones: u32,
@@ -91,8 +92,24 @@ impl<const BUG: u8> Game for Nim<BUG> {
     fn redraw_hidden(&mut self, viewer: Option<Seat>, rng: &mut GameRng) {
         for seat in 0..2 {
             if Some(seat as Seat) != viewer {
-                self.secrets[seat] = rng.below(100) as u32;
+                let drawn = rng.below(100) as u32;
+                // BUG 4: the new secret is drawn relative to the old one.
+                self.secrets[seat] = match BUG {
+                    4 => (self.secrets[seat] + drawn) % 100,
+                    _ => drawn,
+                };
             }
+        }
+    }
+
+    fn evaluate(&self, seat: Seat) -> f32 {
+        // Holding the higher secret is worth something (and the search reads the secrets of
+        // the worlds it samples).
+        let (mine, theirs) = (self.secrets[seat as usize], self.secrets[1 - seat as usize]);
+        if mine > theirs {
+            0.6
+        } else {
+            0.4
         }
     }
 }
@@ -141,6 +158,15 @@ fn builds_that_disagree_are_reported_move_by_move() {
     let failures = failures_of(&mut NativeEngine::<Nim<3>>::default(), Some(&mut reference));
     assert!(
         failures.contains("native and wasm builds disagree"),
+        "{failures}"
+    );
+}
+
+#[test]
+fn a_redraw_that_depends_on_the_secret_it_replaces_is_a_leak_for_bots() {
+    let failures = failures_of(&mut NativeEngine::<Nim<4>>::default(), None);
+    assert!(
+        failures.contains("depends on the hidden state it replaces"),
         "{failures}"
     );
 }

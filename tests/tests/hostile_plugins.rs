@@ -117,6 +117,8 @@ struct Wat {
     panic: Option<String>,
     /// More texts laid out in memory, used in bodies as `$$KEY` (offset and length).
     texts: Vec<(&'static str, String)>,
+    /// Optional exports of later minor versions: (name, WAT signature, body).
+    optional: Vec<(&'static str, &'static str, String)>,
 }
 
 impl Wat {
@@ -133,7 +135,19 @@ impl Wat {
             start: None,
             panic: None,
             texts: Vec::new(),
+            optional: Vec::new(),
         }
+    }
+
+    /// Adds an optional export (`veillee_search`, …) with this signature and body.
+    fn optional(
+        mut self,
+        export: &'static str,
+        signature: &'static str,
+        body: impl Into<String>,
+    ) -> Self {
+        self.optional.push((export, signature, body.into()));
+        self
     }
 
     /// Lays out one more text, which bodies name `$$KEY`.
@@ -319,6 +333,12 @@ impl Wat {
             wat.push_str(&format!(
                 "  (func (export \"{name}\") {signature}\n    {})\n",
                 place(&body)
+            ));
+        }
+        for (name, signature, body) in &self.optional {
+            wat.push_str(&format!(
+                "  (func (export \"{name}\") {signature}\n    {})\n",
+                place(body)
             ));
         }
         if let Some(start) = self.start {
@@ -1656,6 +1676,7 @@ fn a_session_resumes_once_its_plugin_is_fixed_and_other_rules_under_its_id_are_c
         .map(|name| SeatPlayer {
             name: name.into(),
             kind: PlayerKind::Human,
+            level: None,
         })
         .into();
     let stuck_wat = Wat::good().body("veillee_legal_actions", "(call $emit $$EMPTY)");
@@ -1812,4 +1833,105 @@ fn an_installed_game_with_a_section_is_listed_without_compiling_once_its_bytes_p
         problems.contains("does not match what its code answers"),
         "{problems}"
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// The bots' exports (ABI 1.8): answers checked like the others
+// ---------------------------------------------------------------------------------------
+
+const SEARCH: &str = "(param i32 i32 i32) (result i64)";
+const EVALUATE: &str = "(param i32 i32) (result i64)";
+
+/// A plugin's search that answers an action its seat cannot play, or its evaluation values
+/// outside 0–1 or for the wrong number of seats, is a protocol violation naming the export;
+/// the plugin restarts and plays on. A search of the wrong type is refused at load.
+#[test]
+fn search_and_evaluation_answers_are_checked() {
+    use veillee_sdk::search::SearchRequest;
+    let runtime = runtime();
+    let request = SearchRequest::new(10, 4, 1, 2);
+    let good = Wat::good()
+        .text_named(
+            "CHOSEN",
+            r#"{"action":"win","iterations":10,"visits":7,"value":0.9}"#,
+        )
+        .optional("veillee_search", SEARCH, "(call $emit $$CHOSEN)")
+        .text_named("VALUES", "[0.75,0.25]")
+        .optional("veillee_evaluate", EVALUATE, "(call $emit $$VALUES)");
+    let mut plugin = load(&runtime, "searching", &good);
+    let game = plugin.create(&Setup::new(2, 1)).unwrap();
+    let answer = plugin
+        .search(game, 0, &request)
+        .unwrap()
+        .expect("it searches");
+    assert_eq!(answer.action, "win");
+    assert_eq!(plugin.evaluate(game, 2).unwrap(), Some(vec![0.75, 0.25]));
+
+    let cases = [
+        (
+            Wat::good()
+                .text_named(
+                    "CHOSEN",
+                    r#"{"action":"lose","iterations":1,"visits":1,"value":0.5}"#,
+                )
+                .optional("veillee_search", SEARCH, "(call $emit $$CHOSEN)"),
+            "veillee_search",
+            "chose `lose`, which is not among the seat's 1 legal actions",
+        ),
+        (
+            Wat::good().text_named("VALUES", "[2.0,0.5]").optional(
+                "veillee_evaluate",
+                EVALUATE,
+                "(call $emit $$VALUES)",
+            ),
+            "veillee_evaluate",
+            "valued seat 0 at 2, outside 0 to 1",
+        ),
+        (
+            Wat::good().text_named("VALUES", "[0.5]").optional(
+                "veillee_evaluate",
+                EVALUATE,
+                "(call $emit $$VALUES)",
+            ),
+            "veillee_evaluate",
+            "gave 1 values for a game of 2 players",
+        ),
+    ];
+    for (wat, export, detail) in cases {
+        let mut plugin = load(&runtime, "lying", &wat);
+        let game = plugin.create(&Setup::new(2, 1)).unwrap();
+        let error = match export {
+            "veillee_search" => plugin.search(game, 0, &request).map(|_| ()),
+            _ => plugin.evaluate(game, 2).map(|_| ()),
+        }
+        .expect_err("the answer is refused");
+        let text = error.to_string();
+        assert!(
+            matches!(error, EngineError::Plugin(PluginError::Protocol { .. })),
+            "{text}"
+        );
+        assert!(text.contains(export) && text.contains(detail), "{text}");
+        // Restarted: a new game plays to its end.
+        let (status, _) = play_full_game(&mut plugin, 2);
+        assert!(matches!(status, Status::Finished { .. }), "{status:?}");
+    }
+
+    let error = load_error(
+        &runtime,
+        "mistyped-search",
+        &Wat::good()
+            .optional(
+                "veillee_search",
+                "(param i32 i32) (result i64)",
+                "(i64.const 0)",
+            )
+            .bytes(),
+    );
+    assert!(error.to_string().contains("veillee_search"), "{error}");
+    // Without the exports (an older plugin) there is simply no search and no evaluation.
+    let mut older = load(&runtime, "older", &Wat::good());
+    let game = older.create(&Setup::new(2, 1)).unwrap();
+    assert_eq!(older.search(game, 0, &request).unwrap(), None);
+    assert_eq!(older.evaluate(game, 2).unwrap(), None);
+    siege_still_plays(&runtime);
 }

@@ -17,6 +17,7 @@ fn seats(kinds: [PlayerKind; 2]) -> Vec<SeatPlayer> {
         .map(|(i, &kind)| SeatPlayer {
             name: format!("P{i}"),
             kind,
+            level: None,
         })
         .collect()
 }

@@ -18,6 +18,7 @@ fn players(names: &[&str]) -> Vec<SeatPlayer> {
         .map(|n| SeatPlayer {
             name: n.to_string(),
             kind: PlayerKind::Human,
+            level: None,
         })
         .collect()
 }

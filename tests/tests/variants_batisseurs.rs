@@ -11,6 +11,7 @@ use veillee_runtime::native::native_engine;
 use veillee_runtime::variants::library;
 use veillee_runtime::variants::{Script, VariantEngine, VariantLimits};
 use veillee_sdk::{GameRng, Handle, Seat, Setup, Status};
+use veillee_tests::house::seat_to_act;
 use veillee_tests::{builtin_plugin, runtime};
 
 const FILE: &str = "tour-maitresse.lua";
@@ -39,13 +40,6 @@ fn engine(scripts: Vec<Script>) -> VariantEngine {
     let runtime = runtime();
     let plugin = builtin_plugin(&runtime, "batisseurs");
     VariantEngine::new(Box::new(plugin), scripts).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn seat_to_act(engine: &mut dyn GameEngine, game: Handle) -> Option<Seat> {
-    match engine.status(game).unwrap() {
-        Status::ToAct { seats } => Some(seats[0]),
-        Status::Finished { .. } => None,
-    }
 }
 
 /// Plays White's `moves`, Black shuffling its tower e1↔e2 in between (each castle is checked

@@ -1520,6 +1520,91 @@ fn dragon_apprivoise_returns_only_one_card() {
     assert_eq!(t.at("dragon")["in"], "outside");
 }
 
+// ---- « Pioche double » ----
+
+fn double_draw() -> Script {
+    script("pioche-double.lua", &builtin_text("pioche-double.lua"))
+}
+
+/// (hand, pile) of a seat.
+fn counts(t: &mut T, seat: Seat) -> (u64, u64) {
+    let all = t.q("counts", json!(null));
+    let row = &all[seat as usize];
+    (row["hand"].as_u64().unwrap(), row["pile"].as_u64().unwrap())
+}
+
+#[test]
+fn pioche_double_a_draw_takes_the_top_two_cards_of_the_pile_ca_t1() {
+    let mut t = T::with(vec![cards(), double_draw()], 2, 7);
+    let seat = t.seat();
+    let (hand, pile) = counts(&mut t, seat);
+    assert!(pile >= 3, "a fresh 2-player pile holds 13 cards");
+    let seen_before = t.e.view(t.g, Some(1 - seat)).unwrap();
+    t.play("draw");
+    assert_eq!(counts(&mut t, seat), (hand + 2, pile - 2));
+    // The log says a second card was drawn, never which: the other seat reads the same
+    // line, and its view of the castle and the exchange did not change.
+    let line = t
+        .events
+        .iter()
+        .find(|e| e.text.en.starts_with("Double draw"))
+        .unwrap_or_else(|| panic!("{:?}", t.events))
+        .text
+        .clone();
+    for card in t.hand(seat) {
+        let name = name_en(&mut t, &card);
+        assert!(!line.en.contains(&name), "{}", line.en);
+    }
+    let seen_after = t.e.view(t.g, Some(1 - seat)).unwrap();
+    assert_eq!(seen_before.boards, seen_after.boards);
+    // Still one action left this turn (CA-T1): the double draw is one action.
+    assert_eq!(t.seat(), seat);
+    assert_eq!(t.q("turn", json!(null))["actions_left"], 1);
+}
+
+#[test]
+fn pioche_double_with_one_card_left_draws_it_alone() {
+    let mut t = T::with(vec![cards(), double_draw()], 2, 7);
+    let seat = t.seat();
+    // Move every card of the pile but one to the other seat's hand.
+    let other = 1 - seat;
+    while counts(&mut t, seat).1 > 1 {
+        t.cmd("draw_card", json!({ "seat": seat }));
+        let card = t.hand(seat)[0].clone();
+        t.cmd("give_card", json!({ "card": card, "seat": other }));
+    }
+    let (hand, _) = counts(&mut t, seat);
+    t.events.clear();
+    t.play("draw");
+    assert_eq!(counts(&mut t, seat), (hand + 1, 0));
+    assert!(!t
+        .events
+        .iter()
+        .any(|e| e.text.en.starts_with("Double draw")));
+}
+
+#[test]
+fn pioche_double_random_games_end_without_a_script_error_and_pass_the_kit() {
+    for players in 2..=5 {
+        random_games(|| vec![cards(), double_draw()], players, 5);
+    }
+    let runtime = runtime();
+    let mut wasm = VariantEngine::new(
+        Box::new(builtin_plugin(&runtime, "castel")),
+        vec![cards(), double_draw()],
+    )
+    .unwrap();
+    let mut reference = native(vec![cards(), double_draw()]);
+    let config = veillee_runtime::conformance::CheckConfig {
+        games: 1,
+        players: Some(3),
+        deep_steps: 20,
+        ..veillee_runtime::conformance::CheckConfig::default()
+    };
+    let report = veillee_runtime::conformance::check(&mut wasm, Some(&mut reference), &config);
+    assert!(report.passed(), "{}", report.failures.join("\n"));
+}
+
 // ---- random games ----
 
 fn random_games(scripts: impl Fn() -> Vec<Script>, players: u8, games: u64) {

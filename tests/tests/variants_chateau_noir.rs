@@ -15,43 +15,19 @@ use serde_json::{json, Value};
 use veillee_runtime::conformance::{check, CheckConfig};
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::native::native_engine;
-use veillee_runtime::variants::library;
-use veillee_runtime::variants::{Script, VariantEngine, VariantLimits};
-use veillee_sdk::{GameRng, Handle, Seat, Setup, Status};
-use veillee_tests::{builtin_plugin, runtime};
+use veillee_runtime::variants::{Script, VariantEngine};
+use veillee_sdk::{GameRng, Handle, Seat, Setup};
+use veillee_tests::house::{builtin_script, ids, seat_to_act, wasm_engine};
 
 const DIAGONAL: &str = "prise-en-diagonale.lua";
 const CLOCK: &str = "partie-chronometree.lua";
 
 fn builtin(file: &str) -> Script {
-    library::builtin(Some("chateau-noir"))
-        .into_iter()
-        .find(|s| s.file == file)
-        .unwrap_or_else(|| panic!("{file} is built in"))
-        .load(VariantLimits::default())
-        .unwrap_or_else(|e| panic!("{e}"))
+    builtin_script("chateau-noir", file)
 }
 
 fn engine(scripts: Vec<Script>) -> VariantEngine {
-    let runtime = runtime();
-    let plugin = builtin_plugin(&runtime, "chateau-noir");
-    VariantEngine::new(Box::new(plugin), scripts).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn seat_to_act(engine: &mut dyn GameEngine, game: Handle) -> Option<Seat> {
-    match engine.status(game).unwrap() {
-        Status::ToAct { seats } => Some(seats[0]),
-        Status::Finished { .. } => None,
-    }
-}
-
-fn ids(engine: &mut dyn GameEngine, game: Handle, seat: Seat) -> Vec<String> {
-    engine
-        .legal_actions(game, seat)
-        .unwrap()
-        .into_iter()
-        .map(|a| a.id)
-        .collect()
+    wasm_engine("chateau-noir", scripts)
 }
 
 /// The plugin's own state, read from the saved game: the base game's JSON follows the two

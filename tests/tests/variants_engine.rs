@@ -9,6 +9,8 @@ use veillee_runtime::native::native_engine;
 use veillee_runtime::variants::library::{self, ScriptSource};
 use veillee_runtime::variants::{Script, VariantEngine, VariantError, VariantLimits};
 use veillee_sdk::{GameError, GameRng, Handle, Seat, Setup, Status};
+use veillee_tests::house::ids;
+use veillee_tests::house::seat_to_act;
 use veillee_tests::{builtin_plugin, runtime};
 
 const ATTACKER: Seat = 0;
@@ -35,22 +37,6 @@ fn wasm_engine(scripts: Vec<Script>) -> VariantEngine {
 fn native_variant_engine(scripts: Vec<Script>) -> VariantEngine {
     let native = native_engine("siege").unwrap();
     VariantEngine::new(native, scripts).unwrap()
-}
-
-fn ids(engine: &mut dyn GameEngine, game: Handle, seat: Seat) -> Vec<String> {
-    engine
-        .legal_actions(game, seat)
-        .unwrap()
-        .into_iter()
-        .map(|a| a.id)
-        .collect()
-}
-
-fn seat_to_act(engine: &mut dyn GameEngine, game: Handle) -> Option<Seat> {
-    match engine.status(game).unwrap() {
-        Status::ToAct { seats } => Some(seats[0]),
-        Status::Finished { .. } => None,
-    }
 }
 
 /// A script with every hook, recording what it saw in ctx.state.

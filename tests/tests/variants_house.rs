@@ -14,44 +14,12 @@ use veillee_runtime::conformance::{check, CheckConfig};
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::native::native_engine;
 use veillee_runtime::variants::library;
-use veillee_runtime::variants::{Script, VariantEngine, VariantLimits};
-use veillee_sdk::{GameRng, Handle, PlayoutWatch, Seat, Setup, Status};
+use veillee_runtime::variants::{Script, VariantEngine};
+use veillee_sdk::{GameRng, PlayoutWatch, Setup};
+use veillee_tests::house::{
+    builtin_script as builtin, ids, script, seat_to_act, wasm_engine as engine,
+};
 use veillee_tests::{builtin_plugin, runtime};
-
-fn builtin(game: &str, file: &str) -> Script {
-    library::builtin(Some(game))
-        .into_iter()
-        .find(|s| s.file == file)
-        .unwrap_or_else(|| panic!("{file} is built in"))
-        .load(VariantLimits::default())
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn script(text: &str) -> Script {
-    Script::load("test.lua", text, VariantLimits::default()).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn engine(game: &str, scripts: Vec<Script>) -> VariantEngine {
-    let runtime = runtime();
-    let plugin = builtin_plugin(&runtime, game);
-    VariantEngine::new(Box::new(plugin), scripts).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn seat_to_act(engine: &mut dyn GameEngine, game: Handle) -> Option<Seat> {
-    match engine.status(game).unwrap() {
-        Status::ToAct { seats } => Some(seats[0]),
-        Status::Finished { .. } => None,
-    }
-}
-
-fn ids(engine: &mut dyn GameEngine, game: Handle, seat: Seat) -> Vec<String> {
-    engine
-        .legal_actions(game, seat)
-        .unwrap()
-        .into_iter()
-        .map(|a| a.id)
-        .collect()
-}
 
 /// A script counting in `ctx.state` how often each of its hooks ran.
 fn counting(game: &str, actions: Option<&str>) -> Script {
@@ -365,4 +333,50 @@ fn trappe_couteuse_a_knight_that_falls_costs_its_player_a_rope() {
         engine.drop_game(game);
     }
     assert!(charged > 0, "random games see a fall");
+}
+
+/// Safety: a user's script cannot make itself part of a game (loaded with every game,
+/// never chosen); a user's copy of a game's own script is "modified rules", offered as a
+/// choice, and a new game runs it only when picked.
+#[test]
+fn a_users_script_cannot_be_part_of_the_game_and_a_copy_of_one_must_be_picked() {
+    let dir = tempfile::tempdir().unwrap();
+    let sneaky = r#"return { id = "sneaky", name = "s", description = "s", game = "castel",
+        version = "1", part_of_game = true, setup = function(ctx) end }"#;
+    std::fs::write(dir.path().join("sneaky.lua"), sneaky).unwrap();
+    let cards = library::builtin(Some("castel"))
+        .into_iter()
+        .find(|s| s.file == "cards.lua")
+        .unwrap();
+    let copy_path = dir.path().join("my-cards.lua");
+    std::fs::write(
+        &copy_path,
+        cards.text.replace("Ambassadeur", "Ambassadrice"),
+    )
+    .unwrap();
+    let user = Some(dir.path());
+
+    let refused = library::available(Some("castel"), user)
+        .into_iter()
+        .find(|a| a.source.file == "sneaky.lua")
+        .unwrap();
+    let why = refused.info.unwrap_err();
+    assert!(why.contains("only for a game's own scripts"), "{why}");
+    let own: Vec<String> = library::game_scripts("castel", user)
+        .into_iter()
+        .map(|s| s.file)
+        .collect();
+    assert!(!own.contains(&"sneaky.lua".to_string()), "{own:?}");
+
+    let copies = library::modified_game_scripts("castel", user);
+    assert_eq!(copies.len(), 1);
+    let copy = copies[0].source.clone();
+    assert!(library::house_rules(Some("castel"), user)
+        .iter()
+        .any(|a| a.source == copy && library::is_modified_game_script(a)));
+    // Not picked: the shipped cards; picked: the copy, in their place.
+    let unpicked = library::new_game_scripts("castel", &[], user);
+    assert_eq!(unpicked, vec![cards.clone()]);
+    let picked = library::new_game_scripts("castel", std::slice::from_ref(&copy), user);
+    assert_eq!(picked, vec![copy]);
 }

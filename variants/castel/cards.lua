@@ -956,6 +956,10 @@ return {
     },
   },
 
+  -- Its after_action is about placements only: draws and exchanges are played without it
+  -- (inside the plugin in simulations).
+  actions = { "place-*" },
+
   setup = function(ctx)
     for _, c in ipairs(CARDS) do
       command(ctx, "define_card", {

@@ -8,6 +8,7 @@ use egui::{RichText, Ui};
 use super::i18n::{Lang, S};
 use super::library::LibraryScreen;
 use super::play::PlayScreen;
+use super::replay::ReplayScreen;
 use super::rules::RulesScreen;
 use super::saved::SavedScreen;
 use super::settings::SettingsScreen;
@@ -34,6 +35,10 @@ pub struct Shared {
     pub data_dir: PathBuf,
     /// Assisted-mode defaults for new and resumed games.
     pub assist: Assist,
+    /// The most recently played game that is not over (the library offers to go on with it).
+    pub last_game: Option<veillee_runtime::store::model::SessionMeta>,
+    /// Each game's starting scene, drawn small on its library card.
+    pub thumbnails: std::collections::HashMap<String, veillee_sdk::Scene>,
 }
 
 /// Where a screen asks to go.
@@ -47,6 +52,8 @@ pub enum Nav {
     Play,
     /// Resume a saved session.
     Resume(u64),
+    /// Watch a saved session again.
+    Replay(u64),
     /// Saved games.
     Saved,
     /// A game's rules.
@@ -64,6 +71,8 @@ pub enum Screen {
     Setup,
     /// Playing.
     Play,
+    /// Watching a game again.
+    Replay,
     /// Saved games.
     Saved,
     /// Rules.
@@ -83,6 +92,8 @@ pub struct App {
     setup: Option<SetupScreen>,
     /// The play screen.
     pub play: PlayScreen,
+    /// The replay screen, while a game is watched again.
+    pub replay: Option<ReplayScreen>,
     saved: SavedScreen,
     rules: Option<RulesScreen>,
     settings: SettingsScreen,
@@ -96,13 +107,16 @@ pub struct App {
     ctx: Option<egui::Context>,
     /// `VEILLEE_UI_START`: a screen to open once the games are loaded (screenshots, demos).
     start: Option<String>,
+    /// The move a replay opened by `VEILLEE_UI_START` shows first.
+    start_step: usize,
 }
 
 /// `VEILLEE_UI_SCALE=1.5`: the interface scale for this run, not remembered (screenshots).
 pub const SCALE_ENV: &str = "VEILLEE_UI_SCALE";
 
 /// The environment variable naming a screen to open at start: `library`, `saved`,
-/// `settings`, `setup:GAME`, `rules:GAME` or `resume:SESSION` (for screenshots and demos).
+/// `settings`, `setup:GAME`, `rules:GAME`, `resume:SESSION` or `replay:SESSION[:MOVE]` (for
+/// screenshots and demos).
 pub const START_ENV: &str = "VEILLEE_UI_START";
 
 impl App {
@@ -125,12 +139,15 @@ impl App {
                 pending_scale: None,
                 data_dir,
                 assist: Assist::default(),
+                last_game: None,
+                thumbnails: Default::default(),
             },
             screen: Screen::Library,
             rules_return: Screen::Library,
             library: LibraryScreen::default(),
             setup: None,
             play: PlayScreen::default(),
+            replay: None,
             saved: SavedScreen::default(),
             rules: None,
             settings: SettingsScreen,
@@ -143,6 +160,7 @@ impl App {
             attached: false,
             ctx: None,
             start: std::env::var(START_ENV).ok().filter(|s| !s.is_empty()),
+            start_step: 0,
         }
     }
 
@@ -189,12 +207,18 @@ impl App {
                 if let Some(assist) = assist {
                     self.shared.assist = assist;
                 }
+                self.shared.worker.send(Request::ListSaved);
+                self.shared.worker.send(Request::Thumbnails);
             }
             Reply::OpenFailed {
                 already_running,
                 message,
             } => self.open_failed = Some((already_running, message)),
-            Reply::Games(games) => self.shared.games = games,
+            Reply::Games(games) => {
+                self.shared.games = games;
+                self.shared.worker.send(Request::Thumbnails);
+            }
+            Reply::Thumbnails(scenes) => self.shared.thumbnails.extend(scenes),
             Reply::Prepared(states) => {
                 for (id, state) in states {
                     if let Some(game) = self.shared.games.iter_mut().find(|g| g.manifest.id == id) {
@@ -211,9 +235,20 @@ impl App {
             Reply::Installed(result) => self.library.installed(&self.shared, result),
             Reply::Uninstalled(result) => self.library.uninstalled(&self.shared, result),
             Reply::Game(view) => self.play.on_game(*view),
+            Reply::Replay(result) => {
+                if let Some(replay) = &mut self.replay {
+                    replay.on_replay(result);
+                }
+            }
             Reply::GameFailed(message) => self.play.on_error(message),
             Reply::RevealInTheWay(reveals) => self.play.on_reveal(reveals),
-            Reply::Saved(list) => self.saved.list = list,
+            Reply::Saved(list) => {
+                self.shared.last_game = list
+                    .iter()
+                    .find(|m| m.status.outcome().is_none() && m.moves > 0)
+                    .cloned();
+                self.saved.list = list;
+            }
             Reply::SetAside(found) => self.saved.set_aside = found,
             Reply::Restored(result) => self.saved.restored(&self.shared, result),
             Reply::FileDone(result) => self.saved.file_done(&self.shared, result),
@@ -228,6 +263,11 @@ impl App {
                 }
                 (Pick::ExportSession(..), None) => self.saved.dialog_closed(false),
             },
+            Reply::RuleTest(note) => {
+                if let Some(setup) = &mut self.setup {
+                    setup.on_rule_test(note);
+                }
+            }
             Reply::Finished => {}
         }
     }
@@ -239,6 +279,7 @@ impl App {
                     self.shared.worker.send(Request::Close);
                     self.play = PlayScreen::default();
                 }
+                self.shared.worker.send(Request::ListSaved);
                 self.screen = Screen::Library;
             }
             Nav::Setup(id) => {
@@ -268,6 +309,16 @@ impl App {
                 self.saved.loaded = false;
                 self.screen = Screen::Saved;
             }
+            Nav::Replay(id) => {
+                if self.screen == Screen::Play {
+                    self.shared.worker.send(Request::Close);
+                    self.play = PlayScreen::default();
+                }
+                let mut replay = ReplayScreen::open(&mut self.shared, id);
+                replay.step = std::mem::take(&mut self.start_step);
+                self.replay = Some(replay);
+                self.screen = Screen::Replay;
+            }
             Nav::Rules(id) => {
                 self.rules_return = self.screen;
                 self.rules = Some(RulesScreen { game: id });
@@ -294,6 +345,12 @@ impl App {
                     Some(("setup", id)) => Some(Nav::Setup(id.into())),
                     Some(("rules", id)) => Some(Nav::Rules(id.into())),
                     Some(("resume", id)) => id.parse().ok().map(Nav::Resume),
+                    Some(("replay", rest)) => {
+                        // `replay:ID` or `replay:ID:MOVE` (shown at that move).
+                        let (id, step) = rest.split_once(':').unwrap_or((rest, "0"));
+                        self.start_step = step.parse().unwrap_or(0);
+                        id.parse().ok().map(Nav::Replay)
+                    }
                     _ => match start.as_str() {
                         "saved" => Some(Nav::Saved),
                         "settings" => Some(Nav::Settings),
@@ -358,7 +415,7 @@ impl App {
         }
 
         let mut nav = None;
-        if self.screen != Screen::Play {
+        if !matches!(self.screen, Screen::Play | Screen::Replay) {
             egui::Panel::top("nav")
                 .frame(
                     egui::Frame::new()
@@ -398,6 +455,11 @@ impl App {
 
         if self.screen == Screen::Play {
             nav = nav.or(self.play.ui(ui, &mut self.shared));
+        } else if self.screen == Screen::Replay {
+            nav = match &mut self.replay {
+                Some(replay) => nav.or(replay.ui(ui, &mut self.shared)),
+                None => Some(Nav::Saved),
+            };
         } else {
             egui::CentralPanel::default()
                 .frame(egui::Frame::central_panel(ui.style()).inner_margin(egui::Margin::same(24)))
@@ -436,7 +498,7 @@ impl App {
                             self.settings.ui(ui, &mut self.shared);
                             None
                         }
-                        Screen::Play => None,
+                        Screen::Play | Screen::Replay => None,
                     };
                     if next.is_some() {
                         nav = next;

@@ -1,4 +1,5 @@
-//! The launcher window (eframe/egui): library, new game, play, saved games, rules, settings.
+//! The launcher window (eframe/egui): library, new game, play, replay, saved games, rules,
+//! settings.
 //!
 //! One file per screen, each a struct with its state and a `ui` function; [`app`] wires them.
 //! [`scene`] draws any plugin's scene with no knowledge of the game. **The UI thread never
@@ -7,14 +8,19 @@
 
 pub mod app;
 pub mod i18n;
+pub mod lab;
 pub mod library;
 pub mod play;
 pub mod prepare;
+pub mod replay;
+pub mod room;
 pub mod rules;
 pub mod saved;
 pub mod scene;
 pub mod settings;
 pub mod setup;
+pub mod sound;
+pub mod thinker;
 pub mod widgets;
 pub mod worker;
 

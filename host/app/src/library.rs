@@ -74,16 +74,45 @@ impl LibraryScreen {
     pub fn ui(&mut self, ui: &mut Ui, shared: &mut Shared, problems: &[String]) -> Option<Nav> {
         let lang = shared.lang;
         let mut nav = None;
-        // One line: the title, the typed path with its button, the file dialog.
+        // One line: the title, the last game to go on with, installing a game.
         ui.horizontal(|ui| {
             widgets::title(ui, lang.t(S::Library));
             ui.add_space(16.0);
+            if let Some(last) = &shared.last_game {
+                let name = shared
+                    .games
+                    .iter()
+                    .find(|g| g.manifest.id == last.game)
+                    .map_or(last.game.clone(), |g| {
+                        g.manifest.name.get(lang.code()).into()
+                    });
+                let text = lang.f(S::ContinueGame, &[&name, &last.id.to_string()]);
+                if widgets::primary(ui, &format!("▶  {text}")).clicked() {
+                    nav = Some(Nav::Resume(last.id));
+                }
+            }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if widgets::primary(ui, lang.t(S::InstallGame)).clicked() {
+                if widgets::button(ui, lang.t(S::InstallGame))
+                    .on_hover_text(lang.t(S::InstallHint))
+                    .clicked()
+                {
                     shared
                         .worker
                         .pick_file(Pick::Plugin, lang.t(S::InstallGame).to_string());
                 }
+            });
+        });
+        // The typed path only when the file chooser did not answer (no desktop portal).
+        if self.dialog_failed {
+            ui.label(RichText::new(lang.t(S::DialogUnavailable)).color(MUTED));
+            ui.horizontal(|ui| {
+                let label = ui.label(lang.t(S::PluginPath));
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.install_path)
+                        .desired_width(420.0)
+                        .hint_text(lang.t(S::PluginPathHint)),
+                )
+                .labelled_by(label.id);
                 let ready = !self.install_path.trim().is_empty() && self.installing.is_none();
                 if ui
                     .add_enabled(ready, egui::Button::new(lang.t(S::Install)))
@@ -92,19 +121,7 @@ impl LibraryScreen {
                     let path = std::path::PathBuf::from(self.install_path.trim());
                     self.install(shared, path);
                 }
-                let width = (ui.available_width() - 200.0).clamp(160.0, 420.0);
-                let field = ui.add(
-                    egui::TextEdit::singleline(&mut self.install_path)
-                        .desired_width(width)
-                        .hint_text(lang.t(S::PluginPathHint)),
-                );
-                let label = ui.label(lang.t(S::PluginPath));
-                field.labelled_by(label.id);
             });
-        });
-        ui.label(RichText::new(lang.t(S::InstallHint)).small().color(MUTED));
-        if self.dialog_failed && self.install_path.is_empty() {
-            ui.label(RichText::new(lang.t(S::DialogUnavailable)).color(MUTED));
         }
         if let Some(file) = &self.installing {
             widgets::busy(ui, &lang.f(S::Installing, &[file]));
@@ -144,6 +161,7 @@ impl LibraryScreen {
                         ui.spacing_mut().item_spacing.x = gap;
                         for game in row {
                             ui.vertical(|ui| {
+                                ui.set_max_width(ui.available_width());
                                 ui.set_width(card_w);
                                 let size = egui::vec2(card_w, card_h);
                                 if let Some(n) =
@@ -194,59 +212,91 @@ fn game_card(
             let top = ui.max_rect().top();
             ui.set_width(size.x - 38.0);
             ui.set_min_height(size.y - 38.0);
-            ui.label(
-                RichText::new(m.name.get(lang.code()))
-                    .size(30.0)
-                    .strong()
-                    .color(ACCENT),
+            // One line whatever the name's length, so that every card of a row keeps its
+            // buttons in sight: a long name gets a smaller type, then is cut (whole on hover).
+            let name = m.name.get(lang.code());
+            let width = ui.available_width();
+            let type_size = [30.0, 26.0, 22.0]
+                .into_iter()
+                .find(|&size| {
+                    let font = egui::FontId::proportional(size);
+                    ui.fonts_mut(|f| f.layout_no_wrap(name.to_string(), font, ACCENT).size().x)
+                        <= width
+                })
+                .unwrap_or(22.0);
+            let title = ui.add(
+                egui::Label::new(RichText::new(name).size(type_size).strong().color(ACCENT))
+                    .truncate(),
             );
-            let players = if m.min_players == m.max_players {
-                m.min_players.to_string()
-            } else {
-                format!("{}–{}", m.min_players, m.max_players)
-            };
-            ui.horizontal(|ui| {
-                ui.label(lang.f(S::Players, &[&players]));
-                ui.label(RichText::new("·").color(MUTED));
-                ui.label(RichText::new(lang.f(S::Version, &[&m.version])).color(MUTED));
-            });
-            ui.horizontal(|ui| {
-                let origin = if game.builtin {
-                    S::Builtin
-                } else {
-                    S::Installed
-                };
-                ui.label(RichText::new(lang.t(origin)).small().color(MUTED));
-                ui.label(RichText::new("·").color(MUTED));
-                let variants = game.variants.iter().filter(|v| v.info.is_ok()).count();
-                let text = if variants == 0 {
-                    lang.t(S::NoVariants).to_string()
-                } else {
-                    lang.f(S::VariantsCount, &[&variants.to_string()])
-                };
-                ui.label(RichText::new(text).small().color(MUTED));
-                ui.label(RichText::new("·").color(MUTED));
-                preparation(ui, lang, &game.preparation);
-            });
-            ui.add_space(4.0);
-            // The description, cut to the lines the card has room for (all of it on hover
-            // and on the rules screen), so that every card of a row is the same size.
-            let description = m.description.get(lang.code());
-            let line = ui.text_style_height(&egui::TextStyle::Body);
-            let left = size.y - 38.0 - (ui.cursor().top() - top) - 62.0;
-            let rows = ((left / line).floor() as usize).clamp(1, 12);
-            let mut job = egui::text::LayoutJob::simple(
-                description.to_string(),
-                egui::FontId::proportional(21.0),
-                widgets::TEXT,
-                ui.available_width(),
-            );
-            job.wrap.max_rows = rows;
-            job.wrap.overflow_character = Some('…');
-            let shown = ui.label(job);
-            if shown.rect.height() > line * (rows as f32 - 0.5) {
-                shown.on_hover_text(description);
+            if type_size < 30.0 {
+                title.on_hover_text(name);
             }
+            // The game's starting position, drawn by the scene drawer, beside its words;
+            // its room is kept while the picture is being made, so nothing jumps.
+            let side = ((size.y - 38.0) - (ui.cursor().top() - top) - 62.0)
+                .min((size.x - 38.0) * 0.42)
+                .max(0.0);
+            ui.horizontal_top(|ui| {
+                if side >= 48.0 {
+                    let (rect, response) =
+                        ui.allocate_exact_size(Vec2::splat(side), egui::Sense::hover());
+                    let spoken = lang.f(S::StartingPosition, &[m.name.get(lang.code())]);
+                    response.widget_info(|| {
+                        egui::WidgetInfo::labeled(egui::Role::Image, true, &spoken)
+                    });
+                    if let Some(scene) = shared.thumbnails.get(&m.id) {
+                        super::scene::thumbnail(ui, rect, scene, lang);
+                    }
+                }
+                ui.vertical(|ui| {
+                    let players = if m.min_players == m.max_players {
+                        m.min_players.to_string()
+                    } else {
+                        format!("{}–{}", m.min_players, m.max_players)
+                    };
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(lang.f(S::Players, &[&players]))
+                            .on_hover_text(lang.f(S::Version, &[&m.version]));
+                    });
+                    ui.horizontal_wrapped(|ui| {
+                        let origin = if game.builtin {
+                            S::Builtin
+                        } else {
+                            S::Installed
+                        };
+                        ui.label(RichText::new(lang.t(origin)).small().color(MUTED));
+                        ui.label(RichText::new("·").color(MUTED));
+                        let variants = game.variants.iter().filter(|v| v.info.is_ok()).count();
+                        let text = if variants == 0 {
+                            lang.t(S::NoVariants).to_string()
+                        } else {
+                            lang.f(S::VariantsCount, &[&variants.to_string()])
+                        };
+                        ui.label(RichText::new(text).small().color(MUTED));
+                        ui.label(RichText::new("·").color(MUTED));
+                        preparation(ui, lang, &game.preparation);
+                    });
+                    ui.add_space(4.0);
+                    // The description, cut to the lines the card has room for (all of it on hover
+                    // and on the rules screen), so that every card of a row is the same size.
+                    let description = m.description.get(lang.code());
+                    let line = ui.text_style_height(&egui::TextStyle::Body);
+                    let left = size.y - 38.0 - (ui.cursor().top() - top) - 62.0;
+                    let rows = ((left / line).floor() as usize).clamp(1, 12);
+                    let mut job = egui::text::LayoutJob::simple(
+                        description.to_string(),
+                        egui::FontId::proportional(21.0),
+                        widgets::TEXT,
+                        ui.available_width(),
+                    );
+                    job.wrap.max_rows = rows;
+                    job.wrap.overflow_character = Some('…');
+                    let shown = ui.label(job);
+                    if shown.rect.height() > line * (rows as f32 - 0.5) {
+                        shown.on_hover_text(description);
+                    }
+                });
+            });
             ui.add_space(8.0);
             // The buttons at the bottom of the card, whatever the description's length.
             let used = ui.cursor().top() - top;

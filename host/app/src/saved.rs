@@ -164,20 +164,21 @@ impl SavedScreen {
                 }
             });
         });
-        ui.horizontal(|ui| {
-            widgets::text_field(ui, lang.t(S::SessionPath), &mut self.import_path, 420.0);
-            let ready = !self.import_path.trim().is_empty();
-            if ui
-                .add_enabled(ready, egui::Button::new(lang.t(S::Import)))
-                .clicked()
-            {
-                shared
-                    .worker
-                    .send(Request::Import(self.import_path.trim().into()));
-            }
-        });
-        if self.dialog_failed && self.import_path.is_empty() {
+        // The typed path only when the file chooser did not answer (no desktop portal).
+        if self.dialog_failed {
             ui.label(RichText::new(lang.t(S::DialogUnavailable)).color(MUTED));
+            ui.horizontal(|ui| {
+                widgets::text_field(ui, lang.t(S::SessionPath), &mut self.import_path, 420.0);
+                let ready = !self.import_path.trim().is_empty();
+                if ui
+                    .add_enabled(ready, egui::Button::new(lang.t(S::ImportThis)))
+                    .clicked()
+                {
+                    shared
+                        .worker
+                        .send(Request::Import(self.import_path.trim().into()));
+                }
+            });
         }
         let mut close_export = false;
         if let Some(Exporting { id, seat, path }) = &mut self.export {
@@ -278,6 +279,14 @@ impl SavedScreen {
                                     export_clicked =
                                         Some(start_export(shared, meta.id, &meta.game, None));
                                 }
+                            }
+                            let replay = widgets::button(ui, lang.t(S::Replay));
+                            let spoken = format!("{} #{}", lang.t(S::Replay), meta.id);
+                            replay.widget_info(|| {
+                                egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken)
+                            });
+                            if replay.clicked() {
+                                nav = Some(Nav::Replay(meta.id));
                             }
                             let resume = widgets::primary(ui, lang.t(S::Resume));
                             let spoken = format!("{} #{}", lang.t(S::Resume), meta.id);

@@ -80,5 +80,20 @@ pub fn assist_checkboxes(ui: &mut Ui, lang: Lang, assist: &mut Assist) -> bool {
     changed |= ui
         .checkbox(&mut assist.confirm_moves, lang.t(S::ConfirmMoves))
         .changed();
+    changed |= ui.checkbox(&mut assist.sound, lang.t(S::Chime)).changed();
+    ui.horizontal_wrapped(|ui| {
+        use super::worker::Animation;
+        ui.label(lang.t(S::AnimationLabel));
+        for (value, text) in [
+            (Animation::Off, S::AnimationOff),
+            (Animation::Slow, S::AnimationSlow),
+            (Animation::Normal, S::AnimationNormal),
+            (Animation::Fast, S::AnimationFast),
+        ] {
+            changed |= ui
+                .selectable_value(&mut assist.animation, value, lang.t(text))
+                .changed();
+        }
+    });
     changed
 }

@@ -1,16 +1,17 @@
-//! New game: players (name, human or bot per seat), the game's options, house rules, seed.
+//! New game: players (name, and human, phone or bot per seat), the game's options, house rules, seed.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use egui::{RichText, Ui};
-use veillee_sdk::{OptionKind, OptionValue, Setup};
+use veillee_sdk::{OptionKind, OptionValue, Seat, Setup};
 
 use super::app::{Nav, Shared};
 use super::i18n::S;
+use super::lab::{Balance, LabNote, LabState};
 use super::widgets::{self, colour, ACCENT, MUTED};
 use super::worker::{GameInfo, Request};
 use veillee_runtime::store::limits;
-use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
+use veillee_runtime::store::model::{BotLevel, SeatPlayer};
 
 /// The new-game screen for one game.
 pub struct SetupScreen {
@@ -18,10 +19,15 @@ pub struct SetupScreen {
     pub game: String,
     players: u8,
     names: Vec<String>,
-    kinds: Vec<PlayerKind>,
+    /// Each seat's bot level; `None`: a human.
+    bots: Vec<Option<BotLevel>>,
+    /// Seats whose player holds their hand on their phone (human seats).
+    phones: Vec<bool>,
     options: BTreeMap<String, OptionValue>,
     variants: BTreeSet<usize>,
     seed: String,
+    /// "Test this rule": each tested rule's state, by file name.
+    tests: BTreeMap<String, LabState>,
 }
 
 /// A seed from the clock (not for the game's randomness: that is always the seed shown).
@@ -66,11 +72,18 @@ impl SetupScreen {
             game: m.id.clone(),
             players: m.min_players,
             names,
-            kinds: vec![PlayerKind::Human; max],
+            bots: vec![None; max],
+            phones: vec![false; max],
             options,
             variants: BTreeSet::new(),
             seed: clock_seed().to_string(),
+            tests: BTreeMap::new(),
         }
+    }
+
+    /// News of a house rule's test.
+    pub fn on_rule_test(&mut self, note: LabNote) {
+        self.tests.insert(note.rule, note.state);
     }
 
     /// Draws the screen. Returns where to go (the play screen once started).
@@ -154,16 +167,10 @@ impl SetupScreen {
                                     .desired_width(260.0),
                             )
                             .labelled_by(role.inner.id);
-                            ui.selectable_value(
-                                &mut self.kinds[seat],
-                                PlayerKind::Human,
-                                lang.t(S::Human),
-                            );
-                            ui.selectable_value(
-                                &mut self.kinds[seat],
-                                PlayerKind::Bot,
-                                lang.t(S::RandomBot),
-                            );
+                            ui.horizontal(|ui| {
+                                let (bot, phone) = (&mut self.bots[seat], &mut self.phones[seat]);
+                                seat_kind(ui, bot, phone, seat, lang);
+                            });
                             ui.end_row();
                         }
                     });
@@ -222,12 +229,42 @@ impl SetupScreen {
                                     }
                                 }
                                 ui.indent(("variant", i), |ui| {
+                                    if info.part_of_game {
+                                        ui.label(
+                                            RichText::new(lang.t(S::ModifiedRules))
+                                                .color(widgets::DANGER),
+                                        );
+                                    }
                                     ui.label(info.description.get(code));
                                     if !info.changes.is_empty() {
                                         ui.label(RichText::new(lang.t(S::Changes)).color(MUTED));
                                         for change in &info.changes {
                                             ui.label(format!("• {}", change.get(code)));
                                         }
+                                    }
+                                    let file = &variant.source.file;
+                                    let running =
+                                        matches!(self.tests.get(file), Some(LabState::Running(..)));
+                                    let test = ui.add_enabled(
+                                        !running && seed.is_ok(),
+                                        egui::Button::new(lang.t(S::TestRule)),
+                                    );
+                                    if test.clicked() {
+                                        if let Ok(seed) = seed {
+                                            let setup = Setup {
+                                                players: self.players,
+                                                options: self.options.clone(),
+                                                seed,
+                                            };
+                                            shared.worker.send(Request::TestRule {
+                                                game: self.game.clone(),
+                                                rule: variant.source.clone(),
+                                                setup,
+                                            });
+                                        }
+                                    }
+                                    if let Some(state) = self.tests.get(file) {
+                                        ui.label(lab_text(state, m, lang));
                                     }
                                 });
                             }
@@ -262,9 +299,12 @@ impl SetupScreen {
     fn start(&self, shared: &mut Shared, game: &GameInfo, seed: u64) -> Nav {
         let n = self.players as usize;
         let seats: Vec<SeatPlayer> = (0..n)
-            .map(|i| SeatPlayer {
-                name: self.names[i].trim().to_string(),
-                kind: self.kinds[i],
+            .map(|i| {
+                let name = self.names[i].trim().to_string();
+                match self.bots[i] {
+                    None => SeatPlayer::human(name),
+                    Some(level) => SeatPlayer::bot(name, level),
+                }
             })
             .collect();
         shared.seat_names = self.names.clone();
@@ -278,12 +318,103 @@ impl SetupScreen {
             .iter()
             .filter_map(|&i| game.variants.get(i).map(|v| v.source.clone()))
             .collect();
+        let phones = (0..n as Seat)
+            .filter(|&s| self.phones[s as usize])
+            .collect();
         shared.worker.send(Request::Start {
             game: self.game.clone(),
             seats,
             setup,
             variants,
+            phones,
         });
         Nav::Play
+    }
+}
+
+/// A seat's player: a human at this screen, a human on their phone (who holds the seat's
+/// hand there), or a bot and its level (a bot starts at `normal`).
+fn seat_kind(
+    ui: &mut Ui,
+    bot: &mut Option<BotLevel>,
+    phone: &mut bool,
+    seat: usize,
+    lang: super::i18n::Lang,
+) {
+    let human = bot.is_none();
+    if ui
+        .selectable_label(human && !*phone, lang.t(S::Human))
+        .clicked()
+    {
+        (*bot, *phone) = (None, false);
+    }
+    if ui
+        .selectable_label(human && *phone, lang.t(S::Phone))
+        .clicked()
+    {
+        (*bot, *phone) = (None, true);
+    }
+    if ui.selectable_label(!human, lang.t(S::Bot)).clicked() && human {
+        (*bot, *phone) = (Some(BotLevel::Normal), false);
+    }
+    let Some(level) = bot else {
+        return;
+    };
+    let name = |l: BotLevel| match l {
+        BotLevel::Easy => lang.t(S::LevelEasy),
+        BotLevel::Normal => lang.t(S::LevelNormal),
+        BotLevel::Strong => lang.t(S::LevelStrong),
+        BotLevel::Random => lang.t(S::LevelRandom),
+    };
+    let label = lang.f(S::BotLevel, &[&(seat + 1).to_string()]);
+    egui::ComboBox::from_id_salt(("bot-level", seat))
+        .selected_text(name(*level))
+        .show_ui(ui, |ui| {
+            for l in [
+                BotLevel::Easy,
+                BotLevel::Normal,
+                BotLevel::Strong,
+                BotLevel::Random,
+            ] {
+                ui.selectable_value(level, l, name(l));
+            }
+        })
+        .response
+        .on_hover_text(label);
+}
+
+/// A rule's test in words: its progress, or the balance of the plain game beside the game
+/// with the rule (wins per seat, draws).
+fn lab_text(state: &LabState, manifest: &veillee_sdk::Manifest, lang: super::i18n::Lang) -> String {
+    match state {
+        LabState::Running(done, total) => {
+            lang.f(S::RuleTesting, &[&done.to_string(), &total.to_string()])
+        }
+        LabState::Failed(why) => lang.f(S::RuleTestFailed, &[why]),
+        LabState::Done(plain, ruled) => {
+            let side = |b: &Balance| {
+                let percent =
+                    |n: u32| format!("{:.0}", 100.0 * f64::from(n) / f64::from(b.games.max(1)));
+                let mut parts: Vec<String> = b
+                    .wins
+                    .iter()
+                    .enumerate()
+                    .map(|(seat, &w)| {
+                        let name = manifest
+                            .seats
+                            .get(seat)
+                            .map(|s| s.name.get(lang.code()).to_string())
+                            .unwrap_or_else(|| (seat + 1).to_string());
+                        lang.f(S::RuleWins, &[&name, &percent(w)])
+                    })
+                    .collect();
+                parts.push(lang.f(S::RuleDraws, &[&percent(b.draws)]));
+                parts.join(", ")
+            };
+            lang.f(
+                S::RuleBalance,
+                &[&plain.games.to_string(), &side(plain), &side(ruled)],
+            )
+        }
     }
 }

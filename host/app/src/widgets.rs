@@ -119,6 +119,18 @@ pub fn card<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> R {
         .inner
 }
 
+/// The frame of a bar or side panel of the play and replay screens.
+pub fn panel_frame(margin: i8) -> egui::Frame {
+    egui::Frame::new()
+        .fill(PANEL)
+        .inner_margin(Margin::same(margin))
+}
+
+/// The width of the play and replay screens' side panel in this window.
+pub fn side_width(ctx: &egui::Context) -> f32 {
+    (ctx.content_rect().width() * 0.27).clamp(320.0, 440.0)
+}
+
 /// A screen title.
 pub fn title(ui: &mut Ui, text: &str) {
     ui.label(RichText::new(text).heading().color(ACCENT));

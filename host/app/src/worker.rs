@@ -8,11 +8,12 @@
 use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 
-use veillee_sdk::{Action, GameRng, Manifest, Scene, Seat, Setup, Status, Text};
+use veillee_sdk::{Action, GameError, Manifest, Scene, Seat, Setup, Status, Text};
 
-use veillee_runtime::catalog::{Catalog, Origin, Readiness};
+use veillee_runtime::bot;
+use veillee_runtime::catalog::{Catalog, GameEntry, Origin, Readiness};
 use veillee_runtime::data_dir::DataDir;
-use veillee_runtime::engine::GameEngine;
+use veillee_runtime::engine::{EngineError, GameEngine};
 use veillee_runtime::plugin::Runtime;
 use veillee_runtime::session::{LiveSession, SessionError, Sessions};
 use veillee_runtime::store::model::{PlayerKind, SeatPlayer, SessionMeta, VariantScript};
@@ -20,7 +21,10 @@ use veillee_runtime::store::{SetAside, Store, StoreError};
 use veillee_runtime::variants::library::{self, ScriptSource};
 use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits};
 
+use super::lab::{self, LabNote, LabState};
+use super::thinker::{Job, Thinker, Thought};
 use crate::prepare::{News, Preparer};
+use crate::room::{PhoneSeats, RoomView};
 
 /// Set to anything: never open a native file dialog (tests, systems without a desktop
 /// portal); the screens' typed-path fields do the job.
@@ -45,6 +49,11 @@ pub struct Assist {
     pub show_last_move: bool,
     /// Ask "Play this move?" before a move is sent.
     pub confirm_moves: bool,
+    /// How moves are shown: pieces slide, leave and arrive one stage after the other.
+    pub animation: Animation,
+    /// A short chime when a human's turn comes after a hand-off or a bot's move (off by
+    /// default: not every table wants sound).
+    pub sound: bool,
 }
 
 impl Default for Assist {
@@ -53,6 +62,38 @@ impl Default for Assist {
             show_targets: true,
             show_last_move: true,
             confirm_moves: false,
+            animation: Animation::Normal,
+            sound: false,
+        }
+    }
+}
+
+/// How fast moves are shown, or not at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Animation {
+    /// Pieces jump to their new place at once.
+    Off,
+    /// Slowly, for a table that follows from the sofa.
+    Slow,
+    /// The default.
+    Normal,
+    /// Quickly.
+    Fast,
+}
+
+impl Assist {
+    /// The scene drawer's pace for these settings.
+    pub fn pace(&self) -> crate::scene::motion::Pace {
+        let seconds = match self.animation {
+            Animation::Off => 0.0,
+            Animation::Slow => 0.8,
+            Animation::Normal => 0.45,
+            Animation::Fast => 0.22,
+        };
+        crate::scene::motion::Pace {
+            on: self.animation != Animation::Off,
+            seconds,
         }
     }
 }
@@ -100,6 +141,8 @@ pub enum Request {
     Fonts,
     /// Load the games and open the database.
     Open,
+    /// Each game's starting scene, for the library's pictures.
+    Thumbnails,
     /// Validate and install a plugin file.
     Install(PathBuf),
     /// Remove an installed game.
@@ -114,6 +157,8 @@ pub enum Request {
         setup: Setup,
         /// House rules to play with.
         variants: Vec<ScriptSource>,
+        /// The seats players hold on their phones (the room opens for them).
+        phones: Vec<Seat>,
     },
     /// Go on with a saved session.
     Resume(u64),
@@ -124,8 +169,25 @@ pub enum Request {
         /// The action id.
         action: String,
     },
-    /// The bot to act plays.
+    /// The bot to act starts thinking (on the thinker thread; its move follows by itself).
     Bot,
+    /// A bot's decision, from the thinker (not sent by the window).
+    Thought(Thought),
+    /// The window is closing: stop (a bot still thinking is left to finish alone; the game
+    /// stays saved, the room closes).
+    Quit,
+    /// "Test this rule": bots play the game with and without a house rule (on a thread of
+    /// their own; news comes as [`Reply::RuleTest`]).
+    TestRule {
+        /// Game id.
+        game: String,
+        /// The house rule.
+        rule: ScriptSource,
+        /// Players, options and seed of the games.
+        setup: Setup,
+    },
+    /// News of a rule's test, from its thread (not sent by the window).
+    Lab(LabNote),
     /// Take back one decision (`agreed`: everyone accepts taking back a reveal).
     Undo {
         /// Whether the table agreed.
@@ -133,6 +195,13 @@ pub enum Request {
     },
     /// Re-apply what the last undo took back.
     Redo,
+    /// Play a saved session again, move by move, as one seat saw it (`None`: a spectator).
+    Replay {
+        /// The session.
+        id: u64,
+        /// Whose view.
+        viewer: Option<Seat>,
+    },
     /// Leave the game (it stays saved).
     Close,
     /// List saved sessions.
@@ -147,20 +216,18 @@ pub enum Request {
     Restore(String),
     /// Remember a setting.
     SetSetting(&'static str, serde_json::Value),
+    /// A phone's move, from the room (not sent by the window).
+    Phone(veillee_room::PhoneMove),
+    /// Give a phone seat a new link, for another phone.
+    HandOver(Seat),
     /// A player opened this game: compile its plugin next.
     Prepare(String),
-}
-
-/// What reaches the worker thread: the window's requests, the compiler thread's news, and
-/// the window closing.
-enum Inbox {
-    Window(Request),
+    /// News of the plugins compiling in the background (not sent by the window).
     Prepared(News),
-    Quit,
 }
 
 /// One line of the game log.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LogLine {
     /// Who did it (empty for the launcher's own notes).
     pub who: String,
@@ -180,6 +247,67 @@ impl LogLine {
             _ => &self.text,
         }
     }
+
+    /// Whether `viewer` reads something of this line the rest of the table does not.
+    pub fn private_to(&self, viewer: Option<Seat>) -> bool {
+        self.private
+            .as_ref()
+            .is_some_and(|p| p.is_for(self.actor, viewer))
+    }
+
+    /// A note of the launcher's own (a new game, an undo), read by everyone.
+    pub fn note(text: Text) -> LogLine {
+        LogLine {
+            who: String::new(),
+            actor: None,
+            private: None,
+            text,
+        }
+    }
+}
+
+/// The log lines of one move: the move as its player named it, then what it caused —
+/// leaving out an event that only repeats the move's label (Castel's "Black pawns: Draw"
+/// after "Ana: Draw").
+pub fn move_lines(
+    who: String,
+    seat: Seat,
+    label: Text,
+    private: Option<veillee_sdk::Private>,
+    events: Vec<veillee_sdk::Event>,
+) -> Vec<LogLine> {
+    let mut lines = Vec::with_capacity(events.len() + 1);
+    for event in events {
+        if repeats(&event.text, &label) {
+            continue;
+        }
+        lines.push(LogLine {
+            who: String::new(),
+            actor: Some(seat),
+            private: event.private,
+            text: event.text,
+        });
+    }
+    lines.insert(
+        0,
+        LogLine {
+            who,
+            actor: Some(seat),
+            private,
+            text: label,
+        },
+    );
+    lines
+}
+
+/// Whether an event's text only says the move's label again, maybe after who played it
+/// (`Black pawns: Draw`, `Pions noirs : Piocher`).
+pub fn repeats(event: &Text, label: &Text) -> bool {
+    let same = |e: &str, l: &str| {
+        e == l
+            || (!l.is_empty() && e.ends_with(l) && e[..e.len() - l.len()].trim_end().ends_with(':'))
+    };
+    same(&event.fr, &label.fr) && same(&event.en, &label.en)
 }
 
 /// The game being played, as the window draws it.
@@ -201,6 +329,8 @@ pub struct GameView {
     pub actions: Vec<Action>,
     /// The bot seat to act now, if any.
     pub bot: Option<Seat>,
+    /// The bot seat whose search is running now (its move comes by itself).
+    pub thinking: Option<Seat>,
     /// Lines to add to the log.
     pub log: Vec<LogLine>,
     /// Whether the log starts over (new game, resume).
@@ -212,6 +342,29 @@ pub struct GameView {
     /// The names of the house rules in play (a game's own scripts, like Castel's cards, are
     /// part of the game, not house rules).
     pub house_rules: Vec<Text>,
+    /// Whether `viewer`'s view shows something the rest of the table may not see (its own
+    /// hand, its secret options): then the screen is handed over before it is shown.
+    pub private: bool,
+    /// When the screen must be handed over to `viewer`: what the human who had the screen
+    /// before (the seat) sees now, so that they see the result of the last move (their own
+    /// or a bot's) before the board is hidden.
+    pub result: Option<(Seat, Box<Scene>)>,
+    /// The seat whose move one undo would take back (the window asks before taking back
+    /// another player's move).
+    pub undo_seat: Option<Seat>,
+    /// The room, when players hold seats on their phones.
+    pub room: Option<RoomView>,
+}
+
+/// A saved game played again as one viewer saw it: the replay screen steps through it.
+#[derive(Clone, Debug)]
+pub struct ReplayData {
+    /// The session (names, seats, id).
+    pub meta: SessionMeta,
+    /// The game's manifest.
+    pub manifest: Manifest,
+    /// Every move as the viewer read it, with the scene it saw after it.
+    pub seen: veillee_runtime::session::Seen,
 }
 
 /// What the worker answers.
@@ -249,12 +402,17 @@ pub enum Reply {
     Prepared(Vec<(String, Preparation)>),
     /// Plugins that failed to load, in words (all of them, as of now).
     Problems(Vec<String>),
+    /// Games' starting scenes, by game id (the library draws them; a game's comes once its
+    /// plugin is compiled).
+    Thumbnails(Vec<(String, Scene)>),
     /// An install ended (game name or the error chain).
     Installed(Result<Text, String>),
     /// An uninstall ended.
     Uninstalled(Result<Text, String>),
     /// The game as it stands now.
     Game(Box<GameView>),
+    /// A replay, or why it could not be made.
+    Replay(Result<Box<ReplayData>, String>),
     /// Undo would take back a reveal: these things were revealed.
     RevealInTheWay(Vec<Text>),
     /// A game call failed; the session stays as saved.
@@ -269,6 +427,8 @@ pub enum Reply {
     FileDone(Result<FileDone, String>),
     /// A file was chosen in a dialog (or none).
     Picked(Pick, Option<PathBuf>),
+    /// News of a house rule's test: how far it is, or the balance with and without it.
+    RuleTest(LabNote),
     /// The worker finished a request (counted by [`Worker::busy`], never shown).
     Finished,
 }
@@ -297,7 +457,7 @@ pub enum Pick {
 
 /// The window's end of the worker.
 pub struct Worker {
-    requests: Option<Sender<Inbox>>,
+    requests: Option<Sender<Request>>,
     replies: Receiver<Reply>,
     reply_sender: Sender<Reply>,
     ctx: Repaint,
@@ -310,7 +470,7 @@ impl Drop for Worker {
     /// close the database, so that the data directory is free when the window is gone.
     fn drop(&mut self) {
         if let Some(requests) = self.requests.take() {
-            let _ = requests.send(Inbox::Quit);
+            let _ = requests.send(Request::Quit);
         }
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
@@ -333,29 +493,31 @@ impl Repaint {
 impl Worker {
     /// Starts the worker thread for a data directory.
     pub fn spawn(data: DataDir) -> Worker {
-        let (requests, inbox) = channel::<Inbox>();
+        let (requests, inbox) = channel::<Request>();
         let (reply_sender, replies) = channel::<Reply>();
         let out = reply_sender.clone();
         let ctx = Repaint::default();
         let repaint = ctx.clone();
-        let own = requests.clone();
+        // The worker's own inbox: the thinker's decisions, the lab's notes, phones' moves and
+        // the compiler's news.
+        let to_self = requests.clone();
         let thread = std::thread::Builder::new()
             .name("veillee-worker".into())
             .spawn(move || {
-                let mut state = State::new(data, own);
-                while let Ok(message) = inbox.recv() {
-                    // Only the window's requests count for `busy` (the compiler's news come
-                    // whenever a plugin is ready).
-                    let replies = match message {
-                        Inbox::Window(request) => {
-                            let mut replies = state.handle(request);
-                            replies.push(Reply::Finished);
-                            replies
-                        }
-                        Inbox::Prepared(news) => state.prepared(news),
-                        Inbox::Quit => return,
+                let mut state = State::new(data, to_self);
+                while let Ok(request) = inbox.recv() {
+                    // The thinker's decisions, the lab's notes, phones' moves and the compiler's
+                    // news are not the window's requests: no `Finished`.
+                    let finished = match request {
+                        Request::Quit => return,
+                        Request::Thought(_)
+                        | Request::Lab(_)
+                        | Request::Phone(_)
+                        | Request::Prepared(_) => None,
+                        _ => Some(Reply::Finished),
                     };
-                    for reply in replies {
+                    let replies = state.handle(request);
+                    for reply in replies.into_iter().chain(finished) {
                         if out.send(reply).is_err() {
                             return;
                         }
@@ -385,7 +547,7 @@ impl Worker {
     pub fn send(&mut self, request: Request) {
         self.pending += 1;
         if let Some(requests) = &self.requests {
-            let _ = requests.send(Inbox::Window(request));
+            let _ = requests.send(request);
         }
     }
 
@@ -437,9 +599,24 @@ struct Playing {
     engine: Box<dyn GameEngine>,
     live: LiveSession,
     last_human: Option<Seat>,
-    rng: GameRng,
     /// The names of the house rules in play (not the game's own scripts).
     house_rules: Vec<Text>,
+    /// The bots' search thread for this game, started by the first bot move.
+    thinker: Option<Thinker>,
+    /// The decision being thought about, if any; a decision for another is stale.
+    thinking: Option<Thinking>,
+    /// Decisions asked so far (their generations).
+    asked: u64,
+    /// The seats held by phones, and their room.
+    phones: Option<PhoneSeats>,
+}
+
+/// A bot's decision under way.
+struct Thinking {
+    generation: u64,
+    seat: Seat,
+    /// Moves of that seat the house rules refused, with why.
+    refused: Vec<(String, Text)>,
 }
 
 struct State {
@@ -447,8 +624,9 @@ struct State {
     catalog: Option<Catalog>,
     sessions: Option<Sessions>,
     playing: Option<Playing>,
-    /// The worker's own inbox, for the compiler thread's news.
-    inbox: Sender<Inbox>,
+    /// The worker's own inbox, for the thinker's decisions, the lab's notes, the phones'
+    /// moves (the room forwards them there) and the compiler thread's news.
+    to_self: Sender<Request>,
     /// The plugins being compiled in the background.
     preparer: Option<Preparer>,
     /// The plugin being compiled now.
@@ -464,13 +642,13 @@ fn words(error: impl std::fmt::Display) -> String {
 }
 
 impl State {
-    fn new(data: DataDir, inbox: Sender<Inbox>) -> State {
+    fn new(data: DataDir, to_self: Sender<Request>) -> State {
         State {
             data,
             catalog: None,
             sessions: None,
             playing: None,
-            inbox,
+            to_self,
             preparer: None,
             compiling: None,
             parked: Vec::new(),
@@ -484,9 +662,20 @@ impl State {
             self.parked.push((game, request));
             return Vec::new();
         }
+        // A change to the game makes a running search stale (undo, redo, a move, back): its
+        // decision will be dropped.
+        if matches!(
+            request,
+            Request::Act { .. } | Request::Undo { .. } | Request::Redo | Request::Close
+        ) {
+            if let Some(playing) = self.playing.as_mut() {
+                playing.thinking = None;
+            }
+        }
         match request {
             Request::Fonts => vec![Reply::Fonts(fallback_fonts())],
             Request::Open => self.open(),
+            Request::Thumbnails => vec![Reply::Thumbnails(self.thumbnails(|_| true))],
             Request::Install(path) => {
                 let result = self.install(&path);
                 vec![Reply::Installed(result), Reply::Games(self.games())]
@@ -500,16 +689,24 @@ impl State {
                 seats,
                 setup,
                 variants,
-            } => vec![self.reply_game(|s| s.start(&game, seats, setup, &variants))],
+                phones,
+            } => vec![self.reply_game(|s| s.start(&game, seats, setup, &variants, phones))],
             Request::Resume(id) => vec![self.reply_game(|s| s.resume(id))],
             Request::Act { seat, action } => vec![self.reply_game(|s| s.act(seat, &action))],
             Request::Bot => vec![self.reply_game(State::bot)],
+            Request::Thought(thought) => self.thought(thought),
+            Request::Quit => vec![],
+            Request::TestRule { game, rule, setup } => vec![self.test_rule(&game, rule, setup)],
+            Request::Lab(note) => vec![Reply::RuleTest(note)],
             Request::Undo { agreed } => match self.undo(agreed) {
                 Ok(view) => vec![Reply::Game(Box::new(view))],
                 Err(Some(reveals)) => vec![Reply::RevealInTheWay(reveals)],
                 Err(None) => vec![],
             },
             Request::Redo => vec![self.reply_game(State::redo)],
+            Request::Replay { id, viewer } => {
+                vec![Reply::Replay(self.replay(id, viewer).map(Box::new))]
+            }
             Request::Close => {
                 if let Some(mut playing) = self.playing.take() {
                     playing.engine.drop_game(playing.live.game);
@@ -548,19 +745,31 @@ impl State {
                 }
                 vec![]
             }
+            Request::Phone(mv) => self.phone(mv).into_iter().collect(),
+            Request::HandOver(seat) => {
+                if let Some(phones) = self.playing.as_ref().and_then(|p| p.phones.as_ref()) {
+                    phones.hand_over(seat);
+                }
+                vec![self.reply_game(|s| s.view(Vec::new()))]
+            }
             Request::Prepare(game) => {
                 self.prepare_first(&game);
                 vec![]
             }
+            Request::Prepared(news) => self.prepared(news),
         }
     }
 
     /// The game whose plugin a request needs and that is not compiled yet (it will be soon,
-    /// by the compiler thread): starting or resuming it waits for that.
+    /// by the compiler thread): starting, resuming, replaying it or testing a rule waits for
+    /// that.
     fn waits_for_plugin(&self, request: &Request) -> Option<String> {
         let game = match request {
             Request::Start { game, .. } => game.clone(),
-            Request::Resume(id) => self.sessions().ok()?.get(*id).ok()?.game,
+            Request::Resume(id) | Request::Replay { id, .. } => {
+                self.sessions().ok()?.get(*id).ok()?.game
+            }
+            Request::TestRule { game, .. } => game.clone(),
             _ => return None,
         };
         let entry = self.catalog.as_ref()?.game(&game)?;
@@ -585,11 +794,11 @@ impl State {
         if waiting.is_empty() {
             return;
         }
-        let inbox = self.inbox.clone();
+        let inbox = self.to_self.clone();
         self.preparer = Some(Preparer::start(
             catalog.runtime().clone(),
             waiting,
-            move |news| inbox.send(Inbox::Prepared(news)).is_ok(),
+            move |news| inbox.send(Request::Prepared(news)).is_ok(),
         ));
     }
 
@@ -608,7 +817,13 @@ impl State {
                 let problems = catalog.problems().len();
                 catalog.add_compiled(&source, *result);
                 if catalog.games().len() != listed {
+                    // The window asks for the thumbnails of the games it lists.
                     replies.push(Reply::Games(self.games()));
+                } else {
+                    let thumbnail = self.thumbnails(|entry| entry.source().same(&source));
+                    if !thumbnail.is_empty() {
+                        replies.push(Reply::Thumbnails(thumbnail));
+                    }
                 }
                 let catalog = self.catalog.as_ref().expect("checked above");
                 if catalog.problems().len() != problems {
@@ -643,7 +858,7 @@ impl State {
             .collect()
     }
 
-    fn preparation(&self, entry: &veillee_runtime::catalog::GameEntry) -> Preparation {
+    fn preparation(&self, entry: &GameEntry) -> Preparation {
         match entry.readiness() {
             Readiness::Ready => Preparation::Ready,
             Readiness::Failed(why) => Preparation::Failed(why),
@@ -656,6 +871,28 @@ impl State {
                 Preparation::Compiling
             }
             Readiness::Listed => Preparation::Waiting,
+        }
+    }
+
+    /// A phone's move: played like a click when its seat is to act and it was chosen in the
+    /// game as it stands, else refused on that phone with the reason.
+    fn phone(&mut self, mv: veillee_room::PhoneMove) -> Option<Reply> {
+        let playing = self.playing.as_mut()?;
+        let status = playing.engine.status(playing.live.game).ok()?;
+        let phones = playing.phones.as_mut()?;
+        if let Err(why) = phones.playable(&mv, status.seats()) {
+            phones.refuse(&mv, why);
+            return None;
+        }
+        phones.answered(mv.clone());
+        match self.act(mv.seat, &mv.action) {
+            Ok(view) => Some(Reply::Game(Box::new(view))),
+            Err(message) => {
+                if let Some(phones) = self.playing.as_mut().and_then(|p| p.phones.as_mut()) {
+                    phones.refuse(&mv, Text::same(message));
+                }
+                None
+            }
         }
     }
 
@@ -725,6 +962,33 @@ impl State {
             .collect()
     }
 
+    /// Each game's scene at the start of a game for its fewest players, as a spectator sees
+    /// it (with the game's own scripts: Castel deals in its cards script), for the games whose
+    /// plugin is compiled (the others' come as they are, see [`State::prepared`]). A game that
+    /// cannot start is left without a picture.
+    fn thumbnails(&self, wanted: impl Fn(&GameEntry) -> bool) -> Vec<(String, Scene)> {
+        let Some(catalog) = &self.catalog else {
+            return Vec::new();
+        };
+        let user = self.data.variants();
+        catalog
+            .games()
+            .iter()
+            .filter(|entry| entry.readiness() == Readiness::Ready && wanted(entry))
+            .filter_map(|entry| {
+                let manifest = entry.manifest();
+                let plugin = catalog.engine(&manifest.id).ok()?;
+                let mut engine =
+                    veillee_runtime::launch::with_own_scripts(Box::new(plugin), Some(&user))
+                        .ok()?;
+                let game = engine.create(&Setup::new(manifest.min_players, 1)).ok()?;
+                let scene = engine.view(game, None);
+                engine.drop_game(game);
+                Some((manifest.id.clone(), scene.ok()?))
+            })
+            .collect()
+    }
+
     fn catalog(&mut self) -> Res<&mut Catalog> {
         self.catalog
             .as_mut()
@@ -789,6 +1053,7 @@ impl State {
         seats: Vec<SeatPlayer>,
         setup: Setup,
         variants: &[ScriptSource],
+        phones: Vec<Seat>,
     ) -> Res<GameView> {
         let scripts =
             veillee_runtime::launch::with_game_scripts(game, variants, &self.data.variants())
@@ -804,37 +1069,49 @@ impl State {
         let mut engine = self.engine(game, scripts)?;
         let sessions = self.sessions()?.clone();
         let _ = sessions.store().set_setting(SEAT_NAMES, &names);
-        let live = sessions
+        let mut live = sessions
             .start_with_variants(&mut *engine, seats, setup, recorded)
             .map_err(words)?;
+        if !phones.is_empty() {
+            // Remembered, so that resuming opens the room for them again.
+            sessions.set_phones(&mut live, phones).map_err(words)?;
+        }
         let seed = live.meta.setup.seed;
-        self.replace_playing(engine, live);
-        let mut view = self.view(vec![LogLine {
-            who: String::new(),
-            actor: None,
-            private: None,
-            text: Text::new(
-                format!("Nouvelle partie, graine {seed}"),
-                format!("New game, seed {seed}"),
-            ),
-        }])?;
+        self.replace_playing(engine, live)?;
+        let mut view = self.view(vec![LogLine::note(Text::new(
+            format!("Nouvelle partie, graine {seed}"),
+            format!("New game, seed {seed}"),
+        ))])?;
         view.fresh = true;
         Ok(view)
     }
 
-    fn replace_playing(&mut self, engine: Box<dyn GameEngine>, live: LiveSession) {
+    /// The game to play from now on; a game with phone seats opens its room (the previous
+    /// game's room closes).
+    fn replace_playing(&mut self, engine: Box<dyn GameEngine>, live: LiveSession) -> Res<()> {
         if let Some(mut old) = self.playing.take() {
             old.engine.drop_game(old.live.game);
         }
-        let rng = GameRng::new(live.meta.setup.seed ^ 0xb07 ^ u64::from(live.meta.moves));
         let house_rules = house_rule_names(&live.meta.variants);
+        let phones = match live.meta.phones.is_empty() {
+            true => None,
+            false => Some(PhoneSeats::open(
+                &live,
+                live.meta.phones.clone(),
+                self.to_self.clone(),
+            )?),
+        };
         self.playing = Some(Playing {
             engine,
             live,
             last_human: None,
-            rng,
             house_rules,
+            thinker: None,
+            thinking: None,
+            asked: 0,
+            phones,
         });
+        Ok(())
     }
 
     fn resume(&mut self, id: u64) -> Res<GameView> {
@@ -843,16 +1120,24 @@ impl State {
         let mut engine = self.session_engine(&meta)?;
         let live = sessions.resume(&mut *engine, id).map_err(words)?;
         let moves = live.meta.moves.to_string();
-        self.replace_playing(engine, live);
-        let mut view = self.view(vec![LogLine {
-            who: String::new(),
-            actor: None,
-            private: None,
-            text: Text::new(
-                format!("Partie reprise au coup {moves}"),
-                format!("Game resumed at move {moves}"),
-            ),
-        }])?;
+        // The log of the moves played before, as they were played (each viewer reads its own
+        // version); a game that no longer replays move by move is resumed without it.
+        let mut log: Vec<LogLine> = match sessions.history(&mut *engine, id) {
+            Ok(played) => played
+                .into_iter()
+                .flat_map(|p| {
+                    let who = seat_name(&live.meta, p.seat);
+                    move_lines(who, p.seat, p.label, p.private, p.events)
+                })
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        log.push(LogLine::note(Text::new(
+            format!("Partie reprise au coup {moves}"),
+            format!("Game resumed at move {moves}"),
+        )));
+        self.replace_playing(engine, live)?;
+        let mut view = self.view(log)?;
         view.fresh = true;
         Ok(view)
     }
@@ -887,44 +1172,145 @@ impl State {
             )
             .map_err(words)?;
         let who = seat_name(&playing.live.meta, seat);
-        let mut log = vec![LogLine {
-            who: who.clone(),
-            actor: Some(seat),
-            private: played.private.clone(),
-            text: played.label.clone(),
-        }];
-        log.extend(
-            events
-                .into_iter()
-                .filter(|e| e.text != played.label)
-                .map(|e| LogLine {
-                    who: String::new(),
-                    actor: Some(seat),
-                    private: e.private,
-                    text: e.text,
-                }),
-        );
+        if let Some(phones) = &mut playing.phones {
+            let index = playing.live.meta.moves - 1;
+            phones.log.note(index, &who, seat, &played, &events);
+        }
+        let log = move_lines(who, seat, played.label, played.private, events);
         self.view(log)
     }
 
+    /// The bot to act starts thinking, unless it already is: its move comes with the
+    /// thinker's decision ([`State::thought`]).
     fn bot(&mut self) -> Res<GameView> {
         let playing = self.playing()?;
         let status = playing.engine.status(playing.live.game).map_err(words)?;
         let meta = &playing.live.meta;
-        let (_, bot) = to_act(status.seats(), |s| kind_at(meta, s));
-        let Some(seat) = bot else {
-            return self.view(Vec::new());
-        };
-        let actions = playing
-            .engine
-            .legal_actions(playing.live.game, seat)
-            .map_err(words)?;
-        if actions.is_empty() {
-            return Err(format!("seat {seat} has no legal action"));
+        let here = at_the_screen(status.seats(), meta);
+        let (_, bot) = to_act(&here, |s| kind_at(meta, s));
+        if let (Some(seat), None) = (bot, &playing.thinking) {
+            self.think(seat, Vec::new())?;
         }
-        let chosen = playing.rng.below(actions.len());
-        let id = actions[chosen].id.clone();
-        self.act(seat, &id)
+        self.view(Vec::new())
+    }
+
+    /// Starts the test of a house rule on its own thread.
+    fn test_rule(&mut self, game: &str, rule: ScriptSource, setup: Setup) -> Reply {
+        let name = rule.file.clone();
+        let plain = library::game_scripts(game, Some(&self.data.variants()));
+        let state = match self
+            .catalog()
+            .and_then(|c| c.engine(game).map_err(|e| format!("{e:#}")))
+        {
+            Ok(plugin) => {
+                lab::spawn(plugin, plain, rule, setup, self.to_self.clone());
+                LabState::Running(0, 2 * lab::LAB_GAMES)
+            }
+            Err(why) => LabState::Failed(why),
+        };
+        Reply::RuleTest(LabNote { rule: name, state })
+    }
+
+    /// Hands the game to the thinker for `seat`'s decision (started at the first).
+    fn think(&mut self, seat: Seat, refused: Vec<(String, Text)>) -> Res<()> {
+        if self.playing()?.thinker.is_none() {
+            let game = self.playing()?.live.meta.game.clone();
+            let plugin = self
+                .catalog()?
+                .engine(&game)
+                .map_err(|e| format!("{e:#}"))?;
+            let scripts = self.playing()?.live.meta.variants.clone();
+            let thinker = Thinker::spawn(plugin, scripts, self.to_self.clone());
+            self.playing()?.thinker = Some(thinker);
+        }
+        let playing = self.playing()?;
+        let meta = &playing.live.meta;
+        let level = meta
+            .seats
+            .get(usize::from(seat))
+            .and_then(|p| p.bot_level())
+            .unwrap_or_default();
+        let seed = bot::decision_seed(meta.setup.seed, meta.moves, seat)
+            .wrapping_add(refused.len() as u64);
+        let state = playing.engine.save(playing.live.game).map_err(words)?;
+        playing.asked += 1;
+        let job = Job {
+            generation: playing.asked,
+            state,
+            seat,
+            players: meta.setup.players,
+            level,
+            seed,
+            exclude: refused.iter().map(|(id, _)| id.clone()).collect(),
+        };
+        playing.thinking = Some(Thinking {
+            generation: playing.asked,
+            seat,
+            refused,
+        });
+        let asked = playing.thinker.as_ref().is_some_and(|t| t.ask(job));
+        if !asked {
+            playing.thinking = None;
+            return Err("the bot cannot think: its thread could not be started".into());
+        }
+        Ok(())
+    }
+
+    /// A bot's decision: played and saved like a click, unless the game moved on since it
+    /// was asked (then it is dropped). A move a house rule refuses is struck off and the bot
+    /// thinks again; with none left the game stops here, saved.
+    fn thought(&mut self, thought: Thought) -> Vec<Reply> {
+        let Some(playing) = self.playing.as_mut() else {
+            return Vec::new();
+        };
+        let current = playing.thinking.as_ref().map(|t| t.generation);
+        if current != Some(thought.generation) {
+            return Vec::new();
+        }
+        let Some(Thinking { seat, refused, .. }) = playing.thinking.take() else {
+            return Vec::new();
+        };
+        let who = seat_name(&playing.live.meta, seat);
+        let chosen = match thought.result {
+            Ok(Some(chosen)) => chosen,
+            Ok(None) => {
+                let reasons: Vec<String> = refused.iter().map(|(_, why)| why.en.clone()).collect();
+                return vec![Reply::GameFailed(format!(
+                    "{who} cannot move: the house rules refused every one of its moves ({}). The game stops here; it stays saved.",
+                    reasons.join("; ")
+                ))];
+            }
+            Err(e) => return vec![Reply::GameFailed(e)],
+        };
+        let Ok(sessions) = self.sessions().cloned() else {
+            return Vec::new();
+        };
+        let Some(playing) = self.playing.as_mut() else {
+            return Vec::new();
+        };
+        let action = chosen.action;
+        match sessions.apply(
+            &mut *playing.engine,
+            &mut playing.live,
+            seat,
+            &action.id,
+            serde_json::Value::Null,
+        ) {
+            Ok(events) => {
+                let who = seat_name(&playing.live.meta, seat);
+                let log = move_lines(who, seat, action.label, action.private, events);
+                vec![self.reply_game(|s| s.view(log))]
+            }
+            Err(SessionError::Engine(EngineError::Game(GameError::Refused { reason, .. }))) => {
+                let mut refused = refused;
+                refused.push((action.id, reason));
+                vec![self.reply_game(|s| {
+                    s.think(seat, refused)?;
+                    s.view(Vec::new())
+                })]
+            }
+            Err(other) => vec![Reply::GameFailed(words(other))],
+        }
     }
 
     fn undo(&mut self, agreed: bool) -> Result<GameView, Option<Vec<Text>>> {
@@ -932,27 +1318,20 @@ impl State {
         let playing = self.playing().map_err(|_| None)?;
         match sessions.undo(&mut *playing.engine, &mut playing.live, 1, agreed) {
             Ok(undone) => {
+                if let Some(phones) = &mut playing.phones {
+                    phones.taken_back(playing.live.meta.moves, undone.moves);
+                }
                 let n = undone.moves.to_string();
-                self.view(vec![LogLine {
-                    who: String::new(),
-                    actor: None,
-                    private: None,
-                    text: Text::new(
-                        format!("Coup(s) annulé(s) : {n}"),
-                        format!("Move(s) taken back: {n}"),
-                    ),
-                }])
+                self.view(vec![LogLine::note(Text::new(
+                    format!("Coup(s) annulé(s) : {n}"),
+                    format!("Move(s) taken back: {n}"),
+                ))])
                 .map_err(|_| None)
             }
             Err(SessionError::RevealInTheWay(reveals)) => Err(Some(reveals)),
             Err(other) => {
                 let mut view = self.view(Vec::new()).map_err(|_| None)?;
-                view.log.push(LogLine {
-                    who: String::new(),
-                    actor: None,
-                    private: None,
-                    text: Text::same(other.to_string()),
-                });
+                view.log.push(LogLine::note(Text::same(other.to_string())));
                 Ok(view)
             }
         }
@@ -964,15 +1343,10 @@ impl State {
         let events = sessions
             .redo(&mut *playing.engine, &mut playing.live)
             .map_err(words)?;
-        let log = events
-            .into_iter()
-            .map(|e| LogLine {
-                who: String::new(),
-                actor: None,
-                private: None,
-                text: e.text,
-            })
-            .collect();
+        if let Some(phones) = &mut playing.phones {
+            phones.played_again(&events);
+        }
+        let log = events.into_iter().map(|e| LogLine::note(e.text)).collect();
         self.view(log)
     }
 
@@ -985,17 +1359,22 @@ impl State {
         let meta = &playing.live.meta;
         let status = playing.engine.status(game).map_err(words)?;
         let kind = |s: Seat| kind_at(meta, s);
-        let (actor, bot) = to_act(status.seats(), kind);
+        // Seats held by phones are played there: the screen hands over between the others.
+        let here = at_the_screen(status.seats(), meta);
+        let (actor, bot) = to_act(&here, kind);
+        let before = playing.last_human;
         if actor.is_some() {
             playing.last_human = actor;
         }
-        let only_bots = meta.seats.iter().all(|p| p.kind == PlayerKind::Bot);
+        let human_here = |s: Seat| kind(s) == PlayerKind::Human && !meta.phones.contains(&s);
+        let nobody_here = !(0..meta.seats.len() as Seat).any(human_here);
         let viewer = match (actor, playing.last_human) {
             (Some(seat), _) => Some(seat),
             (None, Some(seat)) => Some(seat),
-            (None, None) if only_bots => None,
+            // Only bots and phones: the screen shows what everyone may see.
+            (None, None) if nobody_here => None,
             // Nobody has acted yet and a bot moves first: show the first human's view.
-            (None, None) => (0..meta.seats.len() as Seat).find(|&s| kind(s) == PlayerKind::Human),
+            (None, None) => (0..meta.seats.len() as Seat).find(|&s| human_here(s)),
         };
         let viewer = if status.outcome().is_some() {
             None
@@ -1014,6 +1393,38 @@ impl State {
             .map(|r| !r.is_empty())
             .unwrap_or(false);
         let has_human = meta.seats.iter().any(|p| p.kind == PlayerKind::Human);
+        let hidden = playing.engine.manifest().hidden_information;
+        // Only a game with hidden information can show a seat something of its own; then
+        // the viewer's scene and options are compared with what the whole table may see.
+        let private = match viewer {
+            Some(_) if hidden => {
+                actions.iter().any(|a| a.private.is_some())
+                    || playing.engine.view(game, None).map_err(words)? != scene
+            }
+            _ => false,
+        };
+        // The screen goes to another human: first, the one who had it sees where the game
+        // now stands (the last human who acted, never anyone else).
+        let result = match (before, viewer) {
+            (Some(had), Some(next)) if had != next && private => Some((
+                had,
+                Box::new(playing.engine.view(game, Some(had)).map_err(words)?),
+            )),
+            _ => None,
+        };
+        let undo_seat = if meta.moves > 0 && has_human {
+            sessions.undo_would_take(meta).ok().flatten()
+        } else {
+            None
+        };
+        let room = match &mut playing.phones {
+            Some(phones) => {
+                phones.publish(&mut *playing.engine, &playing.live)?;
+                Some(phones.view())
+            }
+            None => None,
+        };
+        let meta = &playing.live.meta;
         Ok(GameView {
             meta: meta.clone(),
             manifest: playing.engine.manifest().clone(),
@@ -1024,10 +1435,28 @@ impl State {
             actor,
             actions,
             bot,
+            thinking: playing.thinking.as_ref().map(|t| t.seat),
             log,
             fresh: false,
             can_redo,
             house_rules: playing.house_rules.clone(),
+            private,
+            result,
+            undo_seat,
+            room,
+        })
+    }
+
+    /// Session `id` played again on a game of its own, as `viewer` saw it.
+    fn replay(&mut self, id: u64, viewer: Option<Seat>) -> Res<ReplayData> {
+        let sessions = self.sessions()?.clone();
+        let meta = sessions.get(id).map_err(words)?;
+        let mut engine = self.session_engine(&meta)?;
+        let seen = sessions.seen_by(&mut *engine, id, viewer).map_err(words)?;
+        Ok(ReplayData {
+            meta,
+            manifest: engine.manifest().clone(),
+            seen,
         })
     }
 
@@ -1136,6 +1565,15 @@ pub fn to_act(seats: &[Seat], kind: impl Fn(Seat) -> PlayerKind) -> (Option<Seat
     )
 }
 
+/// The seats to act that are played on this computer (not on a phone).
+fn at_the_screen(seats: &[Seat], meta: &SessionMeta) -> Vec<Seat> {
+    seats
+        .iter()
+        .copied()
+        .filter(|s| !meta.phones.contains(s))
+        .collect()
+}
+
 /// Human or bot at a seat (a seat the session does not know counts as human).
 fn kind_at(meta: &SessionMeta, seat: Seat) -> PlayerKind {
     meta.seats
@@ -1199,6 +1637,12 @@ mod tests {
     fn assisted_mode_reads_old_and_partial_settings() {
         let partial: Assist = serde_json::from_str(r#"{"confirm_moves":true}"#).unwrap();
         assert!(partial.confirm_moves && partial.show_targets && partial.show_last_move);
+        assert_eq!(
+            partial.animation,
+            Animation::Normal,
+            "older settings animate"
+        );
+        assert!(!partial.sound, "and stay silent");
         assert_eq!(
             serde_json::from_str::<Assist>("{}").unwrap(),
             Assist::default()

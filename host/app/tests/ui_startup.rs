@@ -36,6 +36,21 @@ fn preparation(h: &Harness<'static, App>, game: &str) -> Option<Preparation> {
         .map(|g| g.preparation.clone())
 }
 
+/// A card's picture of the starting position needs its game's compiled plugin: it comes
+/// with it, never before (nothing is compiled up front for the pictures).
+fn pictures_only_for_ready_games(h: &Harness<'static, App>) {
+    for game in &h.state().shared.games {
+        if h.state().shared.thumbnails.contains_key(&game.manifest.id) {
+            assert_eq!(
+                game.preparation,
+                Preparation::Ready,
+                "{} has a picture before its plugin is compiled",
+                game.manifest.id
+            );
+        }
+    }
+}
+
 #[test]
 fn every_game_is_listed_before_it_is_compiled_and_a_game_started_early_waits_for_its_own() {
     let dir = tempfile::tempdir().unwrap();
@@ -49,6 +64,8 @@ fn every_game_is_listed_before_it_is_compiled_and_a_game_started_early_waits_for
     }
     // Siège is last in line: five plugins compile before it unless a player opens it.
     assert_ne!(preparation(&h, "siege"), Some(Preparation::Ready));
+    assert!(!h.state().shared.thumbnails.contains_key("siege"));
+    pictures_only_for_ready_games(&h);
     assert!(
         h.query_all_by_label_contains("Waiting to be prepared")
             .next()
@@ -59,13 +76,21 @@ fn every_game_is_listed_before_it_is_compiled_and_a_game_started_early_waits_for
     // Opened and started at once: Siège goes first, and its game starts when it is ready.
     h.get_by_label("New game — Siège").click_accesskit();
     wait(&mut h, "the new-game screen", |h| {
+        pictures_only_for_ready_games(h);
         h.query_by_label_contains("Start the game").is_some()
     });
     h.get_by_label_contains("Start the game").click();
     wait(&mut h, "the game to start", |h| {
+        pictures_only_for_ready_games(h);
         h.state().play.view.as_ref().map(|v| v.meta.moves) == Some(0)
     });
     assert_eq!(preparation(&h, "siege"), Some(Preparation::Ready));
+    // Its card's picture came with its plugin, the others' come as theirs are ready.
+    assert!(h.state().shared.thumbnails.contains_key("siege"));
+    wait(&mut h, "another game's picture", |h| {
+        pictures_only_for_ready_games(h);
+        h.state().shared.thumbnails.len() >= 2
+    });
     assert!(h.query_by_label("d6").is_some(), "Siège's board is drawn");
 }
 

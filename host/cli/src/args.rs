@@ -58,22 +58,23 @@ pub enum Command {
         /// A house rule to play with: its id or a .lua file (repeatable, applied in order).
         #[arg(long = "variant", value_name = "ID_OR_FILE")]
         variants: Vec<String>,
+        /// A bot per seat: `easy`, `normal` (or `bot`), `strong` or `random` (e.g.
+        /// `strong,random`; sets the player count). Default: random at every seat, played
+        /// inside the plugin.
+        #[arg(long, value_delimiter = ',')]
+        seats: Vec<String>,
     },
     /// Play a game in the terminal (saved move by move as a session).
     Play {
         /// Game id.
         game: String,
         /// One entry per seat: `human` (this terminal), `phone` (a player's phone, joining
-        /// by a link or QR code printed here) or `random` (e.g. `human,random`).
-        #[arg(long, value_delimiter = ',', default_value = "human,random")]
+        /// by a link or QR code printed here) or a bot: `easy`, `normal` (or `bot`),
+        /// `strong`, `random` (e.g. `human,strong`).
+        #[arg(long, value_delimiter = ',', default_value = "human,normal")]
         seats: Vec<String>,
-        /// With phone seats: the address to listen on (default: this computer's address on
-        /// the local network).
-        #[arg(long, value_name = "IP")]
-        room_address: Option<std::net::IpAddr>,
-        /// With phone seats: the port to listen on (default: any free port).
-        #[arg(long, default_value_t = 0)]
-        room_port: u16,
+        #[command(flatten)]
+        room: RoomArgs,
         /// Seed of the game (default: from the clock).
         #[arg(long)]
         seed: Option<u64>,
@@ -86,10 +87,13 @@ pub enum Command {
     },
     /// List saved sessions.
     Sessions,
-    /// Go on with a saved session in the terminal.
+    /// Go on with a saved session in the terminal (a game played with phones opens the room
+    /// again, with new links).
     Resume {
         /// Session id (see `veillee sessions`).
         id: u64,
+        #[command(flatten)]
+        room: RoomArgs,
     },
     /// Take back moves of a saved session (bots' moves go with the human move before them).
     Undo {
@@ -182,6 +186,9 @@ pub enum Command {
         /// actions, instead of JSON.
         #[arg(long)]
         text: bool,
+        /// Play with this house rule: a built-in id or a .lua file (repeatable, in order).
+        #[arg(long = "variant", value_name = "ID_OR_FILE")]
+        variants: Vec<String>,
     },
     /// Run the conformance kit on a game id or a plugin file.
     Check {
@@ -227,6 +234,16 @@ pub enum Command {
     CheckVariant {
         /// The .lua file.
         file: PathBuf,
+        /// Random games to play with it.
+        #[arg(long, default_value_t = 20)]
+        games: u64,
+        /// Players (default: the game's minimum).
+        #[arg(long)]
+        players: Option<u8>,
+        /// Moves after which a game is stopped (counted, not an error), so that a check
+        /// always ends.
+        #[arg(long, default_value_t = 2_000)]
+        max_moves: u32,
     },
     /// Measure wasm vs native speed and the compiled-code cache.
     Bench {
@@ -240,4 +257,16 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// Where the room listens when seats are phones (`play`, `resume`).
+#[derive(clap::Args, Debug)]
+pub struct RoomArgs {
+    /// With phone seats: the address to listen on (default: this computer's address on the
+    /// local network).
+    #[arg(long, value_name = "IP")]
+    pub room_address: Option<std::net::IpAddr>,
+    /// With phone seats: the port to listen on (default: any free port).
+    #[arg(long, default_value_t = 0)]
+    pub room_port: u16,
 }

@@ -1,7 +1,20 @@
 //! `veillee bench`.
 
+use serde::Serialize;
+
 use crate::term::{self, outln};
 use veillee_runtime::bench::{self, BenchReport};
+use veillee_runtime::bench_search::{self, SearchBenchReport};
+
+/// One game's figures.
+#[derive(Serialize)]
+struct GameFigures {
+    /// Random playouts, wasm against native; loading and calling the plugin.
+    #[serde(flatten)]
+    playouts: BenchReport,
+    /// The bots' search inside the plugin, wasm against native.
+    search: SearchBenchReport,
+}
 
 pub fn run(game: &str, playouts: Option<u32>, json: bool) -> anyhow::Result<()> {
     let ids: Vec<&str> = if game == "all" {
@@ -20,7 +33,12 @@ pub fn run(game: &str, playouts: Option<u32>, json: bool) -> anyhow::Result<()> 
     let startup = bench::run_startup()?;
     let games = ids
         .iter()
-        .map(|id| bench::run(id, playouts))
+        .map(|id| {
+            Ok(GameFigures {
+                playouts: bench::run(id, playouts)?,
+                search: bench_search::run_search(id, 20, 600)?,
+            })
+        })
         .collect::<anyhow::Result<Vec<_>>>()?;
     // Sessions need a long game: Château Noir's random games run to thousands of moves.
     let sessions = bench::run_sessions("chateau-noir", 1000)?;
@@ -47,8 +65,9 @@ pub fn run(game: &str, playouts: Option<u32>, json: bool) -> anyhow::Result<()> 
         startup.all_games_ms,
         startup.cached_all_games_ms
     );
-    for report in &games {
-        print_game(report);
+    for figures in &games {
+        print_game(&figures.playouts);
+        print_search(&figures.search);
     }
     outln!(
         "sessions ({}, {} moves): durable save p50 {:.2} ms, p99 {:.2} ms (goal ≤ 5); resume {:.1} ms (goal ≤ 50), full replay {:.1} ms",
@@ -96,5 +115,18 @@ fn print_game(report: &BenchReport) {
         "  one call          {:>9.3} µs wasm, {:.3} µs native (action_count)",
         report.wasm_call_us,
         report.native_call_us
+    );
+}
+
+fn print_search(search: &SearchBenchReport) {
+    outln!(
+        "  bots' search      {:>9.3} s wasm, {:.3} s native ({} positions, {} iterations): ratio wasm/native {:.2}; {:.0} iterations/s wasm, {:.0} native",
+        search.wasm_seconds,
+        search.native_seconds,
+        search.positions,
+        search.iterations,
+        search.wasm_native_ratio,
+        search.wasm_iterations_per_second,
+        search.native_iterations_per_second
     );
 }

@@ -45,6 +45,8 @@ pub struct Request<'a> {
     pub viewer: Option<Seat>,
     /// JSON or text.
     pub format: Format<'a>,
+    /// House rules to play with (ids or .lua files).
+    pub variants: &'a [String],
 }
 
 /// Runs the game as it is played — with its own scripts (Castel's cards), like `play`,
@@ -58,8 +60,9 @@ pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow
         actions,
         viewer,
         ref format,
+        variants,
     } = *request;
-    let (mut engine, scripts) = engine_with_variants(catalog, game, &[], user_variants)?;
+    let (mut engine, scripts) = engine_with_variants(catalog, game, variants, user_variants)?;
     let manifest = engine.manifest().clone();
     let players = players.unwrap_or(manifest.min_players);
     let setup = setup_with_options(&manifest, players, seed, options)?;

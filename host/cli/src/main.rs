@@ -10,6 +10,7 @@ mod bench;
 mod board_text;
 mod check;
 mod games;
+mod inputs;
 mod inspect;
 mod new;
 mod play;
@@ -43,7 +44,33 @@ fn main() -> std::process::ExitCode {
 /// The launcher window, on the data directory of the command line.
 #[cfg(feature = "window")]
 fn open_window(data_dir: Option<std::path::PathBuf>, lang: Option<String>) -> anyhow::Result<()> {
-    veillee_app::run(DataDir::resolve(data_dir)?, lang)
+    let data = DataDir::resolve(data_dir)?;
+    print_scripts_to_log(&data);
+    veillee_app::run(data, lang)
+}
+
+/// The window has no terminal: what house-rule scripts `print` is appended to
+/// `house-rules.log` in the data directory (started afresh past 1 MiB). A log that cannot
+/// be opened is no reason not to play: prints are then dropped.
+#[cfg(feature = "window")]
+fn print_scripts_to_log(data: &DataDir) {
+    use std::io::Write as _;
+    let path = data.root().join("house-rules.log");
+    let too_big = std::fs::metadata(&path).is_ok_and(|m| m.len() > 1 << 20);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(!too_big)
+        .write(true)
+        .truncate(too_big)
+        .open(&path);
+    if let Ok(file) = file {
+        let file = std::sync::Mutex::new(file);
+        veillee_runtime::variants::print_to(Some(std::sync::Arc::new(move |text: &str| {
+            if let Ok(mut file) = file.lock() {
+                let _ = writeln!(file, "{text}");
+            }
+        })));
+    }
 }
 
 /// Built without the window: say how to get it, and show the commands.
@@ -86,6 +113,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             json,
             save,
             variants,
+            seats,
         } => {
             let sessions = if save {
                 Some(open_sessions(&data)?)
@@ -100,6 +128,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 max_moves,
                 threads,
                 json,
+                seats,
             };
             let catalog = open()?;
             simulate::run(
@@ -117,13 +146,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             seed,
             options,
             variants,
-            room_address,
-            room_port,
+            room,
         } => {
-            let listen = room::Listen {
-                address: room_address,
-                port: room_port,
-            };
+            let listen = room.listen();
             let new_game = play::NewGame {
                 game: &game,
                 seats: &seats,
@@ -135,7 +160,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             play::run(&open()?, &data, &new_game, &lang)
         }
         Command::Sessions => sessions::list(&data),
-        Command::Resume { id } => play::resume(&open()?, &data, id, &lang),
+        Command::Resume { id, room } => play::resume(&open()?, &data, id, &room.listen(), &lang),
         Command::Undo { id, steps, agree } => sessions::undo(&open()?, &data, id, steps, agree),
         Command::Redo { id } => sessions::redo(&open()?, &data, id),
         Command::Export { id, file, seat } => match seat {
@@ -155,6 +180,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             viewer,
             json: _,
             text,
+            variants,
         } => {
             let format = if text {
                 inspect::Format::Text { lang: &lang }
@@ -169,6 +195,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 actions: &actions,
                 viewer,
                 format,
+                variants: &variants,
             };
             inspect::run(&open()?, &data.variants(), &request)
         }
@@ -190,7 +217,20 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::New { id, dir, sdk, git } => new::run(&id, dir, sdk, git),
         Command::Variants { game, dir } => variants::list(&data, game.as_deref(), dir, &lang),
-        Command::CheckVariant { file } => variants::check_variant(&open()?, &data, &file, &lang),
+        Command::CheckVariant {
+            file,
+            games,
+            players,
+            max_moves,
+        } => {
+            let request = variants::CheckRequest {
+                file: &file,
+                games,
+                players,
+                max_moves,
+            };
+            variants::check_variant(&open()?, &data, &request, &lang)
+        }
         Command::Bench {
             game,
             playouts,

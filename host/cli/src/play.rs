@@ -1,29 +1,30 @@
 //! `veillee play` and `veillee resume`: a game in the terminal, hot-seat between humans and
 //! random bots, saved move by move as a session.
 
-use std::io::BufRead;
-
 use anyhow::{bail, Context};
-use veillee_sdk::{GameError, GameRng, Manifest, Seat, Status, Text};
+use veillee_sdk::{GameError, Manifest, Seat, Status, Text};
 
 use super::board_text::render;
 use super::open_sessions;
+use crate::inputs::{Input, Inputs};
 use crate::room::{Listen, Phones};
 use crate::term::{self, errln, line, outln};
+use veillee_runtime::bot::{self, BotTurn};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::{EngineError, GameEngine};
-use veillee_runtime::launch::{engine_for_session, engine_with_variants};
+use veillee_runtime::launch::{engine_for_new_game, engine_for_session};
 use veillee_runtime::options::setup_with_options;
 use veillee_runtime::session::{LiveSession, SessionError, Sessions, TURN_TIME_KEY};
 use veillee_runtime::store::limits;
-use veillee_runtime::store::model::{PlayerKind, SeatPlayer};
+use veillee_runtime::store::model::{BotLevel, SeatPlayer};
 
 /// What `veillee play` starts.
 pub struct NewGame<'a> {
     /// Game id.
     pub game: &'a str,
-    /// One entry per seat: `human`, `random` or `phone`.
+    /// One entry per seat: `human`, `phone`, or a bot's level (`easy`, `normal`, `strong`,
+    /// `random`; `bot` is `normal`).
     pub seats: &'a [String],
     /// Seed (default: from the clock).
     pub seed: Option<u64>,
@@ -45,32 +46,34 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
         variants,
         listen,
     } = *new;
-    let (mut engine, recorded) = engine_with_variants(catalog, game, variants, &data.variants())?;
+    term::print_scripts_to_terminal();
+    let (mut engine, recorded) = engine_for_new_game(catalog, game, variants, &data.variants())?;
     // The game's own scripts come first (Castel's cards), then the chosen house rules.
-    let own = super::variants::own_scripts(game, &data.variants());
-    if let Some(scripts) = super::variants::own_scripts_line(&own) {
-        outln!("{scripts}");
+    let own = super::variants::new_game_own_scripts(game, variants, &data.variants(), lang);
+    for own_line in &own.lines {
+        outln!("{own_line}");
     }
-    for script in recorded.iter().skip(own.len()) {
+    for script in recorded.iter().skip(own.count) {
         outln!("House rule: {} ({})", line(&script.id), line(&script.file));
     }
-    let kinds = parse_seats(seats)?;
+    let levels = parse_seats(seats)?;
     let seed = seed.unwrap_or_else(clock_seed);
     let manifest = engine.manifest().clone();
-    let players = kinds
+    let players = levels
         .iter()
         .enumerate()
-        .map(|(seat, &kind)| SeatPlayer {
-            name: seat_name(&manifest, seat as Seat, lang),
-            kind,
+        .map(|(seat, &level)| {
+            let name = seat_name(&manifest, seat as Seat, lang);
+            match level {
+                None => SeatPlayer::human(name),
+                Some(level) => SeatPlayer::bot(name, level),
+            }
         })
         .collect();
     let sessions = open_sessions(data)?;
-    let setup = setup_with_options(&manifest, kinds.len() as u8, seed, options)?;
-    let live = sessions.start_with_variants(&mut *engine, players, setup, recorded)?;
-    for failure in engine.failed_scripts(live.game) {
-        errln!("Warning: a script was switched off, the game goes on without it: {failure}");
-    }
+    let setup = setup_with_options(&manifest, levels.len() as u8, seed, options)?;
+    let mut live = sessions.start_with_variants(&mut *engine, players, setup, recorded)?;
+    warn_switched_off(&*engine, &live);
     outln!(
         "{} — session {} (resume it with `veillee resume {}`), seed {seed}",
         line(manifest.name.get(lang)),
@@ -78,12 +81,25 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
         live.meta.id
     );
     let id = live.meta.id;
+    let mut inputs = Inputs::from_terminal();
     let phones = phone_seats(seats);
     let phones = match phones.is_empty() {
         true => None,
-        false => Some(Phones::open(&live, phones, listen)?),
+        false => {
+            // Remembered, so that `veillee resume` opens the room for them again.
+            sessions.set_phones(&mut live, phones.clone())?;
+            Some(Phones::open(&live, phones, listen, &mut inputs)?)
+        }
     };
-    play_loop(&sessions, &mut *engine, live, lang, phones).with_context(|| kept(id))
+    play_loop(&sessions, &mut *engine, live, lang, phones, &mut inputs).with_context(|| kept(id))
+}
+
+/// Says which scripts of the game are switched off (after an error, at set-up or earlier in
+/// a resumed game): the game goes on under the plain rules for those.
+fn warn_switched_off(engine: &dyn GameEngine, live: &LiveSession) {
+    for failure in engine.failed_scripts(live.game) {
+        errln!("Warning: a script was switched off, the game goes on without it: {failure}");
+    }
 }
 
 /// What a failure in the middle of a game leaves: the session as saved.
@@ -91,10 +107,18 @@ fn kept(id: u64) -> String {
     format!("the game stopped; session {id} is saved up to its last move, `veillee resume {id}` goes on once the problem below is fixed")
 }
 
-/// `veillee resume ID`: goes on with a saved session.
-pub fn resume(catalog: &Catalog, data: &DataDir, id: u64, lang: &str) -> anyhow::Result<()> {
+/// `veillee resume ID`: goes on with a saved session (a game played with phones opens the
+/// room again, with new links: those of the last run no longer open a seat).
+pub fn resume(
+    catalog: &Catalog,
+    data: &DataDir,
+    id: u64,
+    listen: &Listen,
+    lang: &str,
+) -> anyhow::Result<()> {
     let sessions = open_sessions(data)?;
     let meta = sessions.get(id)?;
+    term::print_scripts_to_terminal();
     let mut engine = engine_for_session(catalog, &meta)?;
     let live = sessions.resume(&mut *engine, id)?;
     outln!(
@@ -102,11 +126,19 @@ pub fn resume(catalog: &Catalog, data: &DataDir, id: u64, lang: &str) -> anyhow:
         line(engine.manifest().name.get(lang)),
         live.meta.moves
     );
-    play_loop(&sessions, &mut *engine, live, lang, None).with_context(|| kept(id))
+    warn_switched_off(&*engine, &live);
+    let mut inputs = Inputs::from_terminal();
+    let phones = match live.meta.phones.is_empty() {
+        true => None,
+        false => Some(Phones::open(
+            &live,
+            live.meta.phones.clone(),
+            listen,
+            &mut inputs,
+        )?),
+    };
+    play_loop(&sessions, &mut *engine, live, lang, phones, &mut inputs).with_context(|| kept(id))
 }
-
-/// How many refused bot moves in a row end the game (see `bot_refusals`).
-const MAX_BOT_REFUSALS: u32 = 100;
 
 enum Answer {
     Action(usize),
@@ -115,35 +147,45 @@ enum Answer {
     Quit,
 }
 
+/// The big screen's commands while phones play (a line typed at the terminal).
+fn screen_command(line: &str) -> Option<Answer> {
+    match line.trim() {
+        "u" => Some(Answer::Undo),
+        "r" => Some(Answer::Redo),
+        "q" => Some(Answer::Quit),
+        _ => None,
+    }
+}
+
 fn play_loop(
     sessions: &Sessions,
     engine: &mut dyn GameEngine,
     mut live: LiveSession,
     lang: &str,
     mut phones: Option<Phones>,
+    inputs: &mut Inputs,
 ) -> anyhow::Result<()> {
     let manifest = engine.manifest().clone();
-    let mut rng = GameRng::new(live.meta.setup.seed ^ 0xb07 ^ u64::from(live.meta.moves));
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
     let mut last_human: Option<Seat> = None;
     // What was played, and how far each human has read it: a line is printed as the human
     // at the terminal reads it (their own secrets, the public text of the others').
     let mut told = Told::default();
     // The host's turn timer: when the seat now to act started its turn.
     let mut turn: Option<(Seat, std::time::Instant)> = None;
-    // Bots' moves refused in a row (by house rules): a bot only picks listed moves, so a
-    // long run of refusals means nothing it can play will do, and asking again would loop.
-    let mut bot_refusals = 0u32;
-    // The move count the phones were last sent, and the one the big screen last showed.
+    // The move count the phones were last sent, and the one the big screen last showed;
+    // whether moves were taken back or played again since the phones were last sent a state.
     let mut published: Option<u32> = None;
     let mut shown: Option<u32> = None;
+    let mut moved_back = false;
     loop {
         if let Some(phones) = &phones {
-            if published != Some(live.meta.moves) {
+            if moved_back {
+                phones.publish_moved_back(engine, &live)?;
+            } else if published != Some(live.meta.moves) {
                 phones.publish(engine, &live, None)?;
-                published = Some(live.meta.moves);
             }
+            published = Some(live.meta.moves);
+            moved_back = false;
         }
         let status = engine.status(live.game)?;
         let seat = match &status {
@@ -185,26 +227,77 @@ fn play_loop(
                     .iter()
                     .map(|&s| shown_seat(&manifest, s, lang))
                     .collect();
-                outln!("Waiting for {} (on their phones)…", waiting.join(", "));
+                outln!(
+                    "Waiting for {} (on their phones)… (type u undo, r redo, q save and quit)",
+                    waiting.join(", ")
+                );
             }
             let since = turn.map_or_else(std::time::Instant::now, |(_, started)| started);
-            phone_turn(
+            let typed = phone_turn(
                 phones,
                 sessions,
                 engine,
                 &mut live,
+                inputs,
                 status.seats(),
                 since,
                 lang,
             )?;
-            published = Some(live.meta.moves);
+            match typed {
+                None => published = Some(live.meta.moves),
+                Some(answer) => {
+                    if at_the_screen(
+                        answer,
+                        sessions,
+                        engine,
+                        &mut live,
+                        inputs,
+                        Some(phones),
+                        lang,
+                    )? {
+                        return Ok(());
+                    }
+                    moved_back = true;
+                }
+            }
             continue;
         }
-        let kind = live
+        let bot = live
             .meta
             .seats
             .get(seat as usize)
-            .map_or(PlayerKind::Human, |s| s.kind);
+            .and_then(|s| s.bot_level());
+        if let Some(level) = bot {
+            let turn_ms = turn.map_or(0, |(_, started)| started.elapsed().as_millis() as u64);
+            let extra = || serde_json::json!({ TURN_TIME_KEY: turn_ms });
+            match bot::play_turn(sessions, engine, &mut live, seat, level, &extra)? {
+                BotTurn::Played {
+                    played: events,
+                    thought,
+                    refused,
+                } => {
+                    for (_, why) in &refused {
+                        outln!("Refused: {}", line(why.get(lang)));
+                    }
+                    let action = thought.action;
+                    if let Some(phones) = phones.as_mut() {
+                        let who = seat_name(&manifest, seat, lang);
+                        phones.note(live.meta.moves - 1, &who, seat, &action, &events);
+                    }
+                    told.played.push((seat, action, events));
+                    told.show(last_human, &manifest, lang);
+                }
+                BotTurn::Stuck { refused } => {
+                    let who = shown_seat(&manifest, seat, lang);
+                    bail!(
+                        "{}: {}",
+                        manifest.id,
+                        bot::stuck_message(&who, &refused, lang)
+                    );
+                }
+            }
+            continue;
+        }
         let actions = engine.legal_actions(live.game, seat)?;
         if actions.is_empty() {
             bail!(
@@ -213,14 +306,7 @@ fn play_loop(
                 shown_seat(&manifest, seat, lang)
             );
         }
-        if bot_refusals >= MAX_BOT_REFUSALS {
-            bail!(
-                "{}: the moves of {} were refused {bot_refusals} times in a row (by a house rule?), so the game cannot go on",
-                manifest.id,
-                shown_seat(&manifest, seat, lang)
-            );
-        }
-        let chosen = if kind == PlayerKind::Human {
+        let chosen = {
             if manifest.hidden_information && last_human.is_some_and(|s| s != seat) {
                 // Nothing of the last player's secrets stays on the screen.
                 term::clear_screen();
@@ -228,7 +314,7 @@ fn play_loop(
                     "==== Pass to {} — press Enter when ready ====",
                     shown_seat(&manifest, seat, lang)
                 );
-                input.read_line(&mut String::new())?;
+                inputs.line();
                 term::clear_screen();
                 told.catch_up(seat, &manifest, lang);
             }
@@ -243,26 +329,17 @@ fn play_loop(
                 );
             }
             let ids: Vec<&str> = actions.iter().map(|a| a.id.as_str()).collect();
-            match ask(&mut input, &ids, &shown_seat(&manifest, seat, lang))? {
+            match ask(inputs, &ids, &shown_seat(&manifest, seat, lang)) {
                 Answer::Action(i) => i,
-                Answer::Undo => {
-                    undo(sessions, engine, &mut live, &mut input, lang)?;
-                    continue;
-                }
-                Answer::Redo => {
-                    match sessions.redo(engine, &mut live) {
-                        Ok(_) => outln!("Redone."),
-                        Err(e) => outln!("{e}"),
+                other => {
+                    let phones = phones.as_mut();
+                    if at_the_screen(other, sessions, engine, &mut live, inputs, phones, lang)? {
+                        return Ok(());
                     }
+                    moved_back = true;
                     continue;
-                }
-                Answer::Quit => {
-                    outln!("Saved. Resume with `veillee resume {}`.", live.meta.id);
-                    return Ok(());
                 }
             }
-        } else {
-            rng.below(actions.len())
         };
         let action = &actions[chosen];
         let turn_ms = turn.map_or(0, |(_, started)| started.elapsed().as_millis() as u64);
@@ -276,16 +353,13 @@ fn play_loop(
                     other => other.to_string(),
                 };
                 outln!("Refused: {}", line(&why));
-                bot_refusals += u32::from(kind != PlayerKind::Human);
                 continue;
             }
             Err(other) => return Err(other.into()),
         };
-        bot_refusals = 0;
         if let Some(phones) = phones.as_mut() {
             let who = seat_name(&manifest, seat, lang);
-            let hidden = manifest.hidden_information;
-            phones.note(&who, seat, &action.id, &action.label, &events, hidden);
+            phones.note(live.meta.moves - 1, &who, seat, action, &events);
         }
         told.played.push((seat, action.clone(), events));
         // Printed as the human at the terminal reads it (a spectator's text before any).
@@ -338,37 +412,61 @@ impl Told {
 
 /// Waits for a move from a phone whose seat is to act and plays it like a terminal move
 /// (saved before shown); the phones then see the new state, or that phone why its move was
-/// refused.
+/// refused. A command typed at the big screen meanwhile is returned.
+#[allow(clippy::too_many_arguments)]
 fn phone_turn(
     phones: &mut Phones,
     sessions: &Sessions,
     engine: &mut dyn GameEngine,
     live: &mut LiveSession,
+    inputs: &mut Inputs,
     to_act: &[Seat],
     since: std::time::Instant,
     lang: &str,
-) -> anyhow::Result<()> {
-    let mv = phones.wait(to_act)?;
+) -> anyhow::Result<Option<Answer>> {
+    let mv = loop {
+        match inputs
+            .next()
+            .context("the room stopped while waiting for a phone")?
+        {
+            Input::Line(typed) => match screen_command(&typed) {
+                Some(answer) => return Ok(Some(answer)),
+                None => outln!("Type u to undo, r to redo, q to save and quit."),
+            },
+            Input::Phone(mv) if !to_act.contains(&mv.seat) => phones.refuse(
+                &mv,
+                Text::new("Ce n'est pas à vous de jouer.", "It is not your turn."),
+            ),
+            // Chosen before an undo or a redo at the big screen: not in this position.
+            Input::Phone(mv) if !phones.is_current(&mv) => phones.refuse(
+                &mv,
+                Text::new(
+                    "La partie a changé sur le grand écran : regardez à nouveau et rejouez.",
+                    "The game changed on the big screen: look again and play again.",
+                ),
+            ),
+            Input::Phone(mv) => break mv,
+        }
+    };
     let actions = engine.legal_actions(live.game, mv.seat)?;
-    let label = actions
-        .iter()
+    let played = actions
+        .into_iter()
         .find(|a| a.id == mv.action)
-        .map(|a| a.label.clone())
-        .unwrap_or_else(|| Text::same(mv.action.clone()));
+        .unwrap_or_else(|| veillee_sdk::Action::button(&mv.action, Text::same(&mv.action)));
     let extra = serde_json::json!({ TURN_TIME_KEY: since.elapsed().as_millis() as u64 });
     match sessions.apply(engine, live, mv.seat, &mv.action, extra) {
         Ok(events) => {
-            let manifest = engine.manifest();
-            let who = seat_name(manifest, mv.seat, lang);
-            let hidden = manifest.hidden_information;
-            // The big screen reads what everyone may read (a private choice is "made a choice").
-            for note in phones.note(&who, mv.seat, &mv.action, &label, &events, hidden) {
-                match note.who.is_empty() {
-                    true => outln!("    {}", line(note.text.get(lang))),
-                    false => outln!("{}: {}", line(&note.who), line(note.text.get(lang))),
+            let who = seat_name(engine.manifest(), mv.seat, lang);
+            // The big screen reads what everyone may read ("answers: the question" for a
+            // private answer, a card drawn without its name).
+            let index = live.meta.moves - 1;
+            for (who, text) in phones.note(index, &who, mv.seat, &played, &events) {
+                match who.is_empty() {
+                    true => outln!("    {}", line(text.get(lang))),
+                    false => outln!("{}: {}", line(&who), line(text.get(lang))),
                 }
             }
-            phones.publish(engine, live, Some(&mv))
+            phones.publish(engine, live, Some(&mv))?;
         }
         Err(SessionError::Engine(EngineError::Game(refused))) => {
             let why = match refused {
@@ -376,66 +474,107 @@ fn phone_turn(
                 other => Text::same(other.to_string()),
             };
             phones.refuse(&mv, why);
-            Ok(())
         }
-        Err(other) => Err(other.into()),
+        Err(other) => return Err(other.into()),
     }
+    Ok(None)
 }
 
-/// Undoes one decision, asking the table when it would take back a reveal.
+/// Undo, redo or save and quit, typed at the terminal (by a human whose turn it is, or at
+/// the big screen while phones play); `true` when the game is left.
+fn at_the_screen(
+    answer: Answer,
+    sessions: &Sessions,
+    engine: &mut dyn GameEngine,
+    live: &mut LiveSession,
+    inputs: &mut Inputs,
+    phones: Option<&mut Phones>,
+    lang: &str,
+) -> anyhow::Result<bool> {
+    match answer {
+        Answer::Undo => {
+            let undone = undo(sessions, engine, live, inputs, lang)?;
+            if let (Some(phones), Some(count)) = (phones, undone) {
+                phones.log().taken_back(live.meta.moves, count);
+            }
+        }
+        Answer::Redo => match sessions.redo(engine, live) {
+            Ok(events) => {
+                outln!("Redone.");
+                if let Some(phones) = phones {
+                    phones.log().played_again(&events);
+                }
+            }
+            Err(e) => outln!("{e}"),
+        },
+        Answer::Quit => {
+            outln!("Saved. Resume with `veillee resume {}`.", live.meta.id);
+            return Ok(true);
+        }
+        Answer::Action(_) => {}
+    }
+    Ok(false)
+}
+
+/// Undoes one decision, asking the table when it would take back a reveal; returns how
+/// many moves were taken back.
 fn undo(
     sessions: &Sessions,
     engine: &mut dyn GameEngine,
     live: &mut LiveSession,
-    input: &mut impl BufRead,
+    inputs: &mut Inputs,
     lang: &str,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Option<u32>> {
     match sessions.undo(engine, live, 1, false) {
-        Ok(undone) => outln!("Undone ({} moves).", undone.moves),
+        Ok(undone) => {
+            outln!("Undone ({} moves).", undone.moves);
+            Ok(Some(undone.moves))
+        }
         Err(SessionError::RevealInTheWay(reveals)) => {
             let texts: Vec<&str> = reveals.iter().map(|t| t.get(lang)).collect();
             term::prompt(&format!(
                 "This takes back what was revealed: {}. Does everyone agree? [y/N] ",
                 texts.join("; ")
             ));
-            let mut line = String::new();
-            input.read_line(&mut line)?;
-            if line.trim().eq_ignore_ascii_case("y") {
+            let agreed = inputs
+                .line()
+                .is_some_and(|l| l.trim().eq_ignore_ascii_case("y"));
+            if agreed {
                 let undone = sessions.undo(engine, live, 1, true)?;
                 outln!("Undone ({} moves).", undone.moves);
+                Ok(Some(undone.moves))
             } else {
                 outln!("Not undone.");
+                Ok(None)
             }
         }
-        Err(e) => outln!("{e}"),
+        Err(e) => {
+            outln!("{e}");
+            Ok(None)
+        }
     }
-    Ok(())
 }
 
 /// Asks until the answer is an action number or id, `u`, `r` or `q` (or end of input).
-fn ask(input: &mut impl BufRead, ids: &[&str], who: &str) -> anyhow::Result<Answer> {
+fn ask(inputs: &mut Inputs, ids: &[&str], who: &str) -> Answer {
     loop {
         term::prompt(&format!(
             "{who}, your move (number or id; u undo, r redo, q save and quit): "
         ));
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
-            return Ok(Answer::Quit);
-        }
+        let Some(line) = inputs.line() else {
+            return Answer::Quit;
+        };
         let answer = line.trim();
-        match answer {
-            "q" => return Ok(Answer::Quit),
-            "u" => return Ok(Answer::Undo),
-            "r" => return Ok(Answer::Redo),
-            _ => {}
+        if let Some(command) = screen_command(answer) {
+            return command;
         }
         if let Ok(n) = answer.parse::<usize>() {
             if (1..=ids.len()).contains(&n) {
-                return Ok(Answer::Action(n - 1));
+                return Answer::Action(n - 1);
             }
         }
         if let Some(i) = ids.iter().position(|id| *id == answer) {
-            return Ok(Answer::Action(i));
+            return Answer::Action(i);
         }
         outln!(
             "`{answer}` is not one of the {} moves listed above.",
@@ -444,14 +583,19 @@ fn ask(input: &mut impl BufRead, ids: &[&str], who: &str) -> anyhow::Result<Answ
     }
 }
 
-fn parse_seats(seats: &[String]) -> anyhow::Result<Vec<PlayerKind>> {
+/// Each seat's bot level (`None`: a human, at this terminal or on a phone).
+fn parse_seats(seats: &[String]) -> anyhow::Result<Vec<Option<BotLevel>>> {
     seats
         .iter()
         .map(|s| match s.trim() {
             // A player on their phone is a human (undo takes their moves back as such).
-            "human" | "phone" => Ok(PlayerKind::Human),
-            "random" | "bot" => Ok(PlayerKind::Bot),
-            other => bail!("seat kind `{other}` is unknown: use human, phone or random"),
+            "human" | "phone" => Ok(None),
+            other => match BotLevel::parse(other) {
+                Some(level) => Ok(Some(level)),
+                None => bail!(
+                    "seat kind `{other}` is unknown: use human, phone, or a bot's level: easy, normal (or bot), strong, random"
+                ),
+            },
         })
         .collect()
 }

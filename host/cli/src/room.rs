@@ -3,16 +3,17 @@
 //! a QR code; phones' moves are played like the terminal's (saved before shown).
 
 use std::net::IpAddr;
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::channel;
 
 use anyhow::Context;
 use veillee_room::qr::Qr;
-use veillee_room::table::{move_lines, seat_states, Audience, LogLine, TableInfo};
+use veillee_room::table::{seat_states, TableInfo, TableLog};
 use veillee_room::{PhoneMove, Room, RoomConfig};
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::session::LiveSession;
-use veillee_sdk::{Event, Seat, Text};
+use veillee_sdk::{Action, Event, Seat, Text};
 
+use crate::inputs::Inputs;
 use crate::term::{line, outln};
 
 /// Where and how the room listens (`--room-address`, `--room-port`).
@@ -23,17 +24,32 @@ pub struct Listen {
     pub port: u16,
 }
 
+impl crate::args::RoomArgs {
+    /// Where the room listens.
+    pub fn listen(&self) -> Listen {
+        Listen {
+            address: self.room_address,
+            port: self.room_port,
+        }
+    }
+}
+
 /// The phones of a game played in the terminal.
 pub struct Phones {
     room: Room,
-    moves: Receiver<PhoneMove>,
     seats: Vec<Seat>,
-    log: Vec<LogLine>,
+    log: TableLog,
 }
 
 impl Phones {
-    /// Opens the room for these seats of a session and prints each seat's link and QR code.
-    pub fn open(live: &LiveSession, seats: Vec<Seat>, listen: &Listen) -> anyhow::Result<Phones> {
+    /// Opens the room for these seats of a session and prints each seat's link and QR code;
+    /// the phones' moves will come through `inputs`.
+    pub fn open(
+        live: &LiveSession,
+        seats: Vec<Seat>,
+        listen: &Listen,
+        inputs: &mut Inputs,
+    ) -> anyhow::Result<Phones> {
         let address = match listen.address {
             Some(address) => address,
             None => veillee_room::lan_address().context(
@@ -48,11 +64,11 @@ impl Phones {
             port: listen.port,
         };
         let room = Room::open(config, moves_in)?;
+        inputs.forward(moves);
         let phones = Phones {
             room,
-            moves,
             seats,
-            log: Vec::new(),
+            log: TableLog::default(),
         };
         phones.print_links();
         Ok(phones)
@@ -77,23 +93,27 @@ impl Phones {
         self.seats.contains(&seat)
     }
 
-    /// Notes a move in the phones' log; returns the lines everyone may read, for the big
-    /// screen (a private choice reads "made a choice").
+    /// Notes move number `index` (0 for the first) in the phones' log (each phone reads it in
+    /// its seat's words); returns its lines as the big screen shows them, in words everyone
+    /// may read: (who, what).
     pub fn note(
         &mut self,
+        index: u32,
         who: &str,
         seat: Seat,
-        action: &str,
-        label: &Text,
+        action: &Action,
         events: &[Event],
-        hidden: bool,
-    ) -> Vec<LogLine> {
-        let lines = move_lines(who, seat, action, label, events, hidden);
-        self.log.extend(lines.iter().cloned());
-        lines
-            .into_iter()
-            .filter(|l| l.audience == Audience::Everyone)
+    ) -> Vec<(String, Text)> {
+        self.log
+            .note(index, who, seat, action, events)
+            .iter()
+            .map(|l| (l.who.clone(), l.text_for(None).clone()))
             .collect()
+    }
+
+    /// The phones' log.
+    pub fn log(&mut self) -> &mut TableLog {
+        &mut self.log
     }
 
     /// Sends every phone its seat's state; `answered`: the phone move just played.
@@ -103,31 +123,45 @@ impl Phones {
         live: &LiveSession,
         answered: Option<&PhoneMove>,
     ) -> anyhow::Result<()> {
+        let states = self.states(engine, live)?;
+        self.room.publish(&states, answered);
+        Ok(())
+    }
+
+    /// Sends every phone its seat's state after an undo or a redo: a move a phone chose
+    /// before it is refused as stale.
+    pub fn publish_moved_back(
+        &self,
+        engine: &mut dyn GameEngine,
+        live: &LiveSession,
+    ) -> anyhow::Result<()> {
+        let states = self.states(engine, live)?;
+        self.room.publish_moved_back(&states);
+        Ok(())
+    }
+
+    fn states(
+        &self,
+        engine: &mut dyn GameEngine,
+        live: &LiveSession,
+    ) -> anyhow::Result<Vec<veillee_room::SeatState>> {
         let info = TableInfo {
             game: engine.manifest().name.clone(),
             players: live.meta.seats.iter().map(|s| s.name.clone()).collect(),
             moves: live.meta.moves,
         };
-        let states = seat_states(engine, live.game, &self.seats, &info, &self.log)?;
-        self.room.publish(&states, answered);
-        Ok(())
+        Ok(seat_states(
+            engine,
+            live.game,
+            &self.seats,
+            &info,
+            self.log.lines(),
+        )?)
     }
 
-    /// Waits for a move from a phone whose seat is to act.
-    pub fn wait(&self, to_act: &[Seat]) -> anyhow::Result<PhoneMove> {
-        loop {
-            let mv = self
-                .moves
-                .recv()
-                .context("the room stopped while waiting for a phone")?;
-            if to_act.contains(&mv.seat) {
-                return Ok(mv);
-            }
-            self.refuse(
-                &mv,
-                Text::new("Ce n'est pas à vous de jouer.", "It is not your turn."),
-            );
-        }
+    /// Whether a phone's move was chosen in its seat's latest state.
+    pub fn is_current(&self, mv: &PhoneMove) -> bool {
+        self.room.is_current(mv)
     }
 
     /// Tells a phone its move was refused, and why.

@@ -12,6 +12,7 @@ use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::launch::engine_for_session;
 use veillee_runtime::session::{read_file, read_seat_view};
 use veillee_runtime::store::SetAside;
+use veillee_runtime::variants::{library, text_hash};
 
 pub fn list(data: &DataDir) -> anyhow::Result<()> {
     let sessions = open_sessions(data)?;
@@ -30,6 +31,7 @@ pub fn list(data: &DataDir) -> anyhow::Result<()> {
         "last played",
         "moves"
     );
+    let own = game_own_scripts(&all);
     for meta in all {
         let players: Vec<_> = meta.seats.iter().map(|s| line(&s.name)).collect();
         let status = match &meta.status {
@@ -45,8 +47,14 @@ pub fn list(data: &DataDir) -> anyhow::Result<()> {
                 format!("won by {}", winners.join(", "))
             }
         };
+        let rules = house_rules(&meta, &own);
+        let rules = if rules.is_empty() {
+            String::new()
+        } else {
+            format!("  house rules: {}", rules.join(", "))
+        };
         outln!(
-            "{:>6}  {:<14} {:<28} {:<20} {:>6}  {status}",
+            "{:>6}  {:<14} {:<28} {:<20} {:>6}  {status}{rules}",
             meta.id,
             line(&meta.game),
             players.join(", "),
@@ -56,6 +64,40 @@ pub fn list(data: &DataDir) -> anyhow::Result<()> {
     }
     print_set_aside(&set_aside);
     Ok(())
+}
+
+/// The built-in scripts that are part of their game (Castel's cards), as (id, SHA-256):
+/// loaded only when some session recorded scripts.
+fn game_own_scripts(all: &[veillee_runtime::store::model::SessionMeta]) -> Vec<(String, String)> {
+    if all.iter().all(|meta| meta.variants.is_empty()) {
+        return Vec::new();
+    }
+    library::available(None, None)
+        .into_iter()
+        .filter_map(|a| {
+            let info = a.info.ok().filter(|i| i.part_of_game)?;
+            Some((info.id, text_hash(&a.source.text)))
+        })
+        .collect()
+}
+
+/// The house rules a session was played with, by id: the game's own scripts left out, but
+/// for a modified copy of one (`cartes (modified)`).
+fn house_rules(
+    meta: &veillee_runtime::store::model::SessionMeta,
+    own: &[(String, String)],
+) -> Vec<String> {
+    meta.variants
+        .iter()
+        .filter_map(|v| {
+            let shipped = own.iter().find(|(id, _)| *id == v.id);
+            match shipped {
+                Some((_, hash)) if *hash == v.hash => None,
+                Some(_) => Some(format!("{} (modified)", line(&v.id))),
+                None => Some(line(&v.id).into_owned()),
+            }
+        })
+        .collect()
 }
 
 /// Says that set-aside databases exist and how to bring their games back.

@@ -1,5 +1,6 @@
 //! `veillee simulate`.
 
+use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::term::{self, line, outln};
@@ -9,8 +10,9 @@ use veillee_runtime::launch::engine_with_variants;
 use veillee_runtime::options::parse_options;
 use veillee_runtime::session::Sessions;
 use veillee_runtime::simulate::{
-    simulate, simulate_stepwise, simulate_stepwise_threads, SimulationConfig,
+    simulate, simulate_bots, simulate_stepwise, simulate_stepwise_threads, SimulationConfig,
 };
+use veillee_runtime::store::model::BotLevel;
 use veillee_runtime::variants::library;
 
 /// The command's options.
@@ -24,11 +26,14 @@ pub struct Options {
     pub max_moves: u32,
     pub threads: Option<usize>,
     pub json: bool,
+    /// A bot per seat (`strong,random`); empty: random games inside the plugin.
+    pub seats: Vec<String>,
 }
 
 /// Runs the simulation: inside the plugin (fast, threads) under the plain rules; move by move
 /// through the host when scripts run (house rules, or the game's own like Castel's cards),
-/// on threads with an engine each; one game after the other when games are saved.
+/// on threads with an engine each; one game after the other when games are saved. With
+/// `--seats`, every move is a bot's ([`simulate_bots`]), house rules and own scripts in force.
 pub fn run(
     catalog: &Catalog,
     game: &str,
@@ -45,10 +50,26 @@ pub fn run(
         max_moves,
         threads,
         json,
+        ref seats,
     } = *options;
     let plugin = catalog.engine(game)?;
     let manifest = plugin.manifest();
-    let players = players.unwrap_or(manifest.min_players);
+    let levels = seats
+        .iter()
+        .map(|s| {
+            BotLevel::parse(s.trim()).with_context(|| {
+                format!("seat `{s}` is not a bot: use easy, normal (or bot), strong or random")
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let players = match (players, levels.len()) {
+        (Some(p), n) if n > 0 && usize::from(p) != n => anyhow::bail!(
+            "--players {p} but --seats names {n} seats: give one bot per seat, or leave --players out"
+        ),
+        (Some(p), _) => p,
+        (None, 0) => manifest.min_players,
+        (None, n) => u8::try_from(n).unwrap_or(u8::MAX),
+    };
     super::ensure_players(manifest, players)?;
     let threads =
         threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -60,8 +81,10 @@ pub fn run(
         max_moves,
         threads,
         options: game_options,
+        seats: levels,
     };
-    let bar = if json || games < 50 {
+    // Bots' games are slow: their progress is always shown (on stderr, only to a terminal).
+    let bar = if config.seats.is_empty() && (json || games < 50) {
         ProgressBar::hidden()
     } else {
         ProgressBar::new(games as u64)
@@ -71,6 +94,7 @@ pub fn run(
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let plain = variants.is_empty()
+        && config.seats.is_empty()
         && sessions.is_none()
         && library::game_scripts(game, Some(user_variants)).is_empty();
     let report = if plain {
@@ -90,8 +114,11 @@ pub fn run(
                 .map(|(engine, _)| engine)
                 .map_err(|e| format!("{e:#}"))
         };
-        simulate_stepwise_threads(&make_engine, &config, &|| bar.inc(1))
-            .map_err(anyhow::Error::msg)?
+        let simulation = match config.seats.is_empty() {
+            true => simulate_stepwise_threads,
+            false => simulate_bots,
+        };
+        simulation(&make_engine, &config, &|| bar.inc(1)).map_err(anyhow::Error::msg)?
     };
     bar.finish_and_clear();
     let own = super::variants::own_scripts(game, user_variants);
@@ -120,15 +147,47 @@ pub fn run(
         if !variants.is_empty() {
             outln!("  house rules      {}", variants.join(", "));
         }
-        for (seat, wins) in report.wins.iter().enumerate() {
-            let name = manifest
+        let name = |seat: usize| {
+            manifest
                 .seats
                 .get(seat)
                 .map(|s| line(&s.name.en).into_owned())
-                .unwrap_or_else(|| format!("seat {seat}"));
-            outln!("  wins {name:<12} {wins}");
+                .unwrap_or_else(|| format!("seat {seat}"))
+        };
+        if report.seats.is_empty() {
+            for (seat, wins) in report.wins.iter().enumerate() {
+                outln!("  wins {:<12} {wins}", name(seat));
+            }
+        }
+        for (seat, figures) in report.seats.iter().enumerate() {
+            outln!(
+                "  wins {:<12} {:>5} ({:.1} %, 95 % interval {:.1}–{:.1} %)  {:<7} {:.3} s/move (p95 {:.3} s, max {:.3} s, {} moves)",
+                name(seat),
+                figures.wins,
+                100.0 * figures.win_rate,
+                100.0 * figures.interval[0],
+                100.0 * figures.interval[1],
+                figures.level,
+                figures.seconds_mean,
+                figures.seconds_p95,
+                figures.seconds_max,
+                figures.moves
+            );
         }
         outln!("  draws            {}", report.draws);
+        if !report.seats.is_empty() {
+            let mut endings: Vec<(&String, &u32)> = report.endings.iter().collect();
+            endings.sort_by(|a, b| b.1.cmp(a.1));
+            for (reason, count) in endings.iter().take(6) {
+                outln!("  ended {count:>6}   {}", line(reason));
+            }
+        }
+        if report.capped > 0 {
+            outln!(
+                "  capped           {} (still going after {max_moves} moves)",
+                report.capped
+            );
+        }
         outln!("  errors           {}", report.errors);
         outln!("  mean length      {:.1} moves", report.mean_length);
         outln!(

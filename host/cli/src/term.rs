@@ -69,14 +69,32 @@ pub fn json(text: &str) -> Cow<'_, str> {
 /// Writes `text` quoted, then a line break, to stdout.
 pub fn out(text: &str) {
     let mut stdout = std::io::stdout().lock();
-    let _ = writeln!(stdout, "{}", quote(text));
+    stopped_reading(writeln!(stdout, "{}", quote(text)));
 }
 
 /// Writes `text` quoted, without a line break (a prompt), to stdout and flushes it.
 pub fn prompt(text: &str) {
     let mut stdout = std::io::stdout().lock();
-    let _ = write!(stdout, "{}", quote(text));
-    let _ = stdout.flush();
+    stopped_reading(write!(stdout, "{}", quote(text)));
+    stopped_reading(stdout.flush());
+}
+
+/// Ends the program quietly when whoever reads its output stopped reading
+/// (`veillee sessions | head`): there is no one left to tell anything, and going on would
+/// only keep a simulation or a game running for nobody. As ripgrep does, this exits with
+/// success. Other write errors are ignored, as `println!` would not be.
+fn stopped_reading(written: std::io::Result<()>) {
+    if let Err(e) = written {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+    }
+}
+
+/// Sends what house-rule scripts `print` to stderr, quoted like everything else (see
+/// `veillee_runtime::variants::print_to`): `check-variant`, `play` and `inspect`.
+pub fn print_scripts_to_terminal() {
+    veillee_runtime::variants::print_to(Some(std::sync::Arc::new(|text: &str| err(text))));
 }
 
 /// Writes `text` quoted, then a line break, to stderr.
@@ -87,8 +105,8 @@ pub fn err(text: &str) {
 /// Clears the terminal (hot-seat hand-over): the one control sequence the CLI means.
 pub fn clear_screen() {
     let mut stdout = std::io::stdout().lock();
-    let _ = write!(stdout, "\x1b[2J\x1b[H");
-    let _ = stdout.flush();
+    stopped_reading(write!(stdout, "\x1b[2J\x1b[H"));
+    stopped_reading(stdout.flush());
 }
 
 /// `println!` with control characters quoted.

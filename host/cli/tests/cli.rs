@@ -2,36 +2,17 @@
 //! directory, the real embedded wasm plugins. (These live in the host package because only
 //! its own integration tests can locate the built binary.)
 
+mod common;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use common::{command, WithPhones};
+
 fn veillee(data: &Path, args: &[&str]) -> Output {
     veillee_with_input(data, args, "")
-}
-
-/// `veillee ARGS` on a data directory, in English.
-fn command(data: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_veillee"));
-    command
-        .args(args)
-        .env("VEILLEE_DATA_DIR", data)
-        // One compiled-code cache for the whole run: each test has its own data directory,
-        // and compiling every plugin again for each would dominate the run time.
-        .env(
-            "VEILLEE_CACHE_DIR",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/compiled-plugins"),
-        )
-        // Its key beside it, not in the user's configuration directory.
-        .env(
-            "VEILLEE_CACHE_KEY",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/compiled-plugins.key"),
-        )
-        .env("LANG", "en_GB.UTF-8")
-        .env_remove("LC_ALL")
-        .env_remove("LC_MESSAGES");
-    command
 }
 
 fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
@@ -783,6 +764,10 @@ fn editing_a_copy_of_castels_cards_changes_the_game_without_rebuilding() {
     assert!(
         listed.contains(&folder.join("cards.lua").display().to_string()),
         "the copy replaces the built-in script:\n{listed}"
+    );
+    assert!(
+        listed.contains("[modified rules: a new game runs them when picked with --variant]"),
+        "{listed}"
     );
     let after = castel_report(dir.path(), "3", "40");
     assert_eq!(after["errors"], 0, "{after}");
@@ -1585,7 +1570,7 @@ fn inspect_and_play_use_the_option_and_the_session_keeps_it() {
 }
 
 /// What `check`, `simulate`, `play` and `inspect` print for one game of Castel each.
-fn castel_runs(data: &Path) -> [String; 4] {
+fn castel_runs(data: &Path, pick_copy: bool) -> [String; 4] {
     let run = |args: &[&str]| {
         let out = veillee(data, args);
         assert!(
@@ -1599,7 +1584,15 @@ fn castel_runs(data: &Path) -> [String; 4] {
     [
         run(&["check", "castel", "--games", "1", "--players", "2"]),
         run(&["simulate", "castel", "--games", "3", "--json"]),
-        run(&["play", "castel", "--seats", "random,random", "--seed", "5"]),
+        run(&[
+            &["play", "castel", "--seats", "random,random", "--seed", "5"][..],
+            if pick_copy {
+                &["--variant", "cartes"][..]
+            } else {
+                &[]
+            },
+        ]
+        .concat()),
         run(&["inspect", "castel", "--json"]),
     ]
 }
@@ -1620,7 +1613,12 @@ fn castel_result(command: usize, output: &str) -> String {
             ];
             keys.iter().map(|k| value[k].to_string()).collect()
         }
-        _ => output.lines().skip(2).collect::<Vec<_>>().join("\n"),
+        _ => output
+            .lines()
+            .skip_while(|l| !l.contains(" — session "))
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join("\n"),
     }
 }
 
@@ -1638,11 +1636,12 @@ fn castel_cards_with_ambassadors(count: u32) -> String {
 
 /// Every command runs Castel as it is played, with its cards script (`cards.lua`, part of
 /// the game), and with the user's copy of it in its place: here a copy that leaves the
-/// Ambassador out of the deal, so every deal, hence every result, differs.
+/// Ambassador out of the deal, so every deal, hence every result, differs. A new game runs
+/// the copy only when the players pick it ("modified rules", `--variant cartes`).
 #[test]
 fn check_simulate_play_and_inspect_run_castel_with_its_cards_or_the_users_copy() {
     let dir = tempfile::tempdir().unwrap();
-    let before = castel_runs(dir.path());
+    let before = castel_runs(dir.path(), false);
     for output in &before {
         assert!(
             output.contains("cartes (builtin:castel/cards.lua)"),
@@ -1659,7 +1658,18 @@ fn check_simulate_play_and_inspect_run_castel_with_its_cards_or_the_users_copy()
     std::fs::create_dir_all(&folder).unwrap();
     let copy = folder.join("cards.lua");
     std::fs::write(&copy, castel_cards_with_ambassadors(0)).unwrap();
-    let after = castel_runs(dir.path());
+    // Not picked: a new game plays the cards as shipped, and says how to pick the copy.
+    let unpicked = castel_runs(dir.path(), false);
+    assert!(
+        unpicked[2].contains("cartes (builtin:castel/cards.lua)")
+            && unpicked[2].contains("Modified rules not used: your copy of cartes")
+            && unpicked[2].contains("--variant cartes"),
+        "{}",
+        unpicked[2]
+    );
+    assert_eq!(castel_result(2, &unpicked[2]), castel_result(2, &before[2]));
+    let after = castel_runs(dir.path(), true);
+    assert!(after[2].contains("Modified rules: "), "{}", after[2]);
     let named = format!("cartes ({})", copy.display());
     for (command, output) in after.iter().enumerate() {
         assert!(output.contains(&named), "the copy runs:\n{output}");
@@ -1700,7 +1710,16 @@ fn a_castel_cards_copy_the_game_refuses_fails_every_command_naming_the_error() {
     }
     let out = veillee(
         dir.path(),
-        &["play", "castel", "--seats", "random,random", "--seed", "5"],
+        &[
+            "play",
+            "castel",
+            "--seats",
+            "random,random",
+            "--seed",
+            "5",
+            "--variant",
+            "cartes",
+        ],
     );
     assert!(
         stderr(&out).contains("Warning: a script was switched off")
@@ -1710,109 +1729,239 @@ fn a_castel_cards_copy_the_game_refuses_fails_every_command_naming_the_error() {
     );
 }
 
-/// A phone for `play --seats phone,…`: a WebSocket client that plays random legal moves of
-/// its seat until the game ends; returns how many moves it saw in the end.
-fn phone_plays_to_the_end(link: &str, seed: u64) -> u64 {
-    let (base, token) = link.split_once("/s/").expect("a seat link");
-    let url = format!("{}/ws", base.replacen("http://", "ws://", 1));
-    let (mut socket, _) = tungstenite::connect(url).expect("the room accepts the phone");
-    let hello = serde_json::json!({"type": "hello", "token": token}).to_string();
-    socket.send(tungstenite::Message::text(hello)).unwrap();
-    let mut rng = veillee_sdk::GameRng::new(seed);
-    let mut version = None;
-    loop {
-        let message = match socket.read().expect("the room keeps the phone connected") {
-            tungstenite::Message::Text(text) => text,
-            _ => continue,
-        };
-        let state: serde_json::Value = serde_json::from_str(&message).unwrap();
-        if state["type"] == "refused" {
-            panic!("the phone was refused: {state}");
+/// A phone for `play --seats phone,…`: a WebSocket client holding a seat's link.
+struct Phone {
+    socket: tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>,
+}
+
+impl Phone {
+    /// Opens the seat of `link` (`http://…/s/TOKEN`).
+    fn join(link: &str) -> Phone {
+        let (base, token) = link.split_once("/s/").expect("a seat link");
+        let url = format!("{}/ws", base.replacen("http://", "ws://", 1));
+        let (mut socket, _) = tungstenite::connect(url).expect("the room accepts the phone");
+        // A room that says nothing for a minute has hung: fail rather than wait forever.
+        if let tungstenite::stream::MaybeTlsStream::Plain(stream) = socket.get_ref() {
+            stream
+                .set_read_timeout(Some(Duration::from_secs(60)))
+                .unwrap();
         }
-        if state["type"] != "state" {
-            continue;
+        let hello = serde_json::json!({"type": "hello", "token": token}).to_string();
+        socket.send(tungstenite::Message::text(hello)).unwrap();
+        Phone { socket }
+    }
+
+    /// The next message of the room (not its "alive" notes); `None` once it closed.
+    fn next(&mut self) -> Option<serde_json::Value> {
+        let since = Instant::now();
+        loop {
+            assert!(
+                since.elapsed() < Duration::from_secs(60),
+                "the room only said it was alive for a minute"
+            );
+            match self.socket.read() {
+                Ok(tungstenite::Message::Text(text)) => {
+                    let message: serde_json::Value = serde_json::from_str(&text).unwrap();
+                    if message["type"] != "alive" {
+                        return Some(message);
+                    }
+                }
+                Ok(_) => continue,
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    panic!("the room said nothing for a minute ({e})")
+                }
+                Err(_) => return None,
+            }
         }
-        if state["status"]["state"] == "finished" {
-            return state["moves"].as_u64().unwrap();
+    }
+
+    /// The next state of the seat (a refusal fails the test).
+    fn state(&mut self) -> serde_json::Value {
+        loop {
+            let message = self.next().expect("the room keeps the phone connected");
+            assert!(
+                message["type"] != "refused",
+                "the phone was refused: {message}"
+            );
+            if message["type"] == "state" {
+                return message;
+            }
         }
+    }
+
+    /// Plays one of the state's moves.
+    fn play(&mut self, state: &serde_json::Value, rng: &mut veillee_sdk::GameRng) {
         let actions = state["actions"].as_array().unwrap();
-        if actions.is_empty() || version == Some(state["version"].clone()) {
-            continue;
-        }
-        version = Some(state["version"].clone());
         let action = &actions[rng.below(actions.len())]["id"];
         let act = serde_json::json!({"type": "act", "action": action, "version": state["version"]});
-        socket
+        self.socket
             .send(tungstenite::Message::text(act.to_string()))
             .unwrap();
+    }
+
+    /// Plays random legal moves of its seat until the game ends; returns how many moves it
+    /// saw in the end.
+    fn play_to_the_end(mut self, seed: u64) -> u64 {
+        let mut rng = veillee_sdk::GameRng::new(seed);
+        let mut version = None;
+        loop {
+            let state = self.state();
+            if state["status"]["state"] == "finished" {
+                return state["moves"].as_u64().unwrap();
+            }
+            if state["actions"].as_array().unwrap().is_empty()
+                || version == Some(state["version"].clone())
+            {
+                continue;
+            }
+            version = Some(state["version"].clone());
+            self.play(&state, &mut rng);
+        }
     }
 }
 
 #[test]
 fn play_with_phone_seats_prints_links_and_qr_codes_and_phones_play_castel_to_the_end() {
-    use std::io::BufRead;
     let dir = tempfile::tempdir().unwrap();
-    let mut child = command(
-        dir.path(),
-        &[
-            "play",
-            "castel",
-            "--seats",
-            "phone,phone,random",
-            "--seed",
-            "4",
-            "--room-address",
-            "127.0.0.1",
-        ],
-    )
-    .stdin(Stdio::null())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("veillee starts");
-    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut printed = String::new();
-    let mut links = Vec::new();
-    while links.len() < 2 {
-        let line = lines
-            .next()
-            .expect("veillee prints the seats' links")
-            .unwrap();
-        if let Some(at) = line.find("http://127.0.0.1:") {
-            if line[at..].contains("/s/") {
-                links.push(line[at..].trim().to_string());
-            }
-        }
-        printed.push_str(&line);
-        printed.push('\n');
-    }
-    // The rest of the output is read on a thread, so that the game never waits on the pipe.
-    let rest =
-        std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>().join("\n"));
+    let args = [
+        "play",
+        "castel",
+        "--seats",
+        "phone,phone,random",
+        "--seed",
+        "4",
+    ];
+    let game = WithPhones::start(dir.path(), &args);
+    assert_eq!(game.links.len(), 2);
+    let phones: Vec<_> = game
+        .links
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(i, link)| std::thread::spawn(move || Phone::join(&link).play_to_the_end(i as u64)))
+        .collect();
+    let moves: Vec<u64> = phones.into_iter().map(|p| p.join().unwrap()).collect();
+    assert_eq!(moves[0], moves[1]);
+    let (success, printed) = game.finish();
+    assert!(success, "{printed}");
     assert!(
         printed.contains("Players join with their phones"),
         "{printed}"
     );
     assert!(printed.contains('█'), "a QR code is printed:\n{printed}");
-    let phones: Vec<_> = links
-        .iter()
-        .cloned()
-        .enumerate()
-        .map(|(i, link)| std::thread::spawn(move || phone_plays_to_the_end(&link, i as u64)))
-        .collect();
-    let moves: Vec<u64> = phones.into_iter().map(|p| p.join().unwrap()).collect();
-    assert_eq!(moves[0], moves[1]);
-    let status = child.wait().unwrap();
-    let rest = rest.join().unwrap();
-    assert!(status.success(), "{rest}");
     assert!(
-        rest.contains("Winner: ") || rest.contains("Draw — "),
-        "the game ended on the big screen:\n{rest}"
+        printed.contains("Winner: ") || printed.contains("Draw — "),
+        "the game ended on the big screen:\n{printed}"
     );
-    assert!(rest.contains("(on their phones)"), "{rest}");
+    assert!(printed.contains("(on their phones)"), "{printed}");
     // The whole game is saved.
     let sessions = stdout(&veillee(dir.path(), &["sessions"]));
     assert!(sessions.contains("castel"), "{sessions}");
+}
+
+#[test]
+fn undo_at_the_big_screen_takes_a_phones_move_back_and_resume_opens_the_room_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "play",
+        "castel",
+        "--seats",
+        "phone,random,random",
+        "--seed",
+        "6",
+    ];
+    let mut game = WithPhones::start(dir.path(), &args);
+    let link = game.links[0].clone();
+    let mut ana = Phone::join(&link);
+    let mut rng = veillee_sdk::GameRng::new(1);
+    // Ana plays three moves (the bots answer at once).
+    let mut state = ana.state();
+    let mut played = 0;
+    let before_undo = loop {
+        if !state["actions"].as_array().unwrap().is_empty() {
+            if played == 3 {
+                break state;
+            }
+            ana.play(&state, &mut rng);
+            played += 1;
+        }
+        state = ana.state();
+    };
+    let log_of = |state: &serde_json::Value| state["log"].as_array().unwrap().clone();
+    let moves = before_undo["moves"].as_u64().unwrap();
+
+    // At the big screen the host takes back Ana's last move (and the bots' after it): her
+    // phone is sent the game as it stood before it, its lines gone from her log.
+    game.type_line("u");
+    let back = ana.state();
+    let back_moves = back["moves"].as_u64().unwrap();
+    assert!(
+        back_moves < moves,
+        "{back_moves} moves after the undo, {moves} before"
+    );
+    assert!(
+        !back["actions"].as_array().unwrap().is_empty(),
+        "Ana plays again"
+    );
+    let log = log_of(&back);
+    assert_eq!(
+        log.last().unwrap()["text"]["en"],
+        format!(
+            "Move(s) taken back on the big screen: {}",
+            moves - back_moves
+        )
+    );
+    assert!(
+        log.len() <= log_of(&before_undo).len(),
+        "the undone moves left the log"
+    );
+
+    // Save and quit at the big screen: the phone is told, the game is saved as it stands.
+    game.type_line("q");
+    let closed = loop {
+        match ana.next() {
+            Some(m) if m["type"] == "refused" => break m,
+            Some(_) => continue,
+            None => panic!("the room closed without a word"),
+        }
+    };
+    assert_eq!(closed["code"], "closed");
+    let (success, printed) = game.finish();
+    assert!(success, "{printed}");
+    assert!(printed.contains("Undone ("), "{printed}");
+    let session = printed
+        .split("resume it with `veillee resume ")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .expect("the session's id")
+        .to_string();
+
+    // Resuming opens the room again with a new link: the old one opens nothing, the new one
+    // gives Ana her seat where the game stood, and she plays it to the end.
+    let game = WithPhones::start(dir.path(), &["resume", &session]);
+    assert_eq!(game.links.len(), 1);
+    let (new_base, _) = game.links[0].split_once("/s/").unwrap();
+    let (_, old_token) = link.split_once("/s/").unwrap();
+    let mut old = Phone::join(&format!("{new_base}/s/{old_token}"));
+    assert_eq!(old.next().unwrap()["code"], "bad_token");
+    let mut ana = Phone::join(&game.links[0]);
+    assert_eq!(ana.next().unwrap()["type"], "welcome");
+    let resumed = ana.state();
+    assert_eq!(resumed["moves"].as_u64().unwrap(), back_moves);
+    assert_eq!(resumed["scene"], back["scene"]);
+    ana.play(&resumed, &mut rng);
+    ana.play_to_the_end(2);
+    let (success, printed) = game.finish();
+    assert!(success, "{printed}");
+    assert!(
+        printed.contains("Winner: ") || printed.contains("Draw — "),
+        "{printed}"
+    );
 }
 
 /// `show-view` reads a file someone handed over: garbage, another kind of JSON and a folder
@@ -1834,4 +1983,273 @@ fn show_view_refuses_a_file_that_is_not_a_seat_view_naming_it() {
             "the error names the file: {err}"
         );
     }
+}
+
+/// A house rule whose `after_action` fails at the first move, and prints before it fails.
+const FAILS_AFTER_A_MOVE: &str = r#"
+return {
+  id = "boom", name = "Boom", description = "Fails after a move.", game = "siege",
+  version = "1.0.0",
+  after_action = function(ctx, seat, action)
+    print("played", action.id, {})
+    error("boom after " .. action.id)
+  end,
+}
+"#;
+
+/// `print` reaches the terminal, `sessions` names each session's house rules, `resume`
+/// says which rule was switched off, and a reader that stops reading (`veillee sessions |
+/// head`) ends the program quietly.
+#[test]
+fn prints_reach_the_terminal_sessions_name_house_rules_resume_names_a_rule_switched_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("variants");
+    std::fs::create_dir_all(&scripts).unwrap();
+    std::fs::write(scripts.join("boom.lua"), FAILS_AFTER_A_MOVE).unwrap();
+    let out = veillee_with_input(
+        dir.path(),
+        &[
+            "play",
+            "siege",
+            "--seats",
+            "human,human",
+            "--seed",
+            "2",
+            "--variant",
+            "boom",
+        ],
+        "lord-d6\nq\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("[boom.lua] played\tlord-d6\ttable"),
+        "{}",
+        stderr(&out)
+    );
+    let id = session_id(&stdout(&out));
+    let resumed = veillee_with_input(dir.path(), &["resume", &id], "q\n");
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(
+        stderr(&resumed).contains("a script was switched off")
+            && stderr(&resumed).contains("boom after lord-d6"),
+        "{}",
+        stderr(&resumed)
+    );
+    let listed = veillee(dir.path(), &["sessions"]);
+    let row = stdout(&listed)
+        .lines()
+        .find(|l| l.trim_start().starts_with(&id))
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("{}", stdout(&listed)));
+    assert!(row.ends_with("house rules: boom"), "{row}");
+    // Every command writes through term.rs: with the reading end closed, it stops quietly.
+    for args in [&["sessions"][..], &["variants"], &["games"]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = command(dir.path(), args)
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    }
+}
+
+/// A rule that refuses every move: `check-variant` plays on with other moves, finds that a
+/// seat can play nothing, says so once with how often, and fails.
+#[test]
+fn check_variant_finds_a_rule_that_refuses_every_move_and_says_each_problem_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("never.lua");
+    std::fs::write(
+        &file,
+        r#"return { id = "never", name = "Never", description = "No move.", game = "siege",
+             version = "1", before_action = function() return false, "never" end }"#,
+    )
+    .unwrap();
+    let out = veillee(
+        dir.path(),
+        &["check-variant", file.to_str().unwrap(), "--games", "3"],
+    );
+    let text = stdout(&out);
+    assert!(!out.status.success(), "{text}");
+    let problems: Vec<&str> = text.lines().filter(|l| l.contains("problem")).collect();
+    assert_eq!(problems.len(), 1, "{text}");
+    assert!(
+        problems[0].contains("(3 times), first in game 0, move 0")
+            && problems[0].contains("every listed move was refused by the house rules"),
+        "{text}"
+    );
+    assert!(text.contains("before_action"), "{text}");
+}
+
+/// A sound rule: counts per hook, the `view` hook exercised, games capped, no problem.
+#[test]
+fn check_variant_counts_each_hook_and_draws_views_of_a_sound_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../variants/roc-noir/chateau-fort-enchante.lua"
+    );
+    let out = veillee(
+        dir.path(),
+        &["check-variant", file, "--games", "2", "--max-moves", "300"],
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}\n{}", stderr(&out));
+    assert!(text.contains("2 stopped at 300 moves"), "{text}");
+    let count = |hook: &str| -> (u64, u64) {
+        let row = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(hook))
+            .unwrap_or_else(|| panic!("no {hook} row in\n{text}"));
+        let numbers: Vec<u64> = row
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        (numbers[0], numbers[1])
+    };
+    // Its after_action runs for rolls only (`actions = { "roll" }`): a fraction of the moves.
+    let (rolls, counted) = count("after_action");
+    assert!(rolls > 0 && rolls < 600 && counted > 0, "{text}");
+    assert_eq!(count("setup"), (2, 2), "{text}");
+    // Every 25 moves, every viewer: 13 times 3 per game; unturned scenes are not changed.
+    let (views, turned) = count("view");
+    assert_eq!(views, 2 * 13 * 3, "{text}");
+    assert!(turned < views, "{text}");
+    assert!(text.contains("no problem"), "{text}");
+}
+
+/// `inspect --variant` plays the actions with a house rule: « seigneur agile » offers the
+/// lord's diagonal step.
+#[test]
+fn inspect_plays_with_a_house_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = |variant: bool| {
+        let mut args = vec!["inspect", "siege", "--seed", "0", "--actions", "lord-d6"];
+        if variant {
+            args.extend(["--variant", "seigneur-agile"]);
+        }
+        args
+    };
+    let plain = stdout(&veillee(dir.path(), &args(false)));
+    let agile = veillee(dir.path(), &args(true));
+    assert!(agile.status.success(), "{}", stderr(&agile));
+    let agile: serde_json::Value = serde_json::from_str(&stdout(&agile)).unwrap();
+    assert_eq!(agile["scripts"][0]["id"], "seigneur-agile");
+    assert!(plain.contains("\"scripts\": []"), "{plain}");
+}
+
+/// A house rule that refuses every move (`before_action` on everything).
+const REFUSE_ALL: &str = include_str!("../../../tests/fixtures/variants/rien-ne-va-plus.lua");
+
+/// Issue 14: a bot whose every move a house rule refuses never tries one twice: the game
+/// stops at once with a message naming the refusals, stays saved, and `resume` stops the same
+/// way instead of spinning; a simulation counts that game as failed.
+#[test]
+fn a_bot_whose_every_move_is_refused_stops_the_game_saved_instead_of_looping() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = dir.path().join("rien-ne-va-plus.lua");
+    std::fs::write(&rule, REFUSE_ALL).unwrap();
+    let out = veillee(
+        dir.path(),
+        &[
+            "play",
+            "siege",
+            "--seats",
+            "human,normal",
+            "--seed",
+            "3",
+            "--variant",
+            rule.to_str().unwrap(),
+        ],
+    );
+    assert!(!out.status.success(), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("Defender cannot move: the house rules refused every one of its 2 moves"),
+        "{err}"
+    );
+    assert!(err.contains("Nothing goes."), "{err}");
+    let id = session_id(&stdout(&out));
+    assert!(err.contains(&format!("veillee resume {id}")), "{err}");
+    // Still saved, at move 0; resuming stops the same way.
+    assert!(stdout(&veillee(dir.path(), &["sessions"])).contains("siege"));
+    let again = veillee(dir.path(), &["resume", &id]);
+    assert!(!again.status.success());
+    assert!(stderr(&again).contains("refused every one of its 2 moves"));
+    // The rules lab: the game fails, named, and the run ends.
+    let out = veillee(
+        dir.path(),
+        &[
+            "simulate",
+            "siege",
+            "--seats",
+            "random,normal",
+            "--games",
+            "2",
+            "--variant",
+            rule.to_str().unwrap(),
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stdout(&out).contains("the house rules refused all 2 moves of seat 1"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// The rules lab (issue 14): bots per seat, wins with their 95 % interval, think time per
+/// seat, as text and JSON.
+#[test]
+fn simulate_with_bots_reports_wins_with_intervals_and_think_time_per_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(
+        dir.path(),
+        &[
+            "simulate",
+            "siege",
+            "--seats",
+            "normal,random",
+            "--games",
+            "4",
+            "--seed",
+            "2",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["players"], 2);
+    assert_eq!(report["games"], 4);
+    let seats = report["seats"].as_array().unwrap();
+    assert_eq!(seats[0]["level"], "normal");
+    assert_eq!(seats[1]["level"], "random");
+    // A normal attacker takes the lord of a random defender every time.
+    assert_eq!(seats[0]["wins"], 4, "{report}");
+    let interval = seats[0]["interval"].as_array().unwrap();
+    assert!(interval[0].as_f64().unwrap() > 0.4 && interval[1].as_f64().unwrap() == 1.0);
+    assert!(seats[0]["searched_in_plugin"].as_u64().unwrap() > 0);
+    assert!(seats[0]["seconds_p95"].as_f64().unwrap() > 0.0);
+    let text = stdout(&veillee(
+        dir.path(),
+        &[
+            "simulate",
+            "siege",
+            "--seats",
+            "normal,random",
+            "--games",
+            "2",
+        ],
+    ));
+    assert!(text.contains("95 % interval"), "{text}");
+    // One bot per seat: a count that disagrees is refused, naming both.
+    let out = veillee(
+        dir.path(),
+        &["simulate", "siege", "--seats", "normal", "--players", "2"],
+    );
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--players 2 but --seats names 1 seats"));
 }

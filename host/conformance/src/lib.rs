@@ -17,7 +17,25 @@ use veillee_sdk::{
     Target, Text,
 };
 
+use veillee_engine::search::search_through;
 use veillee_engine::{EngineError, GameEngine};
+use veillee_sdk::search::{SearchAnswer, SearchRequest};
+
+/// Iterations of the search the no-peek check runs (small: it runs twice per check).
+const SEARCH_ITERATIONS: u32 = 48;
+
+/// The engine's own search (in the plugin) when it has one, else the search through it.
+fn search_any(
+    engine: &mut dyn GameEngine,
+    game: Handle,
+    seat: Seat,
+    request: &SearchRequest,
+) -> Result<SearchAnswer, EngineError> {
+    match engine.search(game, seat, request)? {
+        Some(answer) => Ok(answer),
+        None => search_through(engine, game, seat, request),
+    }
+}
 
 /// How thoroughly to check.
 #[derive(Clone, Debug)]
@@ -40,6 +58,10 @@ pub struct CheckConfig {
     pub options: BTreeMap<String, OptionValue>,
     /// Only this player count (`None`: every count the manifest allows).
     pub players: Option<u8>,
+    /// Hidden information: every this many moves (and at the first), the bots' search must
+    /// choose the same move for the seat to act on the game and on a copy where everything
+    /// that seat cannot see was re-drawn (0: never).
+    pub search_every: u32,
 }
 
 impl Default for CheckConfig {
@@ -53,6 +75,7 @@ impl Default for CheckConfig {
             deep_stride: 16,
             options: BTreeMap::new(),
             players: None,
+            search_every: 64,
         }
     }
 }
@@ -387,6 +410,10 @@ impl GameCheck<'_, '_, '_> {
                 self.check_refusals(step, game, seat, &seats)?;
                 self.check_round_trip(step, game)?;
             }
+            let every = self.config.search_every;
+            if self.manifest.hidden_information && every > 0 && step % every == 1 % every {
+                self.check_search(step, game, seat)?;
+            }
             let chosen = rng.below(actions.len());
             if deep && self.manifest.hidden_information {
                 self.check_secret_moves(step, game, seat, &actions, chosen, rng)?;
@@ -576,6 +603,46 @@ impl GameCheck<'_, '_, '_> {
             }
         }
         Ok(copies)
+    }
+
+    /// The bots never peek: the search chooses the same move for `seat` on the game and on a
+    /// copy where everything `seat` cannot see was re-drawn (same request, same seed). The
+    /// plugin's own search when it has one, else the search through the engine.
+    fn check_search(&mut self, step: u32, game: Handle, seat: Seat) -> Result<(), EngineError> {
+        let seed = self.setup.seed.rotate_left(11) ^ u64::from(step);
+        let request = SearchRequest::new(SEARCH_ITERATIONS, 4, seed, self.setup.players);
+        let copy = self.engine.redraw_hidden(game, Some(seat), seed ^ 0xc0b1)?;
+        // What the search stands on: a re-draw depends only on what the seat knows and the
+        // seed, so the game and its copy re-drawn with one seed give the very same world.
+        let (a, b) = (
+            self.engine.redraw_hidden(game, Some(seat), seed)?,
+            self.engine.redraw_hidden(copy, Some(seat), seed)?,
+        );
+        let same = self.engine.save(a)? == self.engine.save(b)?;
+        self.engine.drop_game(a);
+        self.engine.drop_game(b);
+        if !same {
+            let who = self.name(Some(seat));
+            self.fail(
+                step,
+                format!("leak: re-drawing what {who} cannot see depends on the hidden state it replaces (the game and a re-drawn copy of it, re-drawn again with one seed, differ): a bot's search from the true game would see other worlds than from a copy. Start `redraw_hidden` from the unseen items in a fixed order (sort them), then shuffle"),
+            );
+        }
+        let on_game = search_any(self.engine, game, seat, &request);
+        let on_copy = search_any(self.engine, copy, seat, &request);
+        self.engine.drop_game(copy);
+        let (on_game, on_copy) = (on_game?, on_copy?);
+        // The very same answer (visits and value too): the search only ever sees worlds
+        // re-drawn from what the seat knows.
+        if on_game != on_copy {
+            let who = self.name(Some(seat));
+            self.fail_with(
+                step,
+                format!("leak: the bots' search for {who} chose differently once what {who} cannot see was re-drawn: it reads hidden information (a `redraw_hidden` that depends on the hidden state it replaces, or an evaluation that reads it unsampled)"),
+                format!("{on_game:?} on the game, {on_copy:?} on the copy"),
+            );
+        }
+        Ok(())
     }
 
     /// The move just played, replayed on each viewer's re-drawn copy: what that viewer reads

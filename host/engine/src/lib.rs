@@ -8,10 +8,12 @@
 
 mod native;
 mod plugin_error;
+pub mod search;
 
 pub use native::NativeEngine;
 pub use plugin_error::PluginError;
 
+use veillee_sdk::search::{SearchAnswer, SearchRequest};
 use veillee_sdk::{
     Action, Event, GameError, Handle, Manifest, PlayoutResult, PlayoutStop, PlayoutWatch, Scene,
     Seat, Setup, Status,
@@ -108,6 +110,25 @@ pub trait GameEngine {
     fn failed_scripts(&self, game: Handle) -> Vec<String> {
         let _ = game;
         Vec::new()
+    }
+    /// Searches `seat`'s action inside the game (ABI 1.8 `veillee_search`: the in-guest
+    /// information-set search, which re-draws what `seat` cannot see before it starts).
+    /// `Ok(None)`: this engine cannot — a plugin older than 1.8, or scripts that change what
+    /// moves do — and the caller searches through the engine instead ([`search`]).
+    fn search(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        request: &SearchRequest,
+    ) -> Result<Option<SearchAnswer>, EngineError> {
+        let _ = (game, seat, request);
+        Ok(None)
+    }
+    /// The game's own evaluation for each of the `players` seats, each in `[0, 1]`
+    /// (ABI 1.8 `veillee_evaluate`, `Game::evaluate`). `Ok(None)`: the engine has none.
+    fn evaluate(&mut self, game: Handle, players: u8) -> Result<Option<Vec<f32>>, EngineError> {
+        let _ = (game, players);
+        Ok(None)
     }
     /// Runs an operation the game declares in [`Manifest::operations`] (for variant
     /// scripts): a query reads the game, a command changes it. Arguments and answer are

@@ -1,5 +1,6 @@
 //! A game crate linked into the host natively.
 
+use veillee_sdk::search::{SearchAnswer, SearchRequest};
 use veillee_sdk::{
     Action, Event, Game, GameTable, Handle, Manifest, OperationCall, PlayoutResult, PlayoutStop,
     PlayoutWatch, Scene, Seat, Setup, Status,
@@ -75,6 +76,17 @@ impl<G: Game> GameEngine for NativeEngine<G> {
         max_moves: u32,
     ) -> Result<PlayoutResult, EngineError> {
         Ok(self.table.playout(game, seed, max_moves)?)
+    }
+    fn search(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        request: &SearchRequest,
+    ) -> Result<Option<SearchAnswer>, EngineError> {
+        Ok(Some(self.table.search(game, seat, request)?))
+    }
+    fn evaluate(&mut self, game: Handle, players: u8) -> Result<Option<Vec<f32>>, EngineError> {
+        Ok(Some(self.table.evaluate(game, players)?))
     }
     fn playout_until(
         &mut self,

@@ -33,7 +33,7 @@ use veillee_sdk::{Seat, Text};
 pub use net::lan_address;
 pub use seats::{PhoneMove, SeatLink};
 pub use server::is_local;
-pub use table::{Audience, LogLine, SeatState, TableInfo};
+pub use table::{LogLine, SeatState, ShownAction, TableInfo};
 
 /// Why a room could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -142,7 +142,21 @@ impl Room {
     /// Publishes each phone seat's new state. `answered`: the phone move just played (its
     /// seat may move again even if its moves look the same).
     pub fn publish(&self, states: &[SeatState], answered: Option<&PhoneMove>) {
-        self.seats.publish(states, answered);
+        self.seats
+            .publish(states, |seat| answered.is_some_and(|m| m.seat == seat));
+    }
+
+    /// Publishes each phone seat's state after moves were taken back (undo) or played
+    /// again (redo): every seat gets a new version, so a move a phone chose before is
+    /// refused as stale rather than played in another position.
+    pub fn publish_moved_back(&self, states: &[SeatState]) {
+        self.seats.publish(states, |_| true);
+    }
+
+    /// Whether a phone's move was chosen in its seat's latest state: the owner checks it
+    /// before playing a move that waited on the channel while the game moved (an undo).
+    pub fn is_current(&self, mv: &PhoneMove) -> bool {
+        self.seats.is_current(mv)
     }
 
     /// Tells a phone that its move was refused (by the game or a house rule), and why.

@@ -13,6 +13,9 @@ pub const MAX_MESSAGE: usize = 4 * 1024;
 /// closed (code 1009) without reading further.
 pub const MAX_FRAME: usize = 64 * 1024;
 
+/// How often the room tells a phone it is still there.
+pub const ALIVE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// A message from a phone.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -89,6 +92,9 @@ pub enum ToPhone<'a> {
         /// What happened and what to do, in French and English.
         message: &'a Text,
     },
+    /// Sent every [`ALIVE_EVERY`]: a phone that hears nothing for much longer knows its connection died without closing (Wi-Fi lost, screen locked) and
+    /// connects again.
+    Alive,
     /// The phone is not (or no longer) at the seat: the connection closes after this.
     Refused {
         /// What kind of problem.

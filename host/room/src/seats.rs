@@ -23,6 +23,8 @@ pub struct PhoneMove {
     pub seat: Seat,
     /// One of that seat's legal action ids.
     pub action: String,
+    /// The version of the seat's state it was chosen in.
+    pub version: u64,
 }
 
 /// The latest state of a seat, as sent.
@@ -331,6 +333,7 @@ impl Seats {
             .send(PhoneMove {
                 seat,
                 action: action.to_string(),
+                version,
             });
         if sent.is_err() {
             return Err(refusal(
@@ -343,19 +346,19 @@ impl Seats {
         Ok(())
     }
 
-    /// The owner publishes new states; `answered`: the phone move it just played, whose
-    /// seat gets a new version even if its moves look the same.
-    pub fn publish(&self, states: &[SeatState], answered: Option<&PhoneMove>) {
+    /// The owner publishes new states; `renew`: the seats that get a new version even if
+    /// their moves look the same (the seat whose move was just played; every seat after an
+    /// undo, so that no move chosen before it is taken).
+    pub fn publish(&self, states: &[SeatState], renew: impl Fn(Seat) -> bool) {
         let mut slots = self.slots();
         for state in states {
             let Some(slot) = slots.get_mut(&state.seat) else {
                 continue;
             };
             let actions: Vec<String> = state.actions.iter().map(|a| a.id.clone()).collect();
-            let played = answered.is_some_and(|m| m.seat == state.seat);
             let previous = slot.state.borrow().clone();
             let changed = previous.as_ref().is_none_or(|p| p.actions != actions);
-            if changed || played {
+            if changed || renew(state.seat) {
                 slot.version += 1;
                 slot.pending = false;
             }
@@ -366,6 +369,14 @@ impl Seats {
                 json,
             })));
         }
+    }
+
+    /// Whether a move was chosen in its seat's latest state (the game has not moved on or
+    /// back since).
+    pub fn is_current(&self, mv: &PhoneMove) -> bool {
+        self.slots()
+            .get(&mv.seat)
+            .is_some_and(|slot| slot.version == mv.version)
     }
 
     /// The owner refused a phone's move (the game or a house rule said no): the phone is

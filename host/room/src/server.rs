@@ -14,7 +14,7 @@ use axum::Router;
 use veillee_sdk::Text;
 
 use crate::page;
-use crate::protocol::{self, FromPhone, ToPhone, MAX_FRAME};
+use crate::protocol::{self, FromPhone, ToPhone, ALIVE_EVERY, MAX_FRAME};
 use crate::seats::{Joined, Notice, Seats};
 
 /// How long a phone has to say hello after connecting.
@@ -265,8 +265,15 @@ async fn serve_seat(socket: &mut WebSocket, seats: &Seats, mut joined: Joined) {
             return;
         }
     }
+    let mut alive = tokio::time::interval(ALIVE_EVERY);
+    alive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
+            _ = alive.tick() => {
+                if !send(socket, ToPhone::Alive.json()).await {
+                    return;
+                }
+            }
             message = socket.recv() => {
                 if !incoming(socket, seats, &joined, message).await {
                     return;
@@ -290,6 +297,14 @@ async fn serve_seat(socket: &mut WebSocket, seats: &Seats, mut joined: Joined) {
                     }
                 }
                 Some(Notice::Close(code, message)) => {
+                    // The last state first (the game's end, published just before the room
+                    // closed), whichever of the two the select saw first.
+                    if joined.states.has_changed().unwrap_or(false) {
+                        let state = joined.states.borrow_and_update().clone();
+                        if let Some(state) = state {
+                            let _ = send(socket, state.json.clone()).await;
+                        }
+                    }
                     refuse(socket, code, &message).await;
                     return;
                 }

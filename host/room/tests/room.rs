@@ -102,6 +102,96 @@ async fn two_phones_and_a_bot_play_castel_to_the_end_and_seat_0_never_sees_seat_
     table.close();
 }
 
+/// The states a phone received, parsed.
+fn states_of(phone: &Phone) -> Vec<Value> {
+    phone
+        .received
+        .iter()
+        .filter_map(|text| serde_json::from_str::<Value>(text).ok())
+        .filter(|v| v["type"] == "state")
+        .collect()
+}
+
+#[tokio::test]
+async fn each_phone_reads_its_own_questions_options_and_answers_and_the_others_only_that_it_answered(
+) {
+    // Castel's cards ask players privately (the Witch, the Schemer, the Alchemist…): each
+    // answer is a `choose:N` move whose public label is "answers: the question" and whose
+    // private text, for the seat asked, is the option.
+    let table = Table::open(21, 3, &[0, 1]);
+    let mut ana = Phone::join(&table.base, &table.link(0).token, None).await;
+    let mut bo = Phone::join(&table.base, &table.link(1).token, None).await;
+    ana.next_of("welcome").await;
+    bo.next_of("welcome").await;
+    tokio::join!(play_to_the_end(&mut ana, 3), play_to_the_end(&mut bo, 4));
+    table.close();
+
+    let public = |text: &Value| {
+        text["en"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("answers: "))
+    };
+    for (me, other, phone) in [("Ana", "Bo", &ana), ("Bo", "Ana", &bo)] {
+        let states = states_of(phone);
+        // The questions put to this seat read as their options, each its own.
+        let mut asked = 0;
+        for state in &states {
+            let options: Vec<&Value> = state["actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|a| a["id"].as_str().unwrap().starts_with("choose:"))
+                .collect();
+            if options.is_empty() {
+                continue;
+            }
+            asked += 1;
+            assert!(
+                options.iter().all(|a| !public(&a["label"])),
+                "{me} is shown the public text instead of the options: {options:?}"
+            );
+            assert!(
+                options.iter().all(|a| a.get("private").is_none()),
+                "a phone is sent labels, not the texts meant for others"
+            );
+        }
+        assert!(asked > 0, "{me} was asked no question (pick another seed)");
+        let lines: Vec<&Value> = states
+            .iter()
+            .flat_map(|s| s["log"].as_array().unwrap())
+            .collect();
+        // Its own answers read as what it chose; the other's as "answers: the question".
+        assert!(
+            !lines.iter().any(|l| l["who"] == me && public(&l["text"])),
+            "{me} reads its own answer as the table does"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l["who"] == other && public(&l["text"])),
+            "{me} never read that {other} answered a question"
+        );
+    }
+    // What Bo was offered never reaches Ana as Bo's move.
+    let offered_to_bo: std::collections::BTreeSet<String> = states_of(&bo)
+        .iter()
+        .flat_map(|s| s["actions"].as_array().unwrap().clone())
+        .filter(|a| a["id"].as_str().unwrap().starts_with("choose:"))
+        .map(|a| a["label"]["en"].as_str().unwrap().to_string())
+        .collect();
+    for state in states_of(&ana) {
+        for line in state["log"].as_array().unwrap() {
+            if line["who"] == "Bo" {
+                let text = line["text"]["en"].as_str().unwrap();
+                assert!(
+                    !offered_to_bo.contains(text),
+                    "Ana read Bo's private answer: {text}"
+                );
+            }
+        }
+    }
+}
+
 #[tokio::test]
 async fn wrong_links_and_a_second_phone_are_refused_and_the_host_can_hand_a_seat_over() {
     let table = Table::open(3, 3, &[0, 1]);
@@ -190,6 +280,85 @@ async fn the_host_hands_a_seat_to_a_new_phone_and_the_old_link_stops_working() {
     let mut second = Phone::join(&base, &new_token, None).await;
     assert_eq!(second.next_of("welcome").await["seat"], 0);
     room.close();
+}
+
+/// Seat 0's state with one move, `draw`, for a room without a game.
+fn seat_0_may_draw(moves: u32) -> veillee_room::SeatState {
+    veillee_room::SeatState {
+        seat: 0,
+        game: veillee_sdk::Text::same("Test"),
+        players: vec!["Ana".into(), "Bo".into()],
+        moves,
+        status: veillee_sdk::Status::to_act(0),
+        scene: veillee_sdk::Scene::default(),
+        actions: vec![veillee_room::ShownAction {
+            id: "draw".into(),
+            path: Vec::new(),
+            label: veillee_sdk::Text::same("Draw"),
+        }],
+        log: Vec::new(),
+    }
+}
+
+#[tokio::test]
+async fn a_move_chosen_before_an_undo_at_the_big_screen_is_not_played_after_it() {
+    let (room, moves) = open_room_on_loopback(6);
+    let mut ana = Phone::join(&room.base_url(), &room.links()[0].token, None).await;
+    ana.next_of("welcome").await;
+    room.publish(&[seat_0_may_draw(4)], None);
+    let state = ana.next_of("state").await;
+    let act = json!({"type": "act", "action": "draw", "version": state["version"]});
+    ana.send(act.clone()).await;
+    let mv = tokio::task::spawn_blocking(move || {
+        moves
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(room.is_current(&mv), "nothing happened since Ana chose");
+
+    // The host takes moves back before playing Ana's: the same moves are listed again,
+    // but in another position; the move waiting on the channel is no longer current, and
+    // one sent again from the old state is refused as stale.
+    room.publish_moved_back(&[seat_0_may_draw(2)]);
+    assert!(!room.is_current(&mv));
+    let again = ana.next_of("state").await;
+    assert_ne!(again["version"], state["version"]);
+    ana.send(act).await;
+    assert_eq!(ana.next_of("error").await["code"], "stale");
+    room.close();
+}
+
+#[tokio::test]
+async fn the_last_state_reaches_the_phones_before_the_room_closes() {
+    // The game ends: its last state is published and the room closes at once. Each phone
+    // must still see the end (both reach a phone's connection together; try a few times).
+    for session in 0..10 {
+        let (room, _moves) = open_room_on_loopback(session);
+        let mut ana = Phone::join(&room.base_url(), &room.links()[0].token, None).await;
+        ana.next_of("welcome").await;
+        room.publish(&[seat_0_may_draw(1)], None);
+        assert_eq!(ana.next_of("state").await["moves"], 1);
+        let mut last = seat_0_may_draw(2);
+        last.status = veillee_sdk::Status::Finished {
+            outcome: veillee_sdk::Outcome::win(0, veillee_sdk::Text::same("the end")),
+        };
+        last.actions.clear();
+        room.publish(&[last], None);
+        room.close();
+        let mut seen = Vec::new();
+        while let Some(message) = ana.next().await {
+            if message["type"] == "alive" {
+                continue;
+            }
+            seen.push(message["type"].as_str().unwrap_or("").to_string());
+            if message["type"] == "state" {
+                assert_eq!(message["status"]["state"], "finished");
+            }
+        }
+        assert_eq!(seen, ["state", "refused"], "try {session}");
+    }
 }
 
 #[tokio::test]

@@ -311,6 +311,7 @@ pub fn run_sessions(game: &str, moves: u32) -> anyhow::Result<SessionBenchReport
         .map(|s| SeatPlayer {
             name: format!("Bot {s}"),
             kind: PlayerKind::Bot,
+            level: None,
         })
         .collect();
     let mut rng = veillee_sdk::GameRng::new(7);
@@ -412,6 +413,7 @@ pub fn run_store_open(small: u32, long_moves: u32) -> anyhow::Result<StoreOpenRe
             .map(|name| SeatPlayer {
                 name: name.into(),
                 kind: PlayerKind::Human,
+                level: None,
             })
             .to_vec(),
         setup: Setup::new(2, id),
@@ -419,6 +421,7 @@ pub fn run_store_open(small: u32, long_moves: u32) -> anyhow::Result<StoreOpenRe
         last_played: id,
         moves,
         status: veillee_sdk::Status::to_act(0),
+        phones: Vec::new(),
     };
     let entry = |i: u32| LogEntry {
         seat: (i % 2) as u8,

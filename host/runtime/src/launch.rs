@@ -20,11 +20,41 @@ pub fn engine_with_variants(
     wanted: &[String],
     user_dir: &Path,
 ) -> anyhow::Result<(Box<dyn GameEngine>, Vec<VariantScript>)> {
+    let own = library::game_scripts(game, Some(user_dir));
+    engine_with(catalog, game, own, wanted, user_dir)
+}
+
+/// [`engine_with_variants`] for a new game: the game's own scripts as shipped, unless the
+/// players pick the user's copy of one by its id in `wanted` ("modified rules", see
+/// [`library::modified_game_scripts`]).
+pub fn engine_for_new_game(
+    catalog: &Catalog,
+    game: &str,
+    wanted: &[String],
+    user_dir: &Path,
+) -> anyhow::Result<(Box<dyn GameEngine>, Vec<VariantScript>)> {
+    let picked: Vec<ScriptSource> = library::modified_game_scripts(game, Some(user_dir))
+        .into_iter()
+        .filter(|m| m.info.as_ref().is_ok_and(|i| wanted.contains(&i.id)))
+        .map(|m| m.source)
+        .collect();
+    let own = library::new_game_scripts(game, &picked, Some(user_dir));
+    engine_with(catalog, game, own, wanted, user_dir)
+}
+
+fn engine_with(
+    catalog: &Catalog,
+    game: &str,
+    own: Vec<ScriptSource>,
+    wanted: &[String],
+    user_dir: &Path,
+) -> anyhow::Result<(Box<dyn GameEngine>, Vec<VariantScript>)> {
     let plugin = catalog.engine(game)?;
-    let mut scripts = load_all(&library::game_scripts(game, Some(user_dir)))?;
+    let mut scripts = load_all(&own)?;
     let own = scripts.len();
     for wanted in wanted {
-        // The game's own scripts are always there: naming one as a house rule adds nothing.
+        // The game's own scripts are always there: naming one as a house rule adds nothing
+        // (or, for a new game, picks the user's copy of it, already in place).
         if scripts[..own].iter().any(|s| s.info().id == *wanted) {
             continue;
         }
@@ -49,15 +79,14 @@ fn load_all(sources: &[ScriptSource]) -> Result<Vec<Script>, crate::variants::Va
         .collect()
 }
 
-/// The scripts of a new game of `game`: its own scripts first, then the chosen house rules.
+/// The scripts of a new game of `game`: its own scripts first — as shipped, or the user's
+/// copy where the players picked it as modified rules — then the chosen house rules.
 pub fn with_game_scripts(
     game: &str,
     chosen: &[ScriptSource],
     user_dir: &Path,
 ) -> Vec<ScriptSource> {
-    let mut sources = library::game_scripts(game, Some(user_dir));
-    sources.extend(chosen.iter().cloned());
-    sources
+    library::new_game_scripts(game, chosen, Some(user_dir))
 }
 
 /// `engine` (a plugin or a native build) with its game's own scripts, if it has some: the

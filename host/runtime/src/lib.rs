@@ -12,6 +12,8 @@
 //! `GameEngine` interface does it run a game.** See ARCHITECTURE.md for the map.
 
 pub mod bench;
+pub mod bench_search;
+pub mod bot;
 pub mod catalog;
 pub mod data_dir;
 pub mod launch;

@@ -1,7 +1,10 @@
-//! Many random games through a plugin, to find rule bugs and measure speed.
+//! Many games through a plugin, to find rule bugs, measure speed, and weigh a house rule's
+//! balance with bots (the rules lab).
 //!
-//! Each game is played out inside the plugin in one call (`playout`), so a simulation pays the
-//! sandbox boundary once per game. Games are spread over threads, each with its own instance.
+//! Random games are played out inside the plugin in one call (`playout`), so a simulation pays
+//! the sandbox boundary once per game. Games with bots at their seats ([`SimulationConfig::seats`])
+//! are played move by move, each bot move chosen by [`crate::bot`]. Games are spread over
+//! threads, each with its own instance.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -9,12 +12,13 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
-use veillee_sdk::{GameRng, OptionValue, Outcome, PlayoutResult, Setup};
+use veillee_sdk::{GameRng, Handle, OptionValue, Outcome, PlayoutResult, Seat, Setup};
 
+use crate::bot::{self, BotMove, BotTurn, Searched};
 use crate::engine::{EngineError, GameEngine};
 use crate::plugin::Plugin;
 use crate::session::{SessionError, Sessions};
-use crate::store::model::{PlayerKind, SeatPlayer, VariantScript};
+use crate::store::model::{BotLevel, SeatPlayer, VariantScript};
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -32,6 +36,8 @@ pub struct SimulationConfig {
     /// The game's options (checked against its manifest by `Setup::resolved` when a game is
     /// created); missing ones take their default.
     pub options: BTreeMap<String, OptionValue>,
+    /// The bot at each seat. Empty: random moves at every seat, played inside the plugin.
+    pub seats: Vec<BotLevel>,
 }
 
 impl SimulationConfig {
@@ -56,7 +62,10 @@ pub struct SimulationReport {
     pub wins: Vec<u32>,
     /// Games drawn.
     pub draws: u32,
-    /// Games that failed: plugin errors, stuck games, games that did not end.
+    /// Games still going after `max_moves` moves (counted apart from the errors when bots
+    /// play: a game the bots cannot finish is a figure, not a failure).
+    pub capped: u32,
+    /// Games that failed: plugin errors, stuck games, random games that did not end.
     pub errors: u32,
     /// The first few errors, in words.
     pub error_samples: Vec<String>,
@@ -68,9 +77,56 @@ pub struct SimulationReport {
     pub seconds: f64,
     /// Moves per second over all threads.
     pub moves_per_second: f64,
+    /// Per seat: its bot, wins with their confidence interval, think time (filled when bots
+    /// play, see [`simulate_bots`]).
+    pub seats: Vec<SeatFigures>,
+    /// How the finished games ended: the outcome's reason (in English) and how often.
+    pub endings: BTreeMap<String, u32>,
     /// Moves of the games that finished (for `mean_length`).
     #[serde(skip)]
     finished_moves: u64,
+}
+
+/// One seat's figures in a simulation with bots.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SeatFigures {
+    /// The seat's bot (`normal`).
+    pub level: String,
+    /// Games won (a shared win counts for each winner).
+    pub wins: u32,
+    /// Wins over games played.
+    pub win_rate: f64,
+    /// The 95 % confidence interval of the win rate (Wilson score interval).
+    pub interval: [f64; 2],
+    /// Moves this seat played.
+    pub moves: u64,
+    /// Of those, moves searched inside the plugin (`veillee_search`).
+    pub searched_in_plugin: u64,
+    /// Of those, moves searched through the engine, scripts in force.
+    pub searched_through_engine: u64,
+    /// Mean think time of a move, in seconds (forced and random moves included).
+    pub seconds_mean: f64,
+    /// 95th percentile of the think time of a move, in seconds.
+    pub seconds_p95: f64,
+    /// Longest think time of a move, in seconds.
+    pub seconds_max: f64,
+    #[serde(skip)]
+    times: Vec<f64>,
+}
+
+/// The Wilson score interval of `successes` out of `trials` at 95 % (z = 1.96): unlike the
+/// normal approximation it stays inside [0, 1] and is sound near 0 % and 100 %.
+pub fn wilson_interval(successes: u32, trials: u32) -> [f64; 2] {
+    if trials == 0 {
+        return [0.0, 1.0];
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let n = f64::from(trials);
+    let p = f64::from(successes) / n;
+    let denominator = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denominator;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
 /// Plays `config.games` random games. `progress` is called after each game.
@@ -140,6 +196,19 @@ impl SimulationReport {
         }
     }
 
+    /// A report with a figure line per seat, for games played by `seats`.
+    fn with_seats(game: String, players: u8, seats: &[BotLevel]) -> Self {
+        let mut report = SimulationReport::new(game, players);
+        report.seats = seats
+            .iter()
+            .map(|level| SeatFigures {
+                level: level.as_str().to_string(),
+                ..SeatFigures::default()
+            })
+            .collect();
+        report
+    }
+
     /// Counts a game that ended with `outcome` after `moves` moves.
     fn record_finished(&mut self, moves: u32, outcome: &Outcome) {
         self.games += 1;
@@ -148,10 +217,34 @@ impl SimulationReport {
         if outcome.is_draw() {
             self.draws += 1;
         }
+        *self.endings.entry(outcome.reason.en.clone()).or_default() += 1;
         for &winner in &outcome.winners {
             if let Some(w) = self.wins.get_mut(winner as usize) {
                 *w += 1;
             }
+        }
+    }
+
+    /// Counts a game that bots played to the move cap.
+    fn record_capped(&mut self, moves: u32) {
+        self.games += 1;
+        self.total_moves += moves as u64;
+        self.capped += 1;
+    }
+
+    /// Adds one game's bot moves, seat by seat.
+    fn record_thoughts(&mut self, thoughts: &[(usize, BotMove)]) {
+        for (seat, thought) in thoughts {
+            let Some(figures) = self.seats.get_mut(*seat) else {
+                continue;
+            };
+            figures.moves += 1;
+            match thought.searched {
+                Searched::Plugin => figures.searched_in_plugin += 1,
+                Searched::Engine => figures.searched_through_engine += 1,
+                Searched::Random | Searched::Forced => {}
+            }
+            figures.times.push(thought.seconds);
         }
     }
 
@@ -167,7 +260,7 @@ impl SimulationReport {
 
     /// Fills in the averages once every game is counted.
     fn close(&mut self, started: Instant) {
-        let finished = self.games - self.errors;
+        let finished = self.games - self.errors - self.capped;
         self.mean_length = if finished > 0 {
             self.finished_moves as f64 / finished as f64
         } else {
@@ -175,6 +268,20 @@ impl SimulationReport {
         };
         self.seconds = started.elapsed().as_secs_f64();
         self.moves_per_second = self.total_moves as f64 / self.seconds.max(1e-9);
+        let games = self.games;
+        for (seat, figures) in self.seats.iter_mut().enumerate() {
+            figures.wins = self.wins.get(seat).copied().unwrap_or(0);
+            figures.win_rate = f64::from(figures.wins) / f64::from(games.max(1));
+            figures.interval = wilson_interval(figures.wins, games);
+            let times = &mut figures.times;
+            times.sort_by(f64::total_cmp);
+            if let Some(&max) = times.last() {
+                figures.seconds_max = max;
+                figures.seconds_mean = times.iter().sum::<f64>() / times.len() as f64;
+                let at = ((times.len() as f64 * 0.95).ceil() as usize).clamp(1, times.len());
+                figures.seconds_p95 = times[at - 1];
+            }
+        }
     }
 }
 
@@ -206,9 +313,11 @@ pub fn simulate_stepwise(
     progress: &(dyn Fn() + Sync),
 ) -> Result<SimulationReport, SessionError> {
     let started = Instant::now();
-    let mut report = SimulationReport::new(engine.manifest().id.clone(), config.players);
+    let game = engine.manifest().id.clone();
+    let mut report = SimulationReport::with_seats(game, config.players, &config.seats);
     for index in 0..config.games {
-        let (moves, ended) = play_stepwise(engine, config, index, sessions)?;
+        let (moves, ended, thoughts) = play_stepwise(engine, config, index, sessions)?;
+        report.record_thoughts(&thoughts);
         ended.record(&mut report, moves);
         progress();
     }
@@ -225,6 +334,35 @@ pub fn simulate_stepwise_threads(
     make_engine: &(dyn Fn() -> Result<Box<dyn GameEngine>, String> + Sync),
     config: &SimulationConfig,
     progress: &(dyn Fn() + Sync),
+) -> Result<SimulationReport, String> {
+    on_threads(make_engine, config, progress, &play_out)
+}
+
+/// The rules lab: games with a bot at every seat ([`SimulationConfig::seats`]), played move by
+/// move (each bot move chosen by [`bot::choose`], a move a house rule refuses dropped), spread
+/// over threads with an engine each as [`simulate_stepwise_threads`]. The report has a figure
+/// line per seat: wins with their 95 % interval, think time per move.
+pub fn simulate_bots(
+    make_engine: &(dyn Fn() -> Result<Box<dyn GameEngine>, String> + Sync),
+    config: &SimulationConfig,
+    progress: &(dyn Fn() + Sync),
+) -> Result<SimulationReport, String> {
+    on_threads(make_engine, config, progress, &play_bots)
+}
+
+/// One game played: its length, how it ended, and the bots' moves (seat, decision).
+type Played = (u32, Ended, Vec<(usize, BotMove)>);
+
+/// How one game of a simulation is played: by an engine, of a configuration, by its index.
+type PlayOne =
+    dyn Fn(&mut dyn GameEngine, &SimulationConfig, u32) -> Result<Played, EngineError> + Sync;
+
+/// Runs `play` for every game of `config` on `config.threads` threads, an engine each.
+fn on_threads(
+    make_engine: &(dyn Fn() -> Result<Box<dyn GameEngine>, String> + Sync),
+    config: &SimulationConfig,
+    progress: &(dyn Fn() + Sync),
+    play: &PlayOne,
 ) -> Result<SimulationReport, String> {
     let started = Instant::now();
     let next = AtomicU32::new(0);
@@ -249,8 +387,7 @@ pub fn simulate_stepwise_threads(
                         if index >= config.games {
                             break;
                         }
-                        let result =
-                            play_out(&mut *engine, config, index).map_err(|e| e.to_string());
+                        let result = play(&mut *engine, config, index).map_err(|e| e.to_string());
                         results
                             .lock()
                             .unwrap_or_else(|e| e.into_inner())
@@ -272,10 +409,14 @@ pub fn simulate_stepwise_threads(
     }
     let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     results.sort_by_key(|(index, _)| *index);
-    let mut report = SimulationReport::new(game_id.unwrap_or_default(), config.players);
+    let game = game_id.unwrap_or_default();
+    let mut report = SimulationReport::with_seats(game, config.players, &config.seats);
     for (index, result) in results {
         match result {
-            Ok((moves, ended)) => ended.record(&mut report, moves),
+            Ok((moves, ended, thoughts)) => {
+                report.record_thoughts(&thoughts);
+                ended.record(&mut report, moves);
+            }
             Err(why) => {
                 let seed = config.seed.wrapping_add(index as u64);
                 report.record_failed(0, format!("seed {seed}: {why}"));
@@ -286,41 +427,113 @@ pub fn simulate_stepwise_threads(
     Ok(report)
 }
 
+/// Creates game `index` of `config`, plays it with `play` and drops it; a game whose script
+/// was switched off counts as failed (the simulation is about the game as written).
+fn one_game(
+    engine: &mut dyn GameEngine,
+    config: &SimulationConfig,
+    index: u32,
+    play: impl FnOnce(&mut dyn GameEngine, Handle, u64) -> Result<Played, EngineError>,
+) -> Result<Played, EngineError> {
+    let seed = config.seed.wrapping_add(index as u64);
+    let game = engine.create(&config.setup(seed))?;
+    let played = play(engine, game, seed);
+    let failed = engine.failed_scripts(game);
+    engine.drop_game(game);
+    let (moves, ended, thoughts) = played?;
+    Ok((moves, ended.unless_failed(seed, &failed), thoughts))
+}
+
 /// Plays game `index` of `config` out with the engine's `playout` (house rules play most
-/// moves inside the plugin, see `VariantEngine`), then counts a game whose script was switched
-/// off as failed.
+/// moves inside the plugin, see `VariantEngine`).
 fn play_out(
     engine: &mut dyn GameEngine,
     config: &SimulationConfig,
     index: u32,
+) -> Result<Played, EngineError> {
+    one_game(engine, config, index, |engine, game, seed| {
+        let result = engine.playout(game, chooser_seed(seed), config.max_moves)?;
+        let moves = result.moves;
+        let ended = match result.outcome {
+            Some(outcome) => Ended::Finished(outcome),
+            None if result.stuck => Ended::Failed(format!(
+                "seed {seed}: after {moves} moves a seat to act had no legal move"
+            )),
+            None => Ended::Failed(format!(
+                "seed {seed}: the game did not end after {moves} moves"
+            )),
+        };
+        Ok((moves, ended, Vec::new()))
+    })
+}
+
+/// Plays game `index` of `config` with its bots, move by move.
+fn play_bots(
+    engine: &mut dyn GameEngine,
+    config: &SimulationConfig,
+    index: u32,
+) -> Result<Played, EngineError> {
+    one_game(engine, config, index, |engine, game, seed| {
+        let mut thoughts = Vec::new();
+        let (moves, ended) = bot_game(engine, game, config, seed, &mut thoughts)?;
+        Ok((moves, ended, thoughts))
+    })
+}
+
+/// The moves of one game played by `config`'s bots.
+fn bot_game(
+    engine: &mut dyn GameEngine,
+    game: Handle,
+    config: &SimulationConfig,
+    seed: u64,
+    thoughts: &mut Vec<(usize, BotMove)>,
 ) -> Result<(u32, Ended), EngineError> {
-    let seed = config.seed.wrapping_add(index as u64);
-    let game = engine.create(&Setup::new(config.players, seed))?;
-    let result = engine.playout(game, chooser_seed(seed), config.max_moves);
-    let failed = engine.failed_scripts(game);
-    engine.drop_game(game);
-    let result = result?;
-    let ended = match result.outcome {
-        _ if !failed.is_empty() => Ended::Failed(format!(
-            "seed {seed}: script switched off: {}",
-            failed.join("; ")
-        )),
-        Some(outcome) => Ended::Finished(outcome),
-        None if result.stuck => Ended::Failed(format!(
-            "seed {seed}: after {} moves a seat to act had no legal move",
-            result.moves
-        )),
-        None => Ended::Failed(format!(
-            "seed {seed}: the game did not end after {} moves",
-            result.moves
-        )),
-    };
-    Ok((result.moves, ended))
+    let mut chooser = GameRng::new(chooser_seed(seed));
+    let mut moves = 0u32;
+    loop {
+        let status = engine.status(game)?;
+        if let Some(outcome) = status.outcome() {
+            return Ok((moves, Ended::Finished(outcome.clone())));
+        }
+        if moves >= config.max_moves {
+            return Ok((moves, Ended::Capped));
+        }
+        let Some(&seat) = chooser.pick(status.seats()) else {
+            return Ok((moves, no_one_to_act(seed, moves)));
+        };
+        let level = config.level(seat);
+        let decision = bot::decision_seed(seed, moves, seat);
+        match bot::play_move(engine, game, seat, config.players, level, decision)? {
+            BotTurn::Played { thought, .. } => thoughts.push((usize::from(seat), thought)),
+            BotTurn::Stuck { refused } => {
+                return Ok((moves, stuck(seed, moves, seat, refused.len())));
+            }
+        }
+        moves += 1;
+    }
+}
+
+fn no_one_to_act(seed: u64, moves: u32) -> Ended {
+    Ended::Failed(format!(
+        "seed {seed}: after {moves} moves the game goes on but no seat is to act"
+    ))
+}
+
+fn stuck(seed: u64, moves: u32, seat: Seat, refused: usize) -> Ended {
+    Ended::Failed(if refused == 0 {
+        format!("seed {seed}: after {moves} moves seat {seat} is to act but has no legal move")
+    } else {
+        format!(
+            "seed {seed}: after {moves} moves the house rules refused all {refused} moves of seat {seat}"
+        )
+    })
 }
 
 /// How a game played move by move ended.
 enum Ended {
     Finished(Outcome),
+    /// Still going at the move cap.
+    Capped,
     Failed(String),
 }
 
@@ -328,29 +541,50 @@ impl Ended {
     fn record(self, report: &mut SimulationReport, moves: u32) {
         match self {
             Ended::Finished(outcome) => report.record_finished(moves, &outcome),
+            Ended::Capped => report.record_capped(moves),
             Ended::Failed(why) => report.record_failed(moves, why),
+        }
+    }
+
+    /// A script that failed was switched off: the game went on without it, but the
+    /// simulation is about the game as written.
+    fn unless_failed(self, seed: u64, failed: &[String]) -> Ended {
+        match self {
+            Ended::Finished(_) | Ended::Capped if !failed.is_empty() => Ended::Failed(format!(
+                "seed {seed}: script switched off: {}",
+                failed.join("; ")
+            )),
+            other => other,
         }
     }
 }
 
+impl SimulationConfig {
+    /// The bot at `seat` (random where none is named).
+    fn level(&self, seat: Seat) -> BotLevel {
+        self.seats
+            .get(usize::from(seat))
+            .copied()
+            .unwrap_or(BotLevel::Random)
+    }
+}
+
 /// Plays game `index` of `config` move by move (saved as a session when `sessions` is
-/// given); returns its length and how it ended.
+/// given), each move chosen by the seat's bot (random where the config names none); returns
+/// its length, how it ended and the bots' moves.
 fn play_stepwise(
     engine: &mut dyn GameEngine,
     config: &SimulationConfig,
     index: u32,
     sessions: Option<(&Sessions, &[VariantScript])>,
-) -> Result<(u32, Ended), SessionError> {
+) -> Result<Played, SessionError> {
     let seed = config.seed.wrapping_add(index as u64);
     let setup = config.setup(seed);
     let mut chooser = GameRng::new(chooser_seed(seed));
     let mut live = match sessions {
         Some((sessions, variants)) => {
             let seats: Vec<SeatPlayer> = (0..config.players)
-                .map(|s| SeatPlayer {
-                    name: format!("Bot {}", s + 1),
-                    kind: PlayerKind::Bot,
-                })
+                .map(|s| SeatPlayer::bot(format!("Bot {}", s + 1), config.level(s)))
                 .collect();
             Some(sessions.start_with_variants(engine, seats, setup.clone(), variants.to_vec())?)
         }
@@ -361,50 +595,44 @@ fn play_stepwise(
         None => engine.create(&setup)?,
     };
     let mut moves = 0u32;
+    let mut thoughts = Vec::new();
     let stopped = loop {
         let status = engine.status(game)?;
         if let Some(outcome) = status.outcome() {
             break Ended::Finished(outcome.clone());
         }
         if moves >= config.max_moves {
-            break Ended::Failed(format!(
-                "seed {seed}: the game did not end after {moves} moves"
-            ));
+            break match config.seats.is_empty() {
+                true => Ended::Failed(format!(
+                    "seed {seed}: the game did not end after {moves} moves"
+                )),
+                false => Ended::Capped,
+            };
         }
         // Engines that are not sandboxed plugins (native builds, house rules) are checked
         // here too: a game that goes on with no one to act, or a seat with no move, stops.
         let Some(&seat) = chooser.pick(status.seats()) else {
-            break Ended::Failed(format!(
-                "seed {seed}: after {moves} moves the game goes on but no seat is to act"
-            ));
+            break no_one_to_act(seed, moves);
         };
-        let actions = engine.legal_actions(game, seat)?;
-        let Some(action) = chooser.pick(&actions) else {
-            break Ended::Failed(format!(
-                "seed {seed}: after {moves} moves seat {seat} is to act but has no legal move"
-            ));
-        };
-        let id = action.id.clone();
-        match (&mut live, sessions) {
+        let level = config.level(seat);
+        let turn = match (&mut live, sessions) {
             (Some(live), Some((sessions, _))) => {
-                sessions.apply(engine, live, seat, &id, serde_json::Value::Null)?;
+                bot::play_turn(sessions, engine, live, seat, level, &|| {
+                    serde_json::Value::Null
+                })?
             }
             _ => {
-                engine.apply(game, seat, &id)?;
+                let decision = bot::decision_seed(seed, moves, seat);
+                bot::play_move(engine, game, seat, config.players, level, decision)?
             }
+        };
+        match turn {
+            BotTurn::Played { thought, .. } => thoughts.push((usize::from(seat), thought)),
+            BotTurn::Stuck { refused } => break stuck(seed, moves, seat, refused.len()),
         }
         moves += 1;
     };
     let failed = engine.failed_scripts(game);
     engine.drop_game(game);
-    let ended = match stopped {
-        // A script that failed was switched off: the game went on without it, but the
-        // simulation is about the game as written.
-        Ended::Finished(_) if !failed.is_empty() => Ended::Failed(format!(
-            "seed {seed}: script switched off: {}",
-            failed.join("; ")
-        )),
-        other => other,
-    };
-    Ok((moves, ended))
+    Ok((moves, stopped.unless_failed(seed, &failed), thoughts))
 }

@@ -9,6 +9,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use veillee_sdk::search::SearchAnswer;
 use veillee_sdk::{Action, Handle, Outcome, PlayoutStop, Seat, Status};
 
 /// Longest action id accepted: ids are logged with every move of a session.
@@ -63,6 +64,54 @@ pub(crate) fn check_playout_stop(
             Err(format!("stopped at an action id of {} bytes", id.len()))
         }
         _ => Ok(()),
+    }
+}
+
+/// Checks a search's answer: an action among `legal` (the seat's listing now) and not among
+/// those the request excluded, figures that are numbers.
+pub(crate) fn check_search_answer(
+    answer: &SearchAnswer,
+    legal: &[Action],
+    excluded: &[String],
+) -> Result<(), String> {
+    if !legal.iter().any(|a| a.id == answer.action) {
+        return Err(format!(
+            "chose `{}`, which is not among the seat's {} legal actions",
+            answer
+                .action
+                .chars()
+                .take(64)
+                .collect::<String>()
+                .escape_debug(),
+            legal.len()
+        ));
+    }
+    if excluded.contains(&answer.action) {
+        return Err(format!(
+            "chose `{}`, which the request excluded",
+            answer.action.escape_debug()
+        ));
+    }
+    if !answer.value.is_finite() {
+        return Err("answered a value that is not a number".into());
+    }
+    Ok(())
+}
+
+/// Checks an evaluation of a game of `players` seats: one value per seat, each in `[0, 1]`.
+pub(crate) fn check_values(values: &[f32], players: u8) -> Result<(), String> {
+    if values.len() != usize::from(players) {
+        return Err(format!(
+            "gave {} values for a game of {players} players",
+            values.len()
+        ));
+    }
+    match values.iter().position(|v| !(0.0..=1.0).contains(v)) {
+        Some(seat) => Err(format!(
+            "valued seat {seat} at {}, outside 0 to 1",
+            values[seat]
+        )),
+        None => Ok(()),
     }
 }
 

@@ -6,6 +6,7 @@
 //! a host panic.
 
 use serde::de::DeserializeOwned;
+use veillee_sdk::search::SearchAnswer;
 use veillee_sdk::{
     Action, Event, GameError, Handle, PlayoutResult, PlayoutStop, Scene, Seat, Status,
 };
@@ -46,6 +47,10 @@ macro_rules! exports {
             operation: Option<TypedFunc<(i32, i32), i64>>,
             /// `veillee_playout_until` (ABI 1.7, optional).
             playout_until: Option<TypedFunc<(i32, i64, i32, i32), i64>>,
+            /// `veillee_search` (ABI 1.8, optional).
+            search: Option<TypedFunc<(i32, i32, i32), i64>>,
+            /// `veillee_evaluate` (ABI 1.8, optional).
+            evaluate: Option<TypedFunc<(i32, i32), i64>>,
         }
 
         impl Exports {
@@ -56,6 +61,8 @@ macro_rules! exports {
                         .map_err(|e| Fault::MissingExport { export: $name, detail: format!("{e:#}") })?,)*
                     operation: optional(instance, store, "veillee_operation")?,
                     playout_until: optional(instance, store, "veillee_playout_until")?,
+                    search: optional(instance, store, "veillee_search")?,
+                    evaluate: optional(instance, store, "veillee_evaluate")?,
                 })
             }
         }
@@ -464,6 +471,42 @@ impl Live {
             (h(game), seed as i64, max_moves, len),
         )?;
         Ok(self.json(export, r, "playout stop")?.map(Some))
+    }
+
+    /// A bot's search inside the plugin (ABI 1.8); `Ok(Ok(None))` when the plugin lacks the
+    /// export. `request_json` is a JSON [`veillee_sdk::search::SearchRequest`].
+    pub(crate) fn search(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        request_json: &[u8],
+    ) -> Reply<Option<SearchAnswer>> {
+        let export = "veillee_search";
+        if self.exports.search.is_none() {
+            return Ok(Ok(None));
+        }
+        let len = self.write_input(request_json)?;
+        let r = self.call(
+            export,
+            |e| e.search.as_ref().expect("checked above"),
+            (h(game), i32::from(seat), len),
+        )?;
+        Ok(self.json(export, r, "search answer")?.map(Some))
+    }
+
+    /// The game's evaluation for `players` seats (ABI 1.8); `Ok(Ok(None))` when the plugin
+    /// lacks the export.
+    pub(crate) fn evaluate(&mut self, game: Handle, players: u8) -> Reply<Option<Vec<f32>>> {
+        let export = "veillee_evaluate";
+        if self.exports.evaluate.is_none() {
+            return Ok(Ok(None));
+        }
+        let r = self.call(
+            export,
+            |e| e.evaluate.as_ref().expect("checked above"),
+            (h(game), i32::from(players)),
+        )?;
+        Ok(self.json(export, r, "list of values")?.map(Some))
     }
 
     /// Whether the plugin exports `veillee_operation` (ABI 1.1).

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use veillee_sdk::abi::{decode_version, ABI_MAJOR, ABI_MINOR};
+use veillee_sdk::search::{SearchAnswer, SearchRequest};
 use veillee_sdk::{
     Action, Event, GameError, Handle, Manifest, OperationCall, PlayoutResult, PlayoutStop,
     PlayoutWatch, Scene, Seat, Setup, Status,
@@ -425,6 +426,40 @@ impl GameEngine for Plugin {
                 |stop| match stop {
                     None => Ok(()),
                     Some(stop) => answers::check_playout_stop(stop, players, max_moves),
+                },
+            )
+        })
+    }
+
+    fn search(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        request: &SearchRequest,
+    ) -> Result<Option<SearchAnswer>, EngineError> {
+        let guest = self.guest(game)?;
+        let json = serde_json::to_vec(request).map_err(|e| GameError::Protocol(e.to_string()))?;
+        let seconds = self.shared.limits.playout_seconds;
+        let Some(answer) = self.run(seconds, |live| live.search(guest, seat, &json))? else {
+            return Ok(None);
+        };
+        let legal = self.legal_actions(game, seat)?;
+        if let Err(detail) = answers::check_search_answer(&answer, &legal, &request.exclude) {
+            return Err(self.violation("veillee_search", detail));
+        }
+        Ok(Some(answer))
+    }
+
+    fn evaluate(&mut self, game: Handle, players: u8) -> Result<Option<Vec<f32>>, EngineError> {
+        let guest = self.guest(game)?;
+        self.ordinary(|live| {
+            checked(
+                "veillee_evaluate",
+                live.evaluate(guest, players),
+                |values| {
+                    values
+                        .as_ref()
+                        .map_or(Ok(()), |values| answers::check_values(values, players))
                 },
             )
         })

@@ -47,6 +47,8 @@ const SIGNATURES: &[(&str, &[Ty], &[Ty])] = &[
 const OPTIONAL_SIGNATURES: &[(&str, &[Ty], &[Ty])] = &[
     ("veillee_operation", &[I32, I32], &[I64]),
     ("veillee_playout_until", &[I32, I64, I32, I32], &[I64]),
+    ("veillee_search", &[I32, I32, I32], &[I64]),
+    ("veillee_evaluate", &[I32, I32], &[I64]),
 ];
 
 const MAGIC: &[u8; 4] = b"\0asm";

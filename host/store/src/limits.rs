@@ -106,6 +106,16 @@ pub fn check_meta(meta: &SessionMeta) -> Result<(), StoreError> {
     for (seat, player) in meta.seats.iter().enumerate() {
         check_name(seat, &player.name)?;
     }
+    // Phone seats: seats of the game, each once, in order.
+    let seats = meta.seats.len();
+    if meta.phones.iter().any(|&s| usize::from(s) >= seats)
+        || meta.phones.windows(2).any(|w| w[0] >= w[1])
+    {
+        return Err(refused(format!(
+            "the seats held by phones ({:?}) are not distinct seats of this {seats}-seat game, in order",
+            meta.phones
+        )));
+    }
     if meta.variants.len() > SCRIPTS {
         return Err(refused(format!(
             "the session runs {} scripts; at most {SCRIPTS} are kept",

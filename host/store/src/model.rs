@@ -30,6 +30,11 @@ pub struct SessionMeta {
     pub moves: u32,
     /// Where the game stands (the outcome once finished).
     pub status: Status,
+    /// The seats held by players' phones (human seats played from a phone's browser, see
+    /// `veillee-room`): resuming opens the room for them again. Older Veillées ignore it and
+    /// play those seats on the screen.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phones: Vec<Seat>,
 }
 
 /// A variant script as it was when the session used it.
@@ -53,6 +58,82 @@ pub struct SeatPlayer {
     pub name: String,
     /// Human or bot.
     pub kind: PlayerKind,
+    /// A bot's level. `None` for a human, and for a bot saved before bots had levels (it
+    /// plays [`BotLevel::Normal`]). Older Veillées ignore the field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<BotLevel>,
+}
+
+impl SeatPlayer {
+    /// A person at the table.
+    pub fn human(name: impl Into<String>) -> Self {
+        SeatPlayer {
+            name: name.into(),
+            kind: PlayerKind::Human,
+            level: None,
+        }
+    }
+
+    /// A bot of `level`.
+    pub fn bot(name: impl Into<String>, level: BotLevel) -> Self {
+        SeatPlayer {
+            name: name.into(),
+            kind: PlayerKind::Bot,
+            level: Some(level),
+        }
+    }
+
+    /// The level this seat plays at when it is a bot (`None`: a human).
+    pub fn bot_level(&self) -> Option<BotLevel> {
+        match self.kind {
+            PlayerKind::Human => None,
+            PlayerKind::Bot => Some(self.level.unwrap_or_default()),
+        }
+    }
+}
+
+/// How well a bot plays: `random` picks any legal move; the others search (a number of
+/// search iterations each, so that the same seed always gives the same move).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BotLevel {
+    /// Any legal move, uniformly (for tests and simulations of the rules).
+    Random,
+    /// A short search.
+    Easy,
+    /// The default.
+    #[default]
+    Normal,
+    /// A long search.
+    Strong,
+}
+
+impl BotLevel {
+    /// Every level, weakest first.
+    pub const ALL: [BotLevel; 4] = [
+        BotLevel::Random,
+        BotLevel::Easy,
+        BotLevel::Normal,
+        BotLevel::Strong,
+    ];
+
+    /// Its name on the command line and in saved files (`normal`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BotLevel::Random => "random",
+            BotLevel::Easy => "easy",
+            BotLevel::Normal => "normal",
+            BotLevel::Strong => "strong",
+        }
+    }
+
+    /// The level of a name; `bot` is `normal`.
+    pub fn parse(name: &str) -> Option<BotLevel> {
+        match name {
+            "bot" => Some(BotLevel::Normal),
+            _ => BotLevel::ALL.into_iter().find(|l| l.as_str() == name),
+        }
+    }
 }
 
 /// Who decides for a seat.

@@ -205,22 +205,25 @@ impl Store {
         }
     }
 
-    /// A fresh session id, never one in use; people read and type them, so they start at 1.
+    /// A fresh session id, never one in use; people read and type them, so they start at 1
+    /// and follow on from the highest id saved (the window and the command line number the
+    /// same way). Not sled's id generator: it jumps by a million at every start.
     pub fn new_session_id(&self) -> Result<u64, StoreError> {
         let sessions = self.tree(TreeName::Sessions)?;
-        loop {
-            let id = self
-                .db
-                .generate_id()
-                .map_err(|e| self.sled_error("to number a new session", e))?
-                + 1;
-            let taken = sessions
-                .contains_key(session_key(id))
-                .map_err(|e| self.sled_error("to number a new session", e))?;
-            if !taken {
-                return Ok(id);
+        let error = |e| self.sled_error("to number a new session", e);
+        // The highest key that is a session id (a stray key of another length is skipped).
+        let mut highest = 0;
+        for key in sessions.iter().keys().rev() {
+            if let Ok(id) = <[u8; 8]>::try_from(key.map_err(error)?.as_ref()) {
+                highest = u64::from_be_bytes(id);
+                break;
             }
         }
+        let mut id = highest.saturating_add(1).max(1);
+        while sessions.contains_key(session_key(id)).map_err(error)? {
+            id = id.wrapping_add(1).max(1);
+        }
+        Ok(id)
     }
 
     /// Applies a session's changes atomically and durably. Values over the [`limits`] are

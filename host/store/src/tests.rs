@@ -23,6 +23,7 @@ fn meta(id: u64, names: &[&str], moves: u32) -> SessionMeta {
             .map(|n| SeatPlayer {
                 name: n.to_string(),
                 kind: PlayerKind::Human,
+                level: None,
             })
             .collect(),
         setup: Setup::new(names.len() as u8, id),
@@ -30,6 +31,7 @@ fn meta(id: u64, names: &[&str], moves: u32) -> SessionMeta {
         last_played: 2000 + id,
         moves,
         status: Status::to_act(0),
+        phones: Vec::new(),
     }
 }
 
@@ -87,6 +89,28 @@ fn open(dir: &Path) -> (Store, Option<Recovery>) {
 fn poke(store: &Store, tree: TreeName, key: &[u8], value: &[u8]) {
     store.tree(tree).unwrap().insert(key, value).unwrap();
     store.flush().unwrap();
+}
+
+#[test]
+fn session_ids_count_from_one_and_follow_on_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        // A fresh start each time (sled's own generator jumps by a million per start).
+        let (store, _) = open(dir.path());
+        let id = store.new_session_id().unwrap();
+        save(&store, id, 1, &[]);
+        ids.push(id);
+    }
+    assert_eq!(ids, [1, 2, 3]);
+    let (store, _) = open(dir.path());
+    store.delete_session(3).unwrap();
+    store.delete_session(1).unwrap();
+    assert_eq!(
+        store.new_session_id().unwrap(),
+        3,
+        "after the highest saved"
+    );
 }
 
 #[test]
@@ -271,6 +295,25 @@ fn oversized_names_scripts_and_moves_are_refused_and_nothing_is_written() {
     );
     assert!(store.sessions().unwrap().is_empty());
     assert!(store.log(1, 0).unwrap().is_empty());
+}
+
+#[test]
+fn phone_seats_are_kept_and_must_be_seats_of_the_game_each_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, _) = open(dir.path());
+    let mut m = meta(1, &["Ana", "Bruno", "Cy"], 0);
+    for bad in [vec![3], vec![1, 0], vec![1, 1]] {
+        m.phones = bad.clone();
+        let error = describe(&store, &m).unwrap_err();
+        assert!(
+            error.to_string().contains("held by phones"),
+            "{bad:?}: {error}"
+        );
+    }
+    assert!(store.sessions().unwrap().is_empty());
+    m.phones = vec![0, 2];
+    describe(&store, &m).unwrap();
+    assert_eq!(store.sessions().unwrap()[0].phones, [0, 2]);
 }
 
 #[test]

@@ -23,10 +23,12 @@
 
 mod engine;
 pub mod library;
+mod print;
 mod script;
 
 pub use engine::{VariantEngine, CHOOSE_PREFIX};
-pub use script::{text_hash, ChoiceRequest, Script, ScriptInfo, HOOKS};
+pub use print::{print_to, PrintSink, MAX_PRINT_CHARS};
+pub use script::{text_hash, ChoiceRequest, HookArg, HookCount, Script, ScriptInfo, HOOKS};
 
 /// Resource limits of every script.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -84,6 +84,11 @@ pub const BUILTIN: &[(&str, &str, &str)] = &[
         "dragon-apprivoise.lua",
         include_str!("../../../variants/castel/dragon-apprivoise.lua"),
     ),
+    (
+        "castel",
+        "pioche-double.lua",
+        include_str!("../../../variants/castel/pioche-double.lua"),
+    ),
 ];
 
 /// The built-in scripts of a game (all games when `None`).
@@ -231,7 +236,9 @@ fn skipped(error: FileError) -> Available {
 
 /// The scripts that are part of `game` itself (`part_of_game = true`), in file order: loaded
 /// with every game of it, before any house rule. A user copy with the same id replaces the
-/// built-in one (see [`available`]).
+/// built-in one (see [`available`]): what the tools run (`check`, `simulate`, `inspect`).
+/// A new game runs the shipped ones unless its players pick the copy (see
+/// [`modified_game_scripts`]).
 pub fn game_scripts(game: &str, user_dir: Option<&Path>) -> Vec<ScriptSource> {
     available(Some(game), user_dir)
         .into_iter()
@@ -240,12 +247,56 @@ pub fn game_scripts(game: &str, user_dir: Option<&Path>) -> Vec<ScriptSource> {
         .collect()
 }
 
+/// Whether a script is the user's copy of a game's own script (`part_of_game`, an id of a
+/// shipped one): "modified rules", which a new game runs only when its players pick them.
+pub fn is_modified_game_script(available: &Available) -> bool {
+    !available.source.origin.starts_with("builtin:")
+        && available.info.as_ref().is_ok_and(|i| i.part_of_game)
+}
+
+/// The user's copies of `game`'s own scripts (see [`is_modified_game_script`]).
+pub fn modified_game_scripts(game: &str, user_dir: Option<&Path>) -> Vec<Available> {
+    available(Some(game), user_dir)
+        .into_iter()
+        .filter(is_modified_game_script)
+        .collect()
+}
+
+/// The scripts of a new game of `game`: the game's own scripts as shipped, each replaced by
+/// the user's copy only when `chosen` holds it (picked as modified rules), then the other
+/// chosen scripts, in order.
+pub fn new_game_scripts(
+    game: &str,
+    chosen: &[ScriptSource],
+    user_dir: Option<&Path>,
+) -> Vec<ScriptSource> {
+    let copies = modified_game_scripts(game, user_dir);
+    let id = |a: &Available| a.info.as_ref().map(|i| i.id.clone()).ok();
+    let mut scripts: Vec<ScriptSource> = available(Some(game), None)
+        .into_iter()
+        .filter(|a| a.info.as_ref().is_ok_and(|i| i.part_of_game))
+        .map(|shipped| {
+            copies
+                .iter()
+                .find(|c| id(c) == id(&shipped) && chosen.contains(&c.source))
+                .map_or(shipped.source, |c| c.source.clone())
+        })
+        .collect();
+    scripts.extend(
+        chosen
+            .iter()
+            .filter(|c| !copies.iter().any(|m| m.source == **c))
+            .cloned(),
+    );
+    scripts
+}
+
 /// The house rules a player may choose for `game`: every available script but the game's
-/// own ones.
+/// own ones, whose user copies are offered as modified rules.
 pub fn house_rules(game: Option<&str>, user_dir: Option<&Path>) -> Vec<Available> {
     available(game, user_dir)
         .into_iter()
-        .filter(|a| !a.info.as_ref().is_ok_and(|i| i.part_of_game))
+        .filter(|a| !a.info.as_ref().is_ok_and(|i| i.part_of_game) || is_modified_game_script(a))
         .collect()
 }
 

@@ -14,6 +14,7 @@
 mod board;
 mod diagram;
 mod draw;
+mod eval;
 mod ops;
 mod rules;
 mod saved;
@@ -432,6 +433,10 @@ impl Game for Batisseurs {
             _ => Vec::new(),
         };
         Action::new(self.move_id(seat, mv), self.label(seat, mv), path)
+    }
+
+    fn evaluate(&self, seat: Seat) -> f32 {
+        eval::evaluate(self, seat)
     }
 
     fn move_id(&self, seat: Seat, mv: &Move) -> String {

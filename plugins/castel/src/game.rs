@@ -52,6 +52,10 @@ impl Game for Castel {
         Action::new(self.move_id(seat, mv), self.label(mv), path)
     }
 
+    fn evaluate(&self, seat: Seat) -> f32 {
+        crate::eval::evaluate(self, seat)
+    }
+
     fn move_id(&self, _seat: Seat, mv: &Move) -> String {
         Self::move_id_of(mv)
     }

@@ -20,6 +20,10 @@ impl Castel {
             }
             pool.extend(self.piles[s].iter().copied());
         }
+        // From the same cards in the same order whatever the true deal, so that the re-deal
+        // depends only on what the viewer knows and the seed (a bot's search started from the
+        // true game or from a re-drawn copy sees the very same worlds).
+        pool.sort_unstable();
         rng.shuffle(&mut pool);
         let mut it = pool.into_iter();
         for s in 0..self.players as usize {

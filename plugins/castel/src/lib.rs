@@ -20,7 +20,9 @@
 pub mod board;
 pub mod cards;
 mod deal;
+mod effects;
 mod end;
+mod eval;
 mod game;
 mod hidden;
 mod labels;

@@ -32,6 +32,7 @@ const SPECS: &[(&str, Q, &[&str], &str)] = &[
     ("set_pawn", Q::Command, &["card", "seat"], "Puts this seat's pawn on a card in play (seat null: removes the pawn)"),
     ("swap_pawns", Q::Command, &["a", "b"], "Swaps the pawns of two cards in play"),
     ("give_card", Q::Command, &["card", "seat"], "Moves a card from a hand, a pile or the exchange to a seat's hand"),
+    ("draw_card", Q::Command, &["seat"], "Moves the top card of a seat's pile to its hand, as a draw (CA-T1); answers its id, null if the pile is empty"),
     ("exchange_card", Q::Command, &["seat", "hand_card", "exchange_card"], "Swaps a card of a seat's hand with one of the exchange"),
     ("random_hand_card", Q::Command, &["seat"], "A card drawn at random (seeded) from a seat's hand, without moving it; null if empty"),
     ("pass_cards", Q::Command, &["cards", "direction"], "Every listed seat passes its card to its left or right neighbour, all at once (Bouffon)"),
@@ -430,6 +431,18 @@ pub(crate) fn command(game: &mut Castel, name: &str, args: &Value) -> Result<Val
             game.take(c);
             game.put_hand(seat, c, loc == Loc::Exchange);
             Ok(Value::Null)
+        }
+        "draw_card" => {
+            // CA-T1's draw, for a house rule that draws more (« pioche double »): the card
+            // stays private, like a drawn card.
+            let seat = arg_seat(game, name, args, "seat")?;
+            match game.piles[seat as usize].pop() {
+                Some(c) => {
+                    game.put_hand(seat, c, false);
+                    Ok(json!(cards::card_id(c)))
+                }
+                None => Ok(Value::Null),
+            }
         }
         "exchange_card" => {
             let seat = arg_seat(game, name, args, "seat")?;

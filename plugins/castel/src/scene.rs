@@ -108,18 +108,20 @@ fn card_face(game: &Castel, c: u8) -> Card {
     let (fr, en) = cards::card_name(c);
     let def = game.def(c);
     let (zf, ze) = match def.zone {
-        Zone::Courtyard => ("cour", "courtyard"),
-        Zone::Rampart => ("rempart", "rampart"),
-        Zone::Tower => ("tour", "tower"),
-        Zone::Outside => ("hors les murs", "outside the walls"),
-        Zone::Engine => ("face à un rempart", "facing a rampart"),
-        Zone::OnCard => ("sur une carte", "on a card"),
+        Zone::Courtyard => ("Cour", "Courtyard"),
+        Zone::Rampart => ("Rempart", "Rampart"),
+        Zone::Tower => ("Tour", "Tower"),
+        Zone::Outside => ("Hors les murs", "Outside the walls"),
+        Zone::Engine => ("Face à un rempart", "Facing a rampart"),
+        Zone::OnCard => ("Sur une carte", "On a card"),
     };
+    // Where it goes, then what it does, in the words of the rules.
+    let (ef, ee) = crate::effects::effect(kind(c));
     Card {
         id: cards::card_id(c),
         face_up: true,
         title: text(fr, en),
-        text: text(zf, ze),
+        text: text(format!("{zf} — {ef}"), format!("{ze} — {ee}")),
         colour: zone_colour(def.zone),
     }
 }

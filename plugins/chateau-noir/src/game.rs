@@ -39,6 +39,10 @@ impl Game for ChateauNoir {
         }
     }
 
+    fn evaluate(&self, seat: Seat) -> f32 {
+        crate::eval::evaluate(self, seat)
+    }
+
     fn moves(&self, seat: Seat) -> Vec<Move> {
         if self.ending.is_some() {
             return Vec::new();

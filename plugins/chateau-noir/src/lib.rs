@@ -14,6 +14,7 @@
 mod blocking;
 mod board;
 mod diagram;
+mod eval;
 mod game;
 mod ops;
 mod rules;

@@ -59,13 +59,12 @@ pub fn manifest() -> Manifest {
         min_players: 2,
         max_players: 4,
         seats: vec![
-            // IV: in the order of play, partners diagonal (see `ChateauNoir::controller`).
-            seat("Vert (et Bleu à 2)", "Green (and Blue with 2)", 0),
-            seat(
-                "Rouge (et Jaune à 2 ou 3)",
-                "Red (and Yellow with 2 or 3)",
-                1,
-            ),
+            // IV: in the order of play, partners diagonal (see `ChateauNoir::controller`). A
+            // seat is named after its first army: the name is the player's default name and
+            // the winner line, so it says nothing of the armies a seat adds with 2 or 3
+            // players (the scores say who plays which army).
+            seat("Vert", "Green", 0),
+            seat("Rouge", "Red", 1),
             seat("Bleu", "Blue", 2),
             seat("Jaune", "Yellow", 3),
         ],
@@ -272,56 +271,33 @@ fn scores(game: &ChateauNoir) -> Vec<ScoreLine> {
         } else {
             ("à occuper", "to occupy")
         };
-        // The colour table (CN-S2), the next territory in brackets.
-        let table = |lang: usize| -> String {
-            (0..4u8)
-                .map(|k| {
-                    let t = ((army + 1 + k) % 4) as usize;
-                    let name = if lang == 0 {
-                        ARMY_NAMES[t].0
-                    } else {
-                        ARMY_NAMES[t].1
-                    };
-                    if k == game.table[ai] {
-                        format!("[{name}]")
-                    } else {
-                        name.to_string()
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(" › ")
-        };
         let allied = if game.declared & (1 << army) != 0 {
             (" — alliance déclarée", " — alliance declared")
         } else {
             ("", "")
         };
+        // CN-S2: the next territory of the army's colour table, in words a guest reads.
         lines.push(ScoreLine {
             label: text(
                 format!(
-                    "{} : tableau {} — {} {}{}",
-                    ARMY_NAMES[ai].0,
-                    table(0),
-                    ARMY_NAMES[target as usize].0,
+                    "Armée {} : {left} pièce(s) sur 9 ; prochain territoire : {} ({}){}",
+                    crate::words::army_name_fr(army),
+                    crate::words::army_name_fr(target),
                     occupation.0,
                     allied.0
                 ),
                 format!(
-                    "{}: table {} — {} {}{}",
-                    ARMY_NAMES[ai].1,
-                    table(1),
-                    ARMY_NAMES[target as usize].1,
-                    occupation.1,
-                    allied.1
+                    "{} army: {left} of 9 pieces; next territory: {} ({}){}",
+                    ARMY_NAMES[ai].1, ARMY_NAMES[target as usize].1, occupation.1, allied.1
                 ),
             ),
-            value: format!("{left}/9"),
+            value: String::new(),
             seat: Some(game.controller(army)),
         });
     }
     let factor = game.factor(game.active);
     lines.push(ScoreLine {
-        label: text("Coups joués", "Coups played"),
+        label: text("Coups joués", "Moves played"),
         value: format!("{}/{factor}", game.coups),
         seat: Some(game.controller(game.active)),
     });
@@ -405,7 +381,7 @@ fn message(game: &ChateauNoir) -> Text {
             };
             text(
                 format!("{fr} : {left} coup(s) sur {factor} à jouer{}", moving.0),
-                format!("{en}: {left} of {factor} coups to play{}", moving.1),
+                format!("{en}: {left} of {factor} moves to play{}", moving.1),
             )
         }
     };

@@ -1128,7 +1128,33 @@ fn the_scene_shows_kinds_pieces_path_and_captures() {
     assert_eq!(kind("d2"), "white");
     assert_eq!(kind("a1"), "territory-green");
     assert_eq!(kind("j10"), "territory-blue");
-    assert!(scene.message.en.contains("6 of 6 coups"));
+    // Plain English ("coups" is the French word for them), and French keeps its own.
+    assert!(
+        scene.message.en.contains("6 of 6 moves"),
+        "{}",
+        scene.message.en
+    );
+    assert!(
+        scene.message.fr.contains("6 coup(s) sur 6"),
+        "{}",
+        scene.message.fr
+    );
+    // The per-army line says what the next territory is in words, with no colour table.
+    let green = &scene
+        .scores
+        .iter()
+        .find(|l| l.seat == Some(0) && l.label.en.contains("army"))
+        .unwrap()
+        .label;
+    assert!(
+        green.en.starts_with("Green army: ")
+            && green
+                .en
+                .ends_with("of 9 pieces; next territory: Red (to occupy)"),
+        "{}",
+        green.en
+    );
+    assert!(!green.en.contains('›') && !green.en.contains('['));
     play(&mut game, "c3-c4");
     let scene = game.view(None);
     assert!(scene

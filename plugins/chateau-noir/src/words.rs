@@ -22,7 +22,7 @@ impl ChateauNoir {
                 let left = self.factor(self.active).saturating_sub(self.coups);
                 text(
                     format!("Arrêter les coups ({left} restant(s))"),
-                    format!("Stop moving ({left} coup(s) left)"),
+                    format!("Stop moving ({left} move(s) left)"),
                 )
             }
             Move::Take(s) => {

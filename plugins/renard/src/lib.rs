@@ -9,6 +9,7 @@
 //! hen to d6, then over another to f6).
 
 mod board;
+mod eval;
 mod scene;
 #[cfg(test)]
 mod tests;
@@ -296,6 +297,10 @@ impl Game for Renard {
             Some(outcome) => Status::Finished { outcome },
             None => Status::to_act(self.to_move),
         }
+    }
+
+    fn evaluate(&self, seat: Seat) -> f32 {
+        eval::evaluate(self, seat)
     }
 
     fn moves(&self, seat: Seat) -> Vec<Move> {

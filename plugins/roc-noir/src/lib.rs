@@ -12,6 +12,7 @@
 //! [`Game::redraw_hidden`] consistently with what everyone has seen.
 
 pub mod board;
+mod eval;
 mod ops;
 mod rules;
 mod saved;
@@ -540,6 +541,10 @@ impl Game for RocNoir {
         )
     }
 
+    fn evaluate(&self, seat: Seat) -> f32 {
+        eval::evaluate(self, seat)
+    }
+
     fn move_id(&self, _seat: Seat, mv: &Move) -> String {
         match *mv {
             Move::Roll => "roll".into(),
@@ -601,6 +606,9 @@ impl Game for RocNoir {
         }
         for g in 0..3 {
             let k = self.unknown[g] as usize;
+            // Sorted first: the re-draw depends only on what is known and the seed, not on
+            // the true order (a bot's search sees the same worlds from the game or a copy).
+            self.piles[g][..k].sort_unstable();
             rng.shuffle(&mut self.piles[g][..k]);
         }
         self.rng = GameRng::new(rng.next_u64());

@@ -9,6 +9,7 @@
 //! defender puts the lord, before any move), `pass` (only when a player has no legal move).
 
 mod board;
+mod eval;
 mod ops;
 mod rules;
 mod saved;
@@ -274,6 +275,10 @@ impl Game for Siege {
             Move::Pass => Vec::new(),
         };
         Action::new(self.move_id(seat, mv), self.label(mv), path)
+    }
+
+    fn evaluate(&self, seat: Seat) -> f32 {
+        eval::evaluate(self, seat)
     }
 
     fn move_id(&self, _seat: Seat, mv: &Move) -> String {

@@ -30,6 +30,7 @@ fn main() -> anyhow::Result<()> {
         .map(|i| SeatPlayer {
             name: format!("P{i}"),
             kind: PlayerKind::Bot,
+            level: None,
         })
         .collect();
     let mut out = std::io::stdout().lock();

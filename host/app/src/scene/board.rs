@@ -9,6 +9,7 @@ use egui::{
 use veillee_sdk::{Board, Cell, HighlightKind, Layout, Line, Piece, Target};
 
 use super::geometry::Geometry;
+use super::motion::Motion;
 use super::pieces::draw_piece;
 use super::Lit;
 use crate::i18n::Lang;
@@ -43,15 +44,20 @@ pub(super) fn draw_board(
     }
     let geo = Geometry::new(board, rotation);
     let units = geo.size();
-    let title_h = if board.title.en.is_empty() { 0.0 } else { 34.0 };
+    // A still picture (the library's) has no title, coordinates or clicks.
+    let title_h = if board.title.en.is_empty() || lit.still {
+        0.0
+    } else {
+        34.0
+    };
     // Room for the coordinates on the left and below (when there are some) and for the
     // board's shadow on every side.
-    let labelled = !board.col_labels.is_empty() || !board.row_labels.is_empty();
+    let labelled = (!board.col_labels.is_empty() || !board.row_labels.is_empty()) && !lit.still;
     let margin = if labelled { 30.0 } else { 0.0 };
     let shadow = 8.0;
     let unit = ((rect.width() - margin - 2.0 * shadow) / units.x)
         .min((rect.height() - margin - title_h - 2.0 * shadow) / units.y)
-        .clamp(18.0, 130.0);
+        .clamp(if lit.still { 2.0 } else { 18.0 }, 130.0);
     let grid = units * unit;
     let origin = pos2(
         rect.center().x - grid.x / 2.0 + margin / 2.0,
@@ -122,7 +128,9 @@ pub(super) fn draw_board(
     if !under {
         draw_lines(&painter, board, &draw);
     }
-    draw_coordinates(&painter, board, &draw, grid);
+    if !lit.still {
+        draw_coordinates(&painter, board, &draw, grid);
+    }
     let mut stacks: HashMap<(u16, u16), Vec<&Piece>> = HashMap::new();
     for p in &board.pieces {
         stacks.entry((p.col, p.row)).or_default().push(p);
@@ -133,6 +141,13 @@ pub(super) fn draw_board(
         row,
         stack: stacks.get(&(col, row)).map_or(&[][..], |v| &v[..]),
     };
+    if lit.still {
+        for ((col, row), stack) in &stacks {
+            let place = draw.rect(*col, *row);
+            draw_stack(&painter, place, stack, &board.id, lit.motion, lang);
+        }
+        return;
+    }
     // The cell under the pointer, by the shapes drawn: boxes around hexagons overlap, so
     // which box egui finds under the pointer does not say which hexagon it is in.
     let pointed = ui
@@ -488,7 +503,7 @@ impl CellAt<'_> {
         } else {
             response.on_hover_text(names.join(", "))
         };
-        draw_stack(painter, r, self.stack);
+        draw_stack(painter, r, self.stack, &self.board.id, lit.motion, lang);
         let occupied = !self.stack.is_empty();
         if is_selected {
             draw.outline(
@@ -529,13 +544,49 @@ impl CellAt<'_> {
 
 /// Draws the pieces of one cell: one fills the cell; a stack is drawn smaller, each piece a
 /// little lower and to the right of the one under it, with its height in a badge.
-fn draw_stack(painter: &egui::Painter, r: Rect, stack: &[&Piece]) {
+/// Draws one piece at its place, or on its way there (see `motion`).
+fn draw_moving(
+    painter: &egui::Painter,
+    place: Rect,
+    piece: &Piece,
+    board: &str,
+    motion: &Motion,
+    lang: Lang,
+) {
+    let key = super::motion::key(board, &piece.id);
+    let (rect, alpha) = motion.place(painter.ctx(), &key, place, piece);
+    if alpha <= 0.0 {
+        return;
+    }
+    // Over the whole scene while it moves, so that no cell is drawn over it.
+    let clip = painter.clip_rect();
+    let mut painter = painter.clone();
+    if rect != place {
+        painter = painter
+            .with_layer_id(egui::LayerId::new(
+                egui::Order::Foreground,
+                egui::Id::unique("veillee-moving"),
+            ))
+            .with_clip_rect(clip);
+    }
+    painter.multiply_opacity(alpha);
+    draw_piece(&painter, rect, piece, lang);
+}
+
+fn draw_stack(
+    painter: &egui::Painter,
+    r: Rect,
+    stack: &[&Piece],
+    board: &str,
+    motion: &Motion,
+    lang: Lang,
+) {
     let n = stack.len();
     if n == 0 {
         return;
     }
     if n == 1 {
-        draw_piece(painter, r, stack[0]);
+        draw_moving(painter, r, stack[0], board, motion, lang);
         return;
     }
     let s = r.width();
@@ -544,10 +595,13 @@ fn draw_stack(painter: &egui::Painter, r: Rect, stack: &[&Piece]) {
     let start = r.center() - vec2(step, step) * ((n - 1) as f32 / 2.0);
     for (i, piece) in stack.iter().enumerate() {
         let centre = start + vec2(step, step) * i as f32;
-        draw_piece(
+        draw_moving(
             painter,
             Rect::from_center_size(centre, vec2(s * scale, s * scale)),
             piece,
+            board,
+            motion,
+            lang,
         );
     }
     let badge = r.right_top() + vec2(-s * 0.14, s * 0.14);

@@ -18,6 +18,7 @@ use veillee_sdk::{Action, HighlightKind, Scene, Seat, Target};
 
 mod board;
 mod geometry;
+pub mod motion;
 mod pieces;
 mod scores;
 mod zones;
@@ -30,10 +31,13 @@ use zones::{card_size, draw_zone, zone_height};
 use super::i18n::{Lang, S};
 use super::widgets::{self};
 
-/// The click state of a scene: the path prefix chosen so far.
+/// The click state of a scene: the path prefix chosen so far; and the pieces drawn, so
+/// that the next scene's moves can be followed.
 #[derive(Default)]
 pub struct SceneView {
     selected: Vec<Target>,
+    /// Pieces sliding, leaving and arriving between scenes.
+    pub motion: motion::Motion,
 }
 
 /// What the last frame's clicks asked for.
@@ -116,6 +120,8 @@ impl SceneView {
         viewer: Option<Seat>,
     ) -> Chosen {
         let mut chosen = None;
+        let now = ui.input(|i| i.time);
+        self.motion.begin(ui.ctx(), scene, now);
         let first: HashSet<Target> = actions
             .iter()
             .filter_map(|a| a.path.first().cloned())
@@ -127,6 +133,8 @@ impl SceneView {
             selected: &self.selected,
             scene,
             help,
+            motion: &self.motion,
+            still: false,
         };
         let mut clicks: Vec<Vec<Target>> = Vec::new();
         let avail = ui.available_size();
@@ -189,12 +197,47 @@ impl SceneView {
                     }
                 });
         }
+        // The pieces that left the board fade where they stood.
+        for (piece, rect, alpha) in self.motion.leaving(now) {
+            let mut painter = ui.painter().clone();
+            painter.multiply_opacity(alpha);
+            pieces::draw_piece(&painter, rect, piece, lang);
+        }
         for clicked in clicks {
             if let Some(id) = self.click(&clicked, actions) {
                 chosen = Some(id);
             }
         }
         chosen
+    }
+}
+
+/// A game's picture for the library: its boards as the scene drawer draws them, in `rect`,
+/// side by side, with nothing to click.
+pub fn thumbnail(ui: &mut Ui, rect: Rect, scene: &Scene, lang: Lang) {
+    let none = HashSet::new();
+    let mut still = motion::Motion::default();
+    still.pace = motion::Pace {
+        on: false,
+        seconds: 0.0,
+    };
+    let lit = Lit {
+        first: &none,
+        next: &none,
+        selected: &[],
+        scene,
+        help: Help {
+            targets: false,
+            last_move: false,
+        },
+        motion: &still,
+        still: true,
+    };
+    let count = scene.boards.len().max(1) as f32;
+    let w = rect.width() / count;
+    for (i, board) in scene.boards.iter().enumerate() {
+        let part = Rect::from_min_size(rect.min + vec2(w * i as f32, 0.0), vec2(w, rect.height()));
+        draw_board(ui, part, board, scene.rotation, &lit, lang, &mut Vec::new());
     }
 }
 
@@ -223,6 +266,9 @@ struct Lit<'a> {
     selected: &'a [Target],
     scene: &'a Scene,
     help: Help,
+    motion: &'a motion::Motion,
+    /// A still picture: nothing to click, no names for screen readers, no titles.
+    still: bool,
 }
 
 impl Lit<'_> {
@@ -263,14 +309,15 @@ pub fn action_buttons(ui: &mut Ui, view: &mut SceneView, actions: &[Action], lan
             }
         }
     }
-    if !view.selected().is_empty() && widgets::button(ui, lang.t(S::ClearSelection)).clicked() {
-        view.reset();
-    }
     let free: Vec<&Action> = actions.iter().filter(|a| a.path.is_empty()).collect();
     for action in free {
         if widgets::primary(ui, own_label(action).get(lang.code())).clicked() {
             chosen = Some(action.id.clone());
         }
+    }
+    // Last, so that it never moves the buttons above from under the pointer.
+    if !view.selected().is_empty() && widgets::button(ui, lang.t(S::ClearSelection)).clicked() {
+        view.reset();
     }
     if chosen.is_some() {
         view.reset();

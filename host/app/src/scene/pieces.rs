@@ -3,10 +3,41 @@
 use egui::{pos2, vec2, Color32, FontId, Rect, Shape as EShape, Stroke};
 use veillee_sdk::{Piece, Shape};
 
+use crate::i18n::Lang;
 use crate::widgets::{colour, ink_on};
 
-/// Draws a piece by shape in its colour, outlined so that it reads on any cell.
-pub(super) fn draw_piece(painter: &egui::Painter, r: Rect, piece: &Piece) {
+/// A labelled piece's name in the launcher's language, laid out on at most two lines across
+/// its square at a readable size, when it fits: "King" rather than the short label "Roi",
+/// which is one string for every language. A label that is a symbol (♛) stays.
+fn full_name(
+    painter: &egui::Painter,
+    r: Rect,
+    piece: &Piece,
+    lang: Lang,
+    ink: Color32,
+) -> Option<std::sync::Arc<egui::Galley>> {
+    let name = piece.name.as_ref()?.get(lang.code());
+    if piece.label.is_empty() || !piece.label.chars().any(char::is_alphabetic) || name.is_empty() {
+        return None;
+    }
+    let width = r.width() * 0.92;
+    [0.2, 0.17, 0.15].into_iter().find_map(|share| {
+        let size = r.width() * share;
+        if size < 10.0 {
+            return None;
+        }
+        let mut job =
+            egui::text::LayoutJob::simple(name.to_string(), FontId::proportional(size), ink, width);
+        job.wrap.max_rows = 2;
+        job.halign = egui::Align::Center;
+        let galley = painter.layout_job(job);
+        (!galley.elided && galley.size().x <= width + 0.5).then_some(galley)
+    })
+}
+
+/// Draws a piece by shape in its colour, outlined so that it reads on any cell, with its
+/// label — or its full name in the launcher's language, when it has one that fits.
+pub(super) fn draw_piece(painter: &egui::Painter, r: Rect, piece: &Piece, lang: Lang) {
     let fill = colour(piece.colour);
     let ink = ink_on(fill);
     let outline = Stroke::new((r.width() * 0.035).max(1.5), ink.gamma_multiply(0.85));
@@ -101,7 +132,17 @@ pub(super) fn draw_piece(painter: &egui::Painter, r: Rect, piece: &Piece) {
             }
         }
     }
-    if !piece.label.is_empty() {
+    if let Some(name) = full_name(painter, r, piece, lang, ink) {
+        // Centred on the piece (a centred layout's rows lie around x = 0).
+        let at = c - name.rect.center().to_vec2();
+        let halo = if ink.r() > 128 {
+            Color32::from_black_alpha(160)
+        } else {
+            Color32::from_white_alpha(110)
+        };
+        painter.galley_with_override_text_color(at + vec2(1.0, 1.0), name.clone(), halo);
+        painter.galley(at, name, ink);
+    } else if !piece.label.is_empty() {
         // As large as fits across the piece, and never unreadably small.
         let room = s * 0.6;
         let mut size = (s * 0.3).max(11.0);

@@ -11,7 +11,7 @@ use crate::widgets::{self, colour, ink_on, ACCENT};
 /// more in a wide one, never too small to read.
 pub(super) fn card_size(width: f32) -> egui::Vec2 {
     let gap = 12.0;
-    let (least, most) = (80.0, 124.0);
+    let (least, most) = (74.0, 124.0);
     let fit = ((width + gap) / (least + gap)).floor().max(1.0);
     let per_row = ((width + gap) / (most + gap)).ceil().clamp(1.0, fit);
     let w = ((width - gap * (per_row - 1.0)) / per_row)
@@ -125,20 +125,34 @@ fn draw_card(
     lang: Lang,
 ) -> bool {
     let clickable = lit.next.contains(target) || lit.first.contains(target);
-    let (rect, response) = ui.allocate_exact_size(
-        size,
-        if clickable {
-            Sense::click()
-        } else {
-            Sense::hover()
-        },
-    );
+    // Every face-up card senses a long press (touch screens), which shows what it does.
+    let sense = if clickable || card.face_up {
+        Sense::click()
+    } else {
+        Sense::hover()
+    };
+    let (rect, response) = ui.allocate_exact_size(size, sense);
     let name = if card.face_up {
         card.title.get(lang.code()).to_string()
     } else {
         format!("card {}", card.id)
     };
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, clickable, &name));
+    // The whole card in words, on hover and on a long press: its name, where it goes and
+    // what it does (the card itself may be too small for all of it).
+    let response = if card.face_up && !card.text.get(lang.code()).is_empty() {
+        let words = format!(
+            "{}\n{}",
+            card.title.get(lang.code()),
+            card.text.get(lang.code())
+        );
+        if response.long_touched() {
+            response.show_tooltip_text(words.clone());
+        }
+        response.on_hover_text(words)
+    } else {
+        response
+    };
     let painter = ui.painter_at(rect.expand(4.0));
     if card.face_up {
         let fill = colour(card.colour);
@@ -212,5 +226,5 @@ fn draw_card(
             egui::StrokeKind::Outside,
         );
     }
-    response.clicked()
+    clickable && response.clicked()
 }

@@ -48,12 +48,46 @@ pub fn wait(
             return;
         }
         if start.elapsed() > Duration::from_secs(60) {
-            let labels: Vec<String> = h
-                .query_all_by(|_| true)
-                .filter_map(|n| n.accesskit_node().label())
-                .collect();
+            let labels = texts(h);
             panic!("timed out waiting for {what}; on screen: {labels:?}");
         }
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// Every name and text on screen (buttons' names, labels' texts), for failure messages.
+pub fn texts(h: &Harness<'static, App>) -> Vec<String> {
+    h.query_all_by(|_| true)
+        .filter_map(|n| {
+            let node = n.accesskit_node();
+            (node.role() != egui::accesskit::Role::TextRun)
+                .then(|| node.label().or_else(|| node.value()))
+                .flatten()
+        })
+        .collect()
+}
+
+/// The library's games and the saved sessions of a data directory, without the window (to
+/// prepare sessions the window then opens).
+#[allow(dead_code)] // not every test file prepares sessions
+pub fn catalog_and_sessions(
+    data: &Path,
+) -> (
+    veillee_runtime::catalog::Catalog,
+    veillee_runtime::session::Sessions,
+) {
+    environment();
+    let dir = DataDir::at(data);
+    let runtime = veillee_runtime::plugin::Runtime::new(Some(dir.compiled_cache())).unwrap();
+    let catalog = veillee_runtime::catalog::Catalog::open(runtime, dir);
+    let (store, _) = veillee_runtime::store::Store::open(data).unwrap();
+    (catalog, veillee_runtime::session::Sessions::new(store))
+}
+
+/// Two human players, Ana and Bruno.
+#[allow(dead_code)] // not every test file prepares sessions
+pub fn ana_and_bruno() -> Vec<veillee_runtime::store::model::SeatPlayer> {
+    ["Ana", "Bruno"]
+        .map(veillee_runtime::store::model::SeatPlayer::human)
+        .to_vec()
 }

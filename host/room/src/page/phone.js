@@ -55,6 +55,11 @@ let refusedMessage = null;
 let retries = 0;
 let retryTimer = null;
 let turnBefore = false;
+let lastHeard = 0;     // when the room last said something (it says "alive" every 5 s)
+
+// A connection that hears nothing for this long died without closing (Wi-Fi lost, a
+// locked screen): the page drops it and connects again.
+const SILENCE_MS = 15000;
 
 function pickLanguage() {
   const saved = storage('get', 'veillee-lang');
@@ -116,7 +121,9 @@ function connect() {
     if (claim) hello.claim = claim;
     ws.send(JSON.stringify(hello));
   };
+  lastHeard = Date.now();
   ws.onmessage = (event) => {
+    lastHeard = Date.now();
     let message;
     try {
       message = JSON.parse(event.data);
@@ -136,11 +143,31 @@ function connect() {
   };
 }
 
+// Gives up a connection that went silent and connects again at once.
+function abandon() {
+  const dead = socket;
+  socket = null;
+  sending = false;
+  if (dead) dead.close();
+  banner(w('reconnecting'));
+  retries += 1;
+  connect();
+}
+
+function silent() {
+  return socket && socket.readyState !== WebSocket.CONNECTING && Date.now() - lastHeard > SILENCE_MS;
+}
+setInterval(() => { if (!refusedMessage && silent()) abandon(); }, 1000);
+
 // Back from a locked screen or a lost network: try at once rather than wait for the timer.
 function wake() {
-  if (!socket && !refusedMessage && document.visibilityState === 'visible') {
+  if (refusedMessage || document.visibilityState !== 'visible') return;
+  if (!socket) {
     retries = 0;
     connect();
+  } else if (silent()) {
+    retries = 0;
+    abandon();
   }
 }
 document.addEventListener('visibilitychange', wake);
@@ -169,9 +196,11 @@ function receive(message) {
       toast(tr(message.message));
       render();
       break;
+    case 'alive':
+      break;
     case 'refused':
       refusedMessage = message;
-      showRefused(tr(message.message));
+      showEnd();
       break;
     default:
       break;
@@ -287,7 +316,7 @@ function renderChoices() {
   const done = complete();
   if (done.length > 1 || (done.length && selected.length)) {
     box.append(el('span', { text: w('chooseAmong') }));
-    done.forEach((a) => box.append(choiceButton(a)));
+    done.forEach((a) => box.append(choiceButton(a, true)));
   }
   state.actions.filter((a) => a.path.length === 0).forEach((a) => box.append(choiceButton(a)));
   if (selected.length) {
@@ -298,11 +327,14 @@ function renderChoices() {
   }
 }
 
-function choiceButton(action) {
-  return el('button', {
+// A move's button; `among`: one of the moves that share the path tapped so far.
+function choiceButton(action, among = false) {
+  const button = el('button', {
     class: 'choice', type: 'button', text: tr(action.label), 'data-action': action.id,
     onclick: () => play(action),
   });
+  if (among) button.dataset.among = 'true';
+  return button;
 }
 
 function highlightOf(targets) {
@@ -347,6 +379,7 @@ function cardButton(card, lit) {
   }
   if (tappable) {
     button.dataset.tappable = 'true';
+    if (selected.length && lit.next.has(k)) button.dataset.next = 'true';
     button.addEventListener('click', () => tap([target]));
   } else {
     button.disabled = true;
@@ -424,6 +457,7 @@ function drawBoard(board, rotation, lit) {
       if (tappable) {
         hit.setAttribute('role', 'button');
         hit.dataset.tappable = 'true';
+        if (selected.length && targets.some((t) => lit.next.has(key(t)))) hit.dataset.next = 'true';
         hit.addEventListener('click', () => tap(targets));
       }
       root.append(hit);
@@ -536,13 +570,36 @@ function drawPiece(root, cx, cy, s, piece) {
   if (piece.label) root.append(text(cx, cy, piece.label, Math.max(8, s * 0.3), ink, 0.5));
 }
 
+// The score lines as the window lays them out: figures about the whole game as label and
+// value, figures about seats as a table with one row per seat and one column per figure.
 function renderScores() {
   const box = $('scores');
   box.replaceChildren();
-  if (!state.scene.scores.length) return;
-  const table = el('table');
-  state.scene.scores.forEach((line) => {
-    table.append(el('tr', {}, el('td', { text: tr(line.label) }), el('td', { text: line.value })));
+  const lines = state.scene.scores;
+  const general = lines.filter((l) => l.seat === null || l.seat === undefined);
+  if (general.length) {
+    const table = el('table');
+    general.forEach((line) => {
+      table.append(el('tr', {}, el('td', { text: tr(line.label) }), el('td', { text: line.value })));
+    });
+    box.append(table);
+  }
+  const bySeat = lines.filter((l) => !general.includes(l));
+  if (!bySeat.length) return;
+  const seats = [...new Set(bySeat.map((l) => l.seat))];
+  const labels = [];
+  bySeat.forEach((l) => { if (!labels.some((k) => same(k, l.label))) labels.push(l.label); });
+  const head = el('tr', {}, el('th'));
+  labels.forEach((label) => head.append(el('th', { text: tr(label) })));
+  const table = el('table', { class: 'by-seat' }, head);
+  seats.forEach((seat) => {
+    const name = state.players[seat] || `#${seat + 1}`;
+    const row = el('tr', seat === state.seat ? { class: 'mine' } : {}, el('th', { text: name }));
+    labels.forEach((label) => {
+      const line = bySeat.find((l) => l.seat === seat && same(l.label, label));
+      row.append(el('td', { text: line ? line.value : '' }));
+    });
+    table.append(row);
   });
   box.append(table);
 }
@@ -575,6 +632,18 @@ function toast(message) {
   toastTimer = setTimeout(() => { node.hidden = true; }, 4000);
 }
 
+// The room let this phone go. When the host closed the room (the game over, or the
+// launcher quit), the game stays on the screen as it last stood, with the reason above it.
+function showEnd() {
+  const why = tr(refusedMessage.message);
+  if (refusedMessage.code === 'closed' && state) {
+    banner(why);
+    render();
+  } else {
+    showRefused(why);
+  }
+}
+
 function showRefused(message) {
   banner('');
   $('play').hidden = true;
@@ -586,7 +655,7 @@ function showRefused(message) {
 $('lang').addEventListener('click', () => {
   lang = lang === 'fr' ? 'en' : 'fr';
   storage('set', 'veillee-lang', lang);
-  if (refusedMessage) showRefused(tr(refusedMessage.message));
+  if (refusedMessage) showEnd();
   else if (!token) showRefused(w('noLink'));
   render();
 });

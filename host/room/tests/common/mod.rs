@@ -148,6 +148,7 @@ impl Host {
                 } else {
                     PlayerKind::Bot
                 },
+                level: None,
             })
             .collect();
         let live = sessions
@@ -214,18 +215,17 @@ impl Host {
     /// The same path as a click: `Sessions::apply` (saved and flushed), then the log.
     fn play(&mut self, seat: Seat, action: &str) -> Result<(), SessionError> {
         let actions = self.engine.legal_actions(self.live.game, seat)?;
-        let label = actions
-            .iter()
+        let played = actions
+            .into_iter()
             .find(|a| a.id == action)
-            .map(|a| a.label.clone())
-            .unwrap_or_else(|| veillee_sdk::Text::same(action));
+            .unwrap_or_else(|| {
+                veillee_sdk::Action::button(action, veillee_sdk::Text::same(action))
+            });
         let events =
             self.sessions
                 .apply(&mut *self.engine, &mut self.live, seat, action, Value::Null)?;
         let who = self.live.meta.seats[seat as usize].name.clone();
-        let hidden = self.engine.manifest().hidden_information;
-        self.log
-            .extend(move_lines(&who, seat, action, &label, &events, hidden));
+        self.log.extend(move_lines(&who, seat, &played, &events));
         Ok(())
     }
 

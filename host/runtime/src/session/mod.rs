@@ -4,6 +4,7 @@
 //! state. Snapshots every [`SNAPSHOT_EVERY`] moves only make resuming fast. Each move is
 //! durable (flushed) before [`Sessions::apply`] returns.
 
+mod history;
 mod replay;
 mod seat_view;
 
@@ -18,6 +19,7 @@ use crate::store::model::{
 };
 use crate::store::{limits, SessionChange, Store, StoreError};
 
+pub use history::{Played, Seen};
 pub use replay::{Diverged, TURN_TIME_KEY};
 pub use seat_view::{read_seat_view, SeatView, SeenMove, SEAT_VIEW_FORMAT, SEAT_VIEW_VERSION};
 
@@ -163,6 +165,7 @@ impl Sessions {
             last_played: time,
             moves: 0,
             status: engine.status(game)?,
+            phones: Vec::new(),
         };
         let state = engine.save(game)?;
         self.store.commit(
@@ -175,6 +178,22 @@ impl Sessions {
             },
         )?;
         Ok(LiveSession { meta, game })
+    }
+
+    /// Notes the seats players hold on their phones (`seats` in order, each a seat of the
+    /// game), so that resuming opens the room for them again.
+    pub fn set_phones(&self, live: &mut LiveSession, seats: Vec<Seat>) -> Result<(), SessionError> {
+        let mut meta = live.meta.clone();
+        meta.phones = seats;
+        self.store.commit(
+            meta.id,
+            &SessionChange {
+                meta: Some(&meta),
+                ..SessionChange::default()
+            },
+        )?;
+        live.meta = meta;
+        Ok(())
     }
 
     /// Plays an action and saves it durably before returning its events.
@@ -263,13 +282,7 @@ impl Sessions {
         id: u64,
     ) -> Result<LiveSession, SessionError> {
         let meta = self.get(id)?;
-        if engine.manifest().id != meta.game {
-            return Err(SessionError::WrongGame {
-                id,
-                expected: meta.game,
-                found: engine.manifest().id.clone(),
-            });
-        }
+        same_game(engine, id, &meta)?;
         if engine.content_hash() == meta.plugin_hash {
             let snapshot = self.store.latest_snapshot(id, meta.moves)?;
             let from = snapshot.as_ref().map_or(0, |(moves, _)| *moves);
@@ -404,13 +417,7 @@ impl Sessions {
     ) -> Result<SessionMeta, SessionError> {
         check_file(&file)?;
         let mut meta = file.session;
-        if engine.manifest().id != meta.game {
-            return Err(SessionError::WrongGame {
-                id: meta.id,
-                expected: meta.game,
-                found: engine.manifest().id.clone(),
-            });
-        }
+        same_game(engine, meta.id, &meta)?;
         let game = replay::replay(engine, &meta, None, 0, &file.log)?;
         let state = engine.save(game);
         engine.drop_game(game);
@@ -487,6 +494,18 @@ pub fn check_file(file: &SessionFile) -> Result<(), SessionError> {
 
 /// How many log entries to keep so as to take back `steps` decisions: trailing bot moves
 /// go with the human move before them; a log of bots only loses one move per step.
+/// Refuses an engine of another game than session `id`'s.
+fn same_game(engine: &dyn GameEngine, id: u64, meta: &SessionMeta) -> Result<(), SessionError> {
+    if engine.manifest().id != meta.game {
+        return Err(SessionError::WrongGame {
+            id,
+            expected: meta.game.clone(),
+            found: engine.manifest().id.clone(),
+        });
+    }
+    Ok(())
+}
+
 fn undo_point(log: &[LogEntry], seats: &[SeatPlayer], steps: u32) -> usize {
     let is_human = |e: &LogEntry| {
         seats

@@ -7,9 +7,8 @@
 //! hands it never saw.
 
 use serde::{Deserialize, Serialize};
-use veillee_sdk::{Handle, Scene, Seat, Status, Text};
+use veillee_sdk::{Scene, Seat, Status, Text};
 
-use super::replay::apply_entry;
 use super::{SessionError, Sessions};
 use crate::engine::GameEngine;
 use crate::store::limits;
@@ -65,69 +64,18 @@ impl Sessions {
         seat: Seat,
     ) -> Result<SeatView, SessionError> {
         let meta = self.get(id)?;
-        if seat >= meta.setup.players {
-            return Err(SessionError::BadFile(format!(
-                "session {id} has {} seats (0–{}), not seat {seat}",
-                meta.setup.players,
-                meta.setup.players.saturating_sub(1)
-            )));
-        }
-        if engine.manifest().id != meta.game {
-            return Err(SessionError::WrongGame {
-                id,
-                expected: meta.game,
-                found: engine.manifest().id.clone(),
-            });
-        }
-        let log = self.store.log(id, 0)?;
-        let game = engine.create(&meta.setup)?;
-        let seen = seen_moves(engine, game, seat, &log)
-            .and_then(|(start, moves)| Ok((start, moves, engine.status(game)?)));
-        engine.drop_game(game);
-        let (start, moves, status) = seen?;
+        let seen = self.seen_by(engine, id, Some(seat))?;
         Ok(SeatView {
             format: SEAT_VIEW_FORMAT.into(),
             format_version: SEAT_VIEW_VERSION,
             game: meta.game.clone(),
             seat,
             players: player_names(&meta),
-            start,
-            moves,
-            status,
+            start: seen.start,
+            moves: seen.moves,
+            status: seen.status,
         })
     }
-}
-
-/// Plays `log` on `game`, recording what `viewer` saw: the start scene and every move.
-fn seen_moves(
-    engine: &mut dyn GameEngine,
-    game: Handle,
-    viewer: Seat,
-    log: &[crate::store::model::LogEntry],
-) -> Result<(Scene, Vec<SeenMove>), crate::engine::EngineError> {
-    let start = engine.view(game, Some(viewer))?;
-    let mut moves = Vec::with_capacity(log.len());
-    for entry in log {
-        let actions = engine.legal_actions(game, entry.seat)?;
-        // The label as the viewer reads it; a move the listing no longer has (a turn's
-        // end played by the host) is named by nothing secret.
-        let text = actions
-            .iter()
-            .find(|a| a.id == entry.action)
-            .map(|a| a.label_for(entry.seat, Some(viewer)).clone())
-            .unwrap_or_else(|| Text::same("…"));
-        let events = apply_entry(engine, game, entry.seat, &entry.action, &entry.extra)?;
-        moves.push(SeenMove {
-            seat: entry.seat,
-            text,
-            events: events
-                .iter()
-                .map(|e| e.text_for(Some(entry.seat), Some(viewer)).clone())
-                .collect(),
-            scene: engine.view(game, Some(viewer))?,
-        });
-    }
-    Ok((start, moves))
 }
 
 fn player_names(meta: &SessionMeta) -> Vec<String> {

@@ -3,11 +3,12 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use serde_json::{json, Value};
+use veillee_sdk::search::{SearchAnswer, SearchRequest};
 use veillee_sdk::{
     Action, Event, GameError, Handle, Manifest, PlayoutResult, Scene, Seat, Setup, Status,
 };
 
-use crate::script::{ChoiceRequest, GameAccess, HookResult, Powers, Rng, Script};
+use crate::script::{ChoiceRequest, GameAccess, HookArg, HookResult, Powers, Rng, Script};
 use crate::VariantError;
 use veillee_engine::{EngineError, GameEngine};
 
@@ -351,8 +352,9 @@ impl GameEngine for VariantEngine {
                 seats: pending.seats_to_answer(),
             });
         }
-        let base = slot.base;
-        self.base.status(base)
+        let VariantEngine { base, games, .. } = self;
+        let slot = games.get_mut(&game).ok_or_else(|| no_live_game(game))?;
+        slot.base_status(&mut **base)
     }
 
     fn legal_actions(&mut self, game: Handle, seat: Seat) -> Result<Vec<Action>, EngineError> {
@@ -382,8 +384,7 @@ impl GameEngine for VariantEngine {
         if slot.v.pending.is_some() {
             return self.answer(game, seat, action_id);
         }
-        let base = slot.base;
-        let before = match self.base.status(base)? {
+        let before = match self.status(game)? {
             Status::Finished { .. } => return Err(GameError::GameOver.into()),
             Status::ToAct { seats } if !seats.contains(&seat) => {
                 return Err(GameError::NotYourTurn { seat }.into())
@@ -442,7 +443,9 @@ impl GameEngine for VariantEngine {
             }),
             None => queue.push_back(Step::Base { seat, action }),
         }
-        queue.push_back(Step::TurnStarts { before });
+        if self.scripts.iter().any(|s| s.has_hook("on_turn_start")) {
+            queue.push_back(Step::TurnStarts { before });
+        }
         match self.advance(game, queue, snapshot.clone(), None)? {
             Advance::Events(more) => {
                 events.extend(more);
@@ -527,10 +530,7 @@ impl GameEngine for VariantEngine {
             // history, so it must not switch the script off.
             if let HookResult::Done { returned, .. } = script.run(
                 "view",
-                &[
-                    json!(viewer),
-                    serde_json::to_value(&scene).unwrap_or(Value::Null),
-                ],
+                &[HookArg::Seat(viewer), HookArg::Scene(&scene)],
                 &slot.v.scripts[index].data,
                 slot.v.rng,
                 &[],
@@ -538,7 +538,9 @@ impl GameEngine for VariantEngine {
                 manifest,
                 Powers::Read,
             )? {
+                let before = scene.clone();
                 apply_view(&mut scene, returned.first());
+                script.note_changed("view", scene != before);
             }
         }
         Ok(scene)
@@ -563,6 +565,10 @@ impl GameEngine for VariantEngine {
         let (base, v) = (slot.base, slot.v.clone());
         let Some(asked) = v.pending.clone() else {
             let copy = self.base.redraw_hidden(base, viewer, seed)?;
+            // What `ctx.random` will draw is unknown to every seat: re-drawn too, so that a
+            // bot searching this copy cannot foresee it.
+            let mut v = v;
+            v.rng = Rng::seeded(seed.rotate_left(23) ^ 0x7265_6472_6177);
             return Ok(self.insert(Slot::new(copy, v)));
         };
         // A choice is pending: keep the first re-draw in which the viewer would be asked
@@ -587,9 +593,34 @@ impl GameEngine for VariantEngine {
         Ok(self.insert(Slot::new(copy, v)))
     }
 
+    fn search(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        request: &SearchRequest,
+    ) -> Result<Option<SearchAnswer>, EngineError> {
+        // Inside the plugin only when no script concerns any action (nothing watched, no
+        // question pending): then the plugin alone plays the game as the scripts would.
+        // Otherwise the caller searches through this engine, hooks included.
+        match self.watch(game) {
+            Some(watch) if watch.is_empty() => {
+                let base = self.slot(game)?.base;
+                self.base.search(base, seat, request)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn evaluate(&mut self, game: Handle, players: u8) -> Result<Option<Vec<f32>>, EngineError> {
+        // With a question pending, the position is the base game's; only the question is
+        // on top of it.
+        let base = self.slot(game)?.base;
+        self.base.evaluate(base, players)
+    }
+
     fn operation(&mut self, game: Handle, name: &str, args: &Value) -> Result<Value, EngineError> {
-        // A command may change the game: forget the listed actions.
-        self.slot_mut(game)?.listed = None;
+        // A command may change the game: forget what was read of it.
+        self.slot_mut(game)?.changed();
         let base = self.slot(game)?.base;
         self.base.operation(base, name, args)
     }

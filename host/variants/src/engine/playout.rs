@@ -52,28 +52,44 @@ impl VariantEngine {
         first: Option<String>,
         rng: &mut GameRng,
     ) -> Result<bool, EngineError> {
-        let mut candidates: Vec<String> = self
-            .legal_actions(game, seat)?
-            .into_iter()
-            .map(|a| a.id)
-            .collect();
+        // The list is read only when it is needed: to pick, or after a refusal.
+        let mut candidates: Option<Vec<String>> = None;
         let mut next = first;
         loop {
             let id = match next.take() {
                 Some(id) => id,
-                None => match rng.pick(&candidates) {
-                    Some(id) => id.clone(),
-                    None => return Ok(false),
-                },
+                None => {
+                    if candidates.is_none() {
+                        candidates = Some(self.ids(game, seat)?);
+                    }
+                    match candidates.as_ref().and_then(|listed| rng.pick(listed)) {
+                        Some(id) => id.clone(),
+                        None => return Ok(false),
+                    }
+                }
             };
             match self.apply(game, seat, &id) {
                 Ok(_) => return Ok(true),
                 Err(EngineError::Game(GameError::Refused { .. })) => {
-                    candidates.retain(|c| *c != id)
+                    if candidates.is_none() {
+                        candidates = Some(self.ids(game, seat)?);
+                    }
+                    if let Some(listed) = candidates.as_mut() {
+                        listed.retain(|c| *c != id);
+                    }
                 }
                 Err(e) => return Err(e),
             }
         }
+    }
+
+    /// The ids of `seat`'s legal actions (through the scripts).
+    fn ids(&mut self, game: Handle, seat: Seat) -> Result<Vec<String>, EngineError> {
+        Ok(self
+            .legal_actions(game, seat)?
+            .into_iter()
+            .map(|a| a.id)
+            .collect())
     }
 
     /// A random playout: stretches inside the plugin (`playout_until`) between the moves the
@@ -99,7 +115,7 @@ impl VariantEngine {
                 let stretch =
                     self.base
                         .playout_until(base, rng.next_u64(), max_moves - moves, &watch)?;
-                self.slot_mut(game)?.listed = None;
+                self.slot_mut(game)?.changed();
                 match stretch {
                     None => in_plugin = false,
                     Some(stop) => {

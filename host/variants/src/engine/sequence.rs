@@ -4,10 +4,10 @@
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 use veillee_sdk::{text, Action, Event, GameError, Handle, Seat, Status, Text};
 
-use crate::script::{ChoiceRequest, GameAccess, HookResult, Powers, Script};
+use crate::script::{ChoiceRequest, GameAccess, HookArg, HookResult, Powers, Script};
 use veillee_engine::EngineError;
 
 use super::state::{Listed, Pending, Rollback};
@@ -62,51 +62,52 @@ pub(super) enum Step {
 
 impl Step {
     /// The hook a step calls: (script, hook name, arguments after `ctx`, powers).
-    pub(super) fn hook(&self) -> Option<(usize, &'static str, Vec<Value>, Powers)> {
+    pub(super) fn hook(&self) -> Option<(usize, &'static str, Vec<HookArg<'_>>, Powers)> {
+        let seat = |s: &Seat| HookArg::Seat(Some(*s));
         Some(match self {
             Step::Setup { script } => (*script, "setup", Vec::new(), Powers::Full),
             Step::Before {
                 script,
-                seat,
+                seat: s,
                 action,
             } => (
                 *script,
                 "before_action",
-                vec![json!(seat), json!(action)],
+                vec![seat(s), HookArg::Action(action)],
                 Powers::NoCommands,
             ),
             Step::Play {
                 script,
-                seat,
+                seat: s,
                 action,
             } => (
                 *script,
                 "play_action",
-                vec![json!(seat), json!(action)],
+                vec![seat(s), HookArg::Action(action)],
                 Powers::Full,
             ),
             Step::After {
                 script,
-                seat,
+                seat: s,
                 action,
                 events,
             } => (
                 *script,
                 "after_action",
-                vec![json!(seat), json!(action), json!(events)],
+                vec![seat(s), HookArg::Action(action), HookArg::Events(events)],
                 Powers::Full,
             ),
-            Step::TurnStart { script, seat } => {
-                (*script, "on_turn_start", vec![json!(seat)], Powers::Full)
+            Step::TurnStart { script, seat: s } => {
+                (*script, "on_turn_start", vec![seat(s)], Powers::Full)
             }
             Step::TurnEnd {
                 script,
-                seat,
+                seat: s,
                 elapsed_ms,
             } => (
                 *script,
                 "on_turn_end",
-                vec![json!(seat), json!(*elapsed_ms as f64 / 1000.0)],
+                vec![seat(s), HookArg::Number(*elapsed_ms as f64 / 1000.0)],
                 Powers::Full,
             ),
             Step::Base { .. } | Step::TurnStarts { .. } => return None,
@@ -181,7 +182,7 @@ impl VariantEngine {
         } = self;
         let slot = games.get_mut(&game).ok_or_else(|| no_live_game(game))?;
         slot.v.pending = None;
-        slot.listed = None;
+        slot.changed();
         loop {
             let (step, answers) = match resume.take() {
                 Some(resumed) => resumed,
@@ -192,14 +193,16 @@ impl VariantEngine {
             };
             match &step {
                 Step::Base { seat, action } => {
-                    let done = base.apply(slot.base, *seat, &action.id)?;
+                    let done = base.apply(slot.base, *seat, &action.id);
+                    slot.status = None;
+                    let done = done?;
                     rollback = None;
                     events.extend(done.iter().cloned());
                     queue_after_hooks(&mut queue, scripts, *seat, action, &done);
                     continue;
                 }
                 Step::TurnStarts { before } => {
-                    if let Status::ToAct { seats } = base.status(slot.base)? {
+                    if let Status::ToAct { seats } = slot.base_status(&mut **base)? {
                         for &seat in seats.iter().rev() {
                             if before.contains(&seat) {
                                 continue;
@@ -241,11 +244,16 @@ impl VariantEngine {
                     events: added,
                     scratch,
                 } => {
+                    let changed = scratch.is_some()
+                        || !added.is_empty()
+                        || rng != slot.v.rng
+                        || data != slot.v.scripts[index].data;
                     slot.v.scripts[index].data = data;
                     slot.v.rng = rng;
                     if let Some(scratch) = scratch {
                         base.drop_game(slot.base);
                         slot.base = scratch;
+                        slot.status = None;
                     }
                     if let Step::Play { seat, action, .. } = &step {
                         // The added action is played: nothing to roll back any more.
@@ -253,8 +261,13 @@ impl VariantEngine {
                         queue_after_hooks(&mut queue, scripts, *seat, action, &added);
                     }
                     events.extend(added);
+                    let refused = match &step {
+                        Step::Before { .. } => refusal(script, &returned),
+                        _ => None,
+                    };
+                    script.note_changed(hook, changed || refused.is_some());
                     if let Step::Before { seat, action, .. } = &step {
-                        if let Some(reason) = refusal(script, &returned) {
+                        if let Some(reason) = refused {
                             if let Some(rollback) = rollback.take() {
                                 slot.v.rng = rollback.rng;
                                 slot.v.scripts = rollback.scripts;
@@ -298,53 +311,19 @@ impl VariantEngine {
         mut actions: Vec<Action>,
         failures: &mut Vec<(usize, String)>,
     ) -> Result<Vec<Action>, EngineError> {
-        let VariantEngine {
-            base,
-            scripts,
-            games,
-            manifest,
-            ..
-        } = self;
-        let slot = games.get(&game).ok_or_else(|| no_live_game(game))?;
-        for (index, script) in scripts.iter().enumerate() {
-            if slot.v.scripts[index].disabled.is_some()
-                || !script.has_hook("filter_actions")
-                || !actions.iter().any(|a| script.concerns(&a.id))
-            {
-                continue;
-            }
-            let mut access = GameAccess {
-                engine: &mut **base,
-                base: slot.base,
-                players: slot.v.players,
-            };
-            let result = script.run(
-                "filter_actions",
-                &[json!(seat), json!(actions)],
-                &slot.v.scripts[index].data,
-                slot.v.rng,
-                &[],
-                &mut access,
-                manifest,
-                Powers::Read,
-            )?;
-            match result {
-                HookResult::Done { returned, .. } => {
-                    match apply_filter(&actions, returned.first()) {
-                        Ok(kept) => actions = kept,
-                        Err(why) => failures.push((
-                            index,
-                            format!("{}: {why} (in filter_actions)", script.file()),
-                        )),
-                    }
-                }
-                HookResult::Pending(_) => failures.push((
-                    index,
-                    format!("{}: filter_actions cannot ask a choice", script.file()),
-                )),
-                HookResult::Failed(message) => failures.push((index, message)),
-            }
-        }
+        self.listing_hooks(
+            game,
+            "filter_actions",
+            &mut actions,
+            failures,
+            |actions| vec![HookArg::Seat(Some(seat)), HookArg::Actions(actions)],
+            |_, returned, actions| {
+                let kept = apply_filter(actions, returned)?;
+                let changed = kept != *actions;
+                *actions = kept;
+                Ok(changed)
+            },
+        )?;
         Ok(actions)
     }
 
@@ -377,6 +356,37 @@ impl VariantEngine {
         if actions.is_empty() {
             return Ok(owners);
         }
+        self.listing_hooks(
+            game,
+            "add_actions",
+            actions,
+            failures,
+            |_| vec![HookArg::Seat(Some(seat))],
+            |index, returned, actions| {
+                let more = read_added(returned, actions)?;
+                let changed = !more.is_empty();
+                owners.extend(more.iter().map(|a| (a.id.clone(), index)));
+                actions.extend(more);
+                Ok(changed)
+            },
+        )?;
+        Ok(owners)
+    }
+
+    /// Runs a listing hook (`add_actions`, `filter_actions`: queries only) of every script
+    /// still on that has it and is concerned by one of `actions`, in script order. `args`
+    /// gives the hook's arguments from the list so far; `read` takes in what it returned
+    /// (script index, first returned value, the list to change) and says whether the list
+    /// changed, or why what it returned is wrong (then the script goes to `failures`).
+    fn listing_hooks(
+        &mut self,
+        game: Handle,
+        hook: &'static str,
+        actions: &mut Vec<Action>,
+        failures: &mut Vec<(usize, String)>,
+        args: impl for<'a> Fn(&'a [Action]) -> Vec<HookArg<'a>>,
+        mut read: impl FnMut(usize, Option<&Value>, &mut Vec<Action>) -> Result<bool, String>,
+    ) -> Result<(), EngineError> {
         let VariantEngine {
             base,
             scripts,
@@ -387,7 +397,7 @@ impl VariantEngine {
         let slot = games.get(&game).ok_or_else(|| no_live_game(game))?;
         for (index, script) in scripts.iter().enumerate() {
             if slot.v.scripts[index].disabled.is_some()
-                || !script.has_hook("add_actions")
+                || !script.has_hook(hook)
                 || !actions.iter().any(|a| script.concerns(&a.id))
             {
                 continue;
@@ -398,8 +408,8 @@ impl VariantEngine {
                 players: slot.v.players,
             };
             let result = script.run(
-                "add_actions",
-                &[json!(seat)],
+                hook,
+                &args(actions),
                 &slot.v.scripts[index].data,
                 slot.v.rng,
                 &[],
@@ -408,23 +418,20 @@ impl VariantEngine {
                 Powers::Read,
             )?;
             match result {
-                HookResult::Done { returned, .. } => match read_added(returned.first(), actions) {
-                    Ok(more) => {
-                        owners.extend(more.iter().map(|a| (a.id.clone(), index)));
-                        actions.extend(more);
-                    }
+                HookResult::Done { returned, .. } => match read(index, returned.first(), actions) {
+                    Ok(changed) => script.note_changed(hook, changed),
                     Err(why) => {
-                        failures.push((index, format!("{}: {why} (in add_actions)", script.file())))
+                        failures.push((index, format!("{}: {why} (in {hook})", script.file())))
                     }
                 },
                 HookResult::Pending(_) => failures.push((
                     index,
-                    format!("{}: add_actions cannot ask a choice", script.file()),
+                    format!("{}: {hook} cannot ask a choice", script.file()),
                 )),
                 HookResult::Failed(message) => failures.push((index, message)),
             }
         }
-        Ok(owners)
+        Ok(())
     }
 
     /// The legal actions of one question. An answer is private: the seat asked reads its

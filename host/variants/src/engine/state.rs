@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use veillee_sdk::{Action, Handle, Seat};
+use veillee_engine::{EngineError, GameEngine};
+use veillee_sdk::{Action, Handle, Seat, Status};
 
 use crate::script::{ChoiceRequest, Rng};
 
@@ -21,6 +22,9 @@ pub(super) struct Slot {
     /// bot) lists the actions and then applies one of them, and both need the list passed
     /// through every `filter_actions`.
     pub(super) listed: Option<Listed>,
+    /// The base game's status, kept until the base game changes: a move asks for it several
+    /// times (whose turn, the seats whose turn begins), each a call into the plugin.
+    pub(super) status: Option<Status>,
 }
 
 impl Slot {
@@ -29,7 +33,28 @@ impl Slot {
             base,
             v,
             listed: None,
+            status: None,
         }
+    }
+
+    /// The base game changed (a move, a command, a stretch played inside the plugin): what
+    /// was read of it no longer holds.
+    pub(super) fn changed(&mut self) {
+        self.listed = None;
+        self.status = None;
+    }
+
+    /// The base game's status, asked of the base engine once per change.
+    pub(super) fn base_status(
+        &mut self,
+        engine: &mut dyn GameEngine,
+    ) -> Result<Status, EngineError> {
+        if let Some(status) = &self.status {
+            return Ok(status.clone());
+        }
+        let status = engine.status(self.base)?;
+        self.status = Some(status.clone());
+        Ok(status)
     }
 }
 

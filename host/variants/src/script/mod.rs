@@ -4,7 +4,7 @@
 //! (`ctx.state`, the random generator, pending choices) lives in the variant engine's
 //! per-game data and is passed in and out at every call, so games stay plain data.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use mlua::chunk::ChunkMode;
@@ -84,6 +84,25 @@ pub struct Script {
     module: Table,
     meter: Rc<Meter>,
     limits: VariantLimits,
+    /// Per hook, in [`HOOKS`] order: how often it ran, and how often it changed something.
+    counts: [(Cell<u64>, Cell<u64>); HOOKS.len()],
+    /// [`CTX_BUILDER`], loaded once.
+    ctx_builder: Function,
+}
+
+/// How often one hook of a script ran, and how often it changed something (see
+/// [`Script::hook_counts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HookCount {
+    /// The hook's name.
+    pub hook: &'static str,
+    /// Calls.
+    pub runs: u64,
+    /// Calls that changed something: a command, an event, `ctx.state` or a random draw
+    /// (`setup`, `after_action`, …), a refusal (`before_action`), an action added
+    /// (`add_actions`), a list that is not the one given (`filter_actions`), a scene that is
+    /// not the game's (`view`).
+    pub changed: u64,
 }
 
 impl std::fmt::Debug for Script {
@@ -127,6 +146,37 @@ pub struct ChoiceRequest {
     pub prompt: Text,
 }
 
+/// One argument of a hook (after `ctx`), turned into Lua straight from its Rust value: a
+/// listing or an action is not first rebuilt as JSON.
+#[derive(Clone, Copy, Debug)]
+pub enum HookArg<'a> {
+    /// A seat, or `nil` (a spectator's view).
+    Seat(Option<Seat>),
+    /// A number (`on_turn_end`'s seconds).
+    Number(f64),
+    /// An action `{ id, label, path, … }`.
+    Action(&'a veillee_sdk::Action),
+    /// A list of actions.
+    Actions(&'a [veillee_sdk::Action]),
+    /// A list of events.
+    Events(&'a [Event]),
+    /// A scene.
+    Scene(&'a veillee_sdk::Scene),
+}
+
+impl HookArg<'_> {
+    fn to_lua(self, lua: &Lua, ser: mlua::serde::SerializeOptions) -> mlua::Result<Value> {
+        match self {
+            HookArg::Seat(seat) => lua.to_value_with(&seat, ser),
+            HookArg::Number(n) => Ok(Value::Number(n)),
+            HookArg::Action(action) => lua.to_value_with(action, ser),
+            HookArg::Actions(actions) => lua.to_value_with(actions, ser),
+            HookArg::Events(events) => lua.to_value_with(events, ser),
+            HookArg::Scene(scene) => lua.to_value_with(scene, ser),
+        }
+    }
+}
+
 /// The game a hook call reaches through `ctx.game`.
 pub struct GameAccess<'a> {
     /// The base engine.
@@ -161,6 +211,39 @@ pub enum HookResult {
     Failed(String),
 }
 
+/// The operations `ctx`'s functions ask of the host (see [`CTX_BUILDER`]).
+const HOST_QUERY: i64 = 1;
+const HOST_COMMAND: i64 = 2;
+const HOST_PASS_TURN: i64 = 3;
+const HOST_STATUS: i64 = 4;
+const HOST_RANDOM: i64 = 5;
+const HOST_CHOOSE: i64 = 6;
+const HOST_CHOOSE_ALL: i64 = 7;
+const HOST_EVENT: i64 = 8;
+
+/// Builds a hook call's `ctx` from the call's one host function: plain Lua closures, cheap
+/// to make, each naming its operation by number.
+const CTX_BUILDER: &str = r#"
+return function(host, id, players, state)
+  return {
+    game = {
+      id = id,
+      players = players,
+      query = function(name, args) return host(1, name, args) end,
+      command = function(name, args) return host(2, name, args) end,
+      pass_turn = function() return host(3) end,
+      status = function() return host(4) end,
+    },
+    players = players,
+    state = state,
+    random = function(n) return host(5, n) end,
+    choose = function(seat, options, prompt) return host(6, seat, options, prompt) end,
+    choose_all = function(questions) return host(7, questions) end,
+    event = function(text) return host(8, text) end,
+  }
+end
+"#;
+
 /// Mutable state of one hook call, shared by the `ctx` functions.
 struct Call<'a, 'g> {
     game: &'a mut GameAccess<'g>,
@@ -184,7 +267,7 @@ impl Script {
             file: file.to_string(),
             detail,
         };
-        let lua = sandbox(&limits, Rc::clone(&meter))
+        let lua = sandbox(file, &limits, Rc::clone(&meter))
             .map_err(|e| bad(format!("the sandbox could not start: {e}")))?;
         lua.set_app_data(CallRng(None));
         let chunk = lua
@@ -204,6 +287,12 @@ impl Script {
             )));
         };
         let info = read_info(&module).map_err(bad)?;
+        let ctx_builder: Function = lua
+            .load(CTX_BUILDER)
+            .set_name("=ctx")
+            .set_mode(ChunkMode::Text)
+            .call(())
+            .map_err(|e| bad(format!("the sandbox could not start: {e}")))?;
         Ok(Script {
             info,
             file: file.to_string(),
@@ -213,7 +302,32 @@ impl Script {
             module,
             meter,
             limits,
+            counts: Default::default(),
+            ctx_builder,
         })
+    }
+
+    /// How often each of its hooks ran in this engine, and changed something: what
+    /// `veillee check-variant` reports. Only the hooks the script has, in [`HOOKS`] order.
+    pub fn hook_counts(&self) -> Vec<HookCount> {
+        HOOKS
+            .iter()
+            .zip(&self.counts)
+            .filter(|(hook, _)| self.has_hook(hook))
+            .map(|(hook, (runs, changed))| HookCount {
+                hook,
+                runs: runs.get(),
+                changed: changed.get(),
+            })
+            .collect()
+    }
+
+    /// Counts a call of `hook` that changed something, as its caller judges it.
+    pub fn note_changed(&self, hook: &str, changed: bool) {
+        if let (true, Some(i)) = (changed, HOOKS.iter().position(|h| *h == hook)) {
+            let count = &self.counts[i].1;
+            count.set(count.get() + 1);
+        }
     }
 
     /// The script's metadata.
@@ -263,7 +377,7 @@ impl Script {
     pub fn run(
         &self,
         hook: &'static str,
-        args: &[serde_json::Value],
+        args: &[HookArg<'_>],
         data: &serde_json::Value,
         rng: Rng,
         answers: &[u32],
@@ -280,6 +394,10 @@ impl Script {
                 scratch: None,
             });
         };
+        if let Some(i) = HOOKS.iter().position(|h| *h == hook) {
+            let runs = &self.counts[i].0;
+            runs.set(runs.get() + 1);
+        }
         let call = RefCell::new(Call {
             game,
             manifest,
@@ -346,7 +464,7 @@ impl Script {
         &self,
         function: &Function,
         call: &RefCell<Call<'_, '_>>,
-        args: &[serde_json::Value],
+        args: &[HookArg<'_>],
         data: &serde_json::Value,
     ) -> mlua::Result<(Vec<serde_json::Value>, serde_json::Value)> {
         let lua = &self.lua;
@@ -359,28 +477,47 @@ impl Script {
             .deny_recursive_tables(true)
             .encode_empty_tables_as_array(false);
         lua.scope(|scope| {
-            let ctx = lua.create_table()?;
-            let game = lua.create_table()?;
-            let players = call.borrow().game.players;
-            game.raw_set("id", call.borrow().manifest.id.as_str())?;
-            game.raw_set("players", players)?;
-            game.raw_set(
-                "query",
-                scope.create_function(|lua, (name, args): (String, Value)| {
-                    operation(lua, call, OperationKind::Query, &name, args, de, ser)
-                })?,
-            )?;
-            game.raw_set(
-                "command",
-                scope.create_function(|lua, (name, args): (String, Value)| {
-                    operation(lua, call, OperationKind::Command, &name, args, de, ser)
-                })?,
-            )?;
-            // Every game's way to pass the turn, under one name: its `pass_turn` command.
-            game.raw_set(
-                "pass_turn",
-                scope.create_function(|lua, ()| {
-                    operation(
+            // One host function per call, which the script's `ctx` (built in Lua by
+            // CTX_BUILDER, see `Script::load`) calls with an operation number: creating one
+            // scoped function is what costs, not Lua closures.
+            let host = scope.create_function(|lua, args: MultiValue| {
+                let mut args = args.into_iter();
+                let op = match args.next() {
+                    Some(Value::Integer(op)) => op,
+                    _ => return Err(mlua::Error::runtime("ctx: bad call")),
+                };
+                let mut next = || args.next().unwrap_or(Value::Nil);
+                let name = |value: Value, what: &str| -> mlua::Result<String> {
+                    match value {
+                        Value::String(s) => Ok(s.to_str()?.to_string()),
+                        other => Err(mlua::Error::runtime(format!(
+                            "{what} needs an operation name (a string), not a {}",
+                            other.type_name()
+                        ))),
+                    }
+                };
+                let number = |value: Value, what: &str| -> mlua::Result<i64> {
+                    match value {
+                        Value::Integer(n) => Ok(n),
+                        Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Ok(n as i64),
+                        other => Err(mlua::Error::runtime(format!(
+                            "{what} needs a whole number, not a {}",
+                            other.type_name()
+                        ))),
+                    }
+                };
+                match op {
+                    HOST_QUERY | HOST_COMMAND => {
+                        let (kind, what) = if op == HOST_QUERY {
+                            (OperationKind::Query, "ctx.game.query")
+                        } else {
+                            (OperationKind::Command, "ctx.game.command")
+                        };
+                        let name = name(next(), what)?;
+                        let args = next();
+                        operation(lua, call, kind, &name, args, de, ser)
+                    }
+                    HOST_PASS_TURN => operation(
                         lua,
                         call,
                         OperationKind::Command,
@@ -388,72 +525,62 @@ impl Script {
                         Value::Nil,
                         de,
                         ser,
-                    )
-                })?,
-            )?;
-            game.raw_set(
-                "status",
-                scope.create_function(|lua, ()| {
-                    let mut c = call.borrow_mut();
-                    let handle = c.scratch.unwrap_or(c.game.base);
-                    match c.game.engine.status(handle) {
-                        Ok(status) => lua.to_value_with(&status, ser),
-                        Err(e) => {
-                            let message = e.to_string();
-                            c.fatal.get_or_insert(e);
-                            Err(mlua::Error::runtime(message))
+                    ),
+                    HOST_STATUS => {
+                        let mut c = call.borrow_mut();
+                        let handle = c.scratch.unwrap_or(c.game.base);
+                        match c.game.engine.status(handle) {
+                            Ok(status) => lua.to_value_with(&status, ser),
+                            Err(e) => {
+                                let message = e.to_string();
+                                c.fatal.get_or_insert(e);
+                                Err(mlua::Error::runtime(message))
+                            }
                         }
                     }
-                })?,
-            )?;
-            ctx.raw_set("game", game)?;
-            ctx.raw_set("players", players)?;
-            ctx.raw_set(
-                "random",
-                scope.create_function(|lua, n: i64| {
-                    if n < 1 {
-                        return Err(mlua::Error::runtime(format!(
-                            "ctx.random(n) needs n >= 1 (got {n})"
-                        )));
+                    HOST_RANDOM => {
+                        let n = number(next(), "ctx.random(n)")?;
+                        if n < 1 {
+                            return Err(mlua::Error::runtime(format!(
+                                "ctx.random(n) needs n >= 1 (got {n})"
+                            )));
+                        }
+                        random_in(lua, 1, n).map(Value::Integer)
                     }
-                    random_in(lua, 1, n)
-                })?,
-            )?;
-            ctx.raw_set(
-                "choose",
-                scope.create_function(|lua, (seat, options, prompt): (i64, Value, Value)| {
-                    choose(lua, call, seat, options, prompt, de)
-                })?,
-            )?;
-            ctx.raw_set(
-                "choose_all",
-                scope.create_function(|lua, questions: Value| {
-                    choose_all(lua, call, questions, de)
-                })?,
-            )?;
-            ctx.raw_set(
-                "event",
-                scope.create_function(|lua, message: Value| {
-                    let mut c = call.borrow_mut();
-                    if c.powers == Powers::Read {
-                        return Err(mlua::Error::runtime(format!(
-                            "ctx.event is not available in {}",
-                            c.hook
-                        )));
+                    HOST_CHOOSE => {
+                        let seat = number(next(), "ctx.choose's seat")?;
+                        let options = next();
+                        let prompt = next();
+                        choose(lua, call, seat, options, prompt, de).map(Value::Integer)
                     }
-                    let text = to_text(lua, message, de, "ctx.event's text")?;
-                    c.events.push(Event::new(text));
-                    Ok(())
-                })?,
-            )?;
+                    HOST_CHOOSE_ALL => choose_all(lua, call, next(), de).map(Value::Table),
+                    HOST_EVENT => {
+                        let mut c = call.borrow_mut();
+                        if c.powers == Powers::Read {
+                            return Err(mlua::Error::runtime(format!(
+                                "ctx.event is not available in {}",
+                                c.hook
+                            )));
+                        }
+                        let text = to_text(lua, next(), de, "ctx.event's text")?;
+                        c.events.push(Event::new(text));
+                        Ok(Value::Nil)
+                    }
+                    _ => Err(mlua::Error::runtime("ctx: bad call")),
+                }
+            })?;
             let state = match state::from_json(lua, data)? {
                 Value::Nil => Value::Table(lua.create_table()?),
                 other => other,
             };
-            ctx.raw_set("state", state)?;
+            let (id, players) = {
+                let c = call.borrow();
+                (c.manifest.id.clone(), c.game.players)
+            };
+            let ctx: Table = self.ctx_builder.call((host, id, players, state))?;
             let mut values = vec![Value::Table(ctx.clone())];
             for arg in args {
-                values.push(lua.to_value_with(arg, ser)?);
+                values.push(arg.to_lua(lua, ser)?);
             }
             let returned: MultiValue = function.call(MultiValue::from_vec(values))?;
             let mut out = Vec::new();

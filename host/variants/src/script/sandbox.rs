@@ -16,7 +16,7 @@ pub(super) const CHOICE_PENDING: &str = "veillee: waiting for a player's choice"
 
 /// Builds the sandboxed Luau state: safe libraries only, seeded `math.random`, read-only
 /// globals and libraries, an instruction budget and a memory cap.
-pub(super) fn sandbox(limits: &VariantLimits, meter: Rc<Meter>) -> mlua::Result<Lua> {
+pub(super) fn sandbox(file: &str, limits: &VariantLimits, meter: Rc<Meter>) -> mlua::Result<Lua> {
     let libs = StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
     let lua = Lua::new_with(libs, LuaOptions::default())?;
     let globals = lua.globals();
@@ -30,7 +30,6 @@ pub(super) fn sandbox(limits: &VariantLimits, meter: Rc<Meter>) -> mlua::Result<
         "loadstring",
         "collectgarbage",
         "gcinfo",
-        "print",
         "getfenv",
         "setfenv",
         "newproxy",
@@ -115,6 +114,7 @@ pub(super) fn sandbox(limits: &VariantLimits, meter: Rc<Meter>) -> mlua::Result<
             ))
         })?,
     )?;
+    globals.raw_set("print", print_function(&lua, file, Rc::clone(&meter))?)?;
     charge_string_work(&lua, &meter, &string)?;
     hide_addresses(&lua)?;
     lua.sandbox(true)?;
@@ -133,6 +133,35 @@ pub(super) fn sandbox(limits: &VariantLimits, meter: Rc<Meter>) -> mlua::Result<
     });
     lua.set_memory_limit(limits.memory_bytes)?;
     Ok(lua)
+}
+
+/// `print(...)`: its arguments as `tostring` shows them, tab-separated, to the process's
+/// print sink (see [`crate::print_to`]), prefixed with the script's file name; nothing when
+/// there is no sink. Charged to the budget by the byte, like the string library.
+fn print_function(lua: &Lua, file: &str, meter: Rc<Meter>) -> mlua::Result<Function> {
+    let file = file.to_string();
+    lua.create_function(move |lua, args: MultiValue| {
+        let Some(sink) = crate::print::sink() else {
+            return Ok(());
+        };
+        let tostring: Function = lua.globals().get("tostring")?;
+        let mut parts = Vec::with_capacity(args.len());
+        for value in args {
+            let text: mlua::LuaString = tostring.call(value)?;
+            parts.push(text.to_string_lossy());
+        }
+        let text = parts.join("\t");
+        meter
+            .charge(text.len() as u64 / super::meter::BYTES_PER_STEP)
+            .map_err(mlua::Error::runtime)?;
+        let mut shown: String = text.chars().take(crate::MAX_PRINT_CHARS).collect();
+        if shown.len() < text.len() {
+            shown.push_str(" […]");
+        }
+        let shown = super::printable(veillee_sdk::Text::same(shown)).en;
+        sink(&format!("[{file}] {shown}"));
+        Ok(())
+    })
 }
 
 /// `tostring` and `string.format("%s")` of a table or a function show its memory address,

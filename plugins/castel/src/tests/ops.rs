@@ -370,3 +370,21 @@ fn op_turn_names_the_card_placed_before_the_last_one() {
         json!(false)
     );
 }
+
+#[test]
+fn op_draw_card_takes_the_top_of_the_pile_as_a_draw_does_ca_t1() {
+    let mut g = game(2);
+    let top = *g.piles[1].last().unwrap();
+    let (hand, pile) = (g.hand(1).len(), g.piles[1].len());
+    let drawn = cmd(&mut g, "draw_card", json!({"seat": 1}));
+    assert_eq!(drawn, json!(cards::card_id(top)));
+    assert_eq!(g.locate(top), Loc::Hand(1));
+    assert_eq!((g.hand(1).len(), g.piles[1].len()), (hand + 1, pile - 1));
+    // A drawn card stays private, as with the `draw` action.
+    assert_eq!(g.public & (1u64 << top), 0);
+    while !g.piles[1].is_empty() {
+        cmd(&mut g, "draw_card", json!({"seat": 1}));
+    }
+    assert_eq!(cmd(&mut g, "draw_card", json!({"seat": 1})), Value::Null);
+    assert!(g.command("draw_card", &json!({"seat": 2})).is_err());
+}

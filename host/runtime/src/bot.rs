@@ -1,0 +1,319 @@
+//! Bots: what a bot seat plays, for every front end (the terminal's `play`, the window's
+//! thinker, `simulate`).
+//!
+//! A level above `random` is a number of iterations of the information-set search
+//! ([`veillee_sdk::search`]). The search runs **inside the plugin** (`veillee_search`, ABI
+//! 1.8) when no script concerns the game's actions — the plugin alone then plays the game as
+//! it is played — and **through the engine** otherwise ([`veillee_engine::search`]), so that
+//! Castel's cards and the chosen house rules are in force in every move the search tries. A
+//! plugin older than 1.8 is searched through the engine too, valued by its status alone.
+//! Either way the search starts from a copy re-drawn for the bot's seat: it never reads what
+//! that seat cannot see.
+//!
+//! Moves are deterministic: the seed of a decision comes from the session's seed, the move
+//! number and the seat, and the levels count iterations, not seconds. Think time is measured
+//! ([`BotMove::seconds`]), never a budget.
+
+use std::time::Instant;
+
+use veillee_engine::search::search_through;
+use veillee_sdk::search::{SearchAnswer, SearchRequest};
+use veillee_sdk::{Action, Event, GameError, GameRng, Handle, Seat, Text};
+
+use crate::engine::{EngineError, GameEngine};
+use crate::session::{LiveSession, SessionError, Sessions};
+use crate::store::model::BotLevel;
+
+/// How much a level searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Effort {
+    /// Iterations of the search.
+    pub iterations: u32,
+    /// Random moves per playout before the position is evaluated.
+    pub playout_moves: u32,
+}
+
+/// Where a bot's move was decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Searched {
+    /// Picked at random (the `random` level).
+    Random,
+    /// Only one move was left: no search.
+    Forced,
+    /// Searched inside the plugin (`veillee_search`).
+    Plugin,
+    /// Searched through the engine, scripts in force.
+    Engine,
+}
+
+/// A bot's decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotMove {
+    /// The chosen action.
+    pub action: Action,
+    /// Where it was decided.
+    pub searched: Searched,
+    /// Iterations the search ran.
+    pub iterations: u32,
+    /// Think time, measured.
+    pub seconds: f64,
+}
+
+impl Effort {
+    /// What `level` does with the search inside the plugin (`in_plugin`), or through the
+    /// engine, where every move of an iteration is a host call and often a script's hook:
+    /// fewer iterations there, and the position is evaluated where the tree ends (no
+    /// playout) — unless the plugin has no evaluation (`evaluates`, ABI 1.8): then each
+    /// iteration plays the game out, inside the plugin when no script watches its moves.
+    /// `None` for `random`.
+    pub fn of(level: BotLevel, in_plugin: bool, evaluates: bool) -> Option<Effort> {
+        let effort = |iterations, playout_moves| {
+            Some(Effort {
+                iterations,
+                playout_moves,
+            })
+        };
+        match (level, in_plugin) {
+            (BotLevel::Random, _) => None,
+            (BotLevel::Easy, true) => effort(EASY, PLAYOUT),
+            (BotLevel::Normal, true) => effort(NORMAL, PLAYOUT),
+            (BotLevel::Strong, true) => effort(STRONG, PLAYOUT),
+            (level, false) => {
+                let playout = if evaluates { 0 } else { FULL_PLAYOUT };
+                let iterations = match level {
+                    BotLevel::Easy => EASY,
+                    BotLevel::Strong => STRONG,
+                    _ => NORMAL,
+                };
+                effort(iterations / ENGINE_DIVISOR, playout)
+            }
+        }
+    }
+}
+
+/// Iterations of each level inside the plugin (BENCHMARKS.md, "Bots", measures them).
+const EASY: u32 = 100;
+const NORMAL: u32 = 600;
+const STRONG: u32 = 3000;
+/// Random moves per playout inside the plugin, before the game's evaluation.
+const PLAYOUT: u32 = 16;
+/// Through the engine, a level runs this many times fewer iterations.
+const ENGINE_DIVISOR: u32 = 6;
+/// Through the engine without the plugin's evaluation: games played out to their end (or
+/// this many moves).
+const FULL_PLAYOUT: u32 = 1000;
+
+/// The seed of the decision of `seat` at move `moves` of a session set up with
+/// `session_seed`: the same game always gets the same bot moves, whatever the machine.
+pub fn decision_seed(session_seed: u64, moves: u32, seat: Seat) -> u64 {
+    let mut rng = GameRng::new(session_seed ^ 0xb07_5eed);
+    let salt = rng.next_u64();
+    salt ^ (u64::from(moves) << 8 | u64::from(seat)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The action `seat` plays in `game` at `level`, leaving out the ids in `exclude` (moves a
+/// house rule just refused). `Ok(None)`: no legal action is left.
+pub fn choose(
+    engine: &mut dyn GameEngine,
+    game: Handle,
+    seat: Seat,
+    players: u8,
+    level: BotLevel,
+    seed: u64,
+    exclude: &[String],
+) -> Result<Option<BotMove>, EngineError> {
+    let started = Instant::now();
+    let legal: Vec<Action> = engine
+        .legal_actions(game, seat)?
+        .into_iter()
+        .filter(|a| !exclude.contains(&a.id))
+        .collect();
+    let done = |action: &Action, searched, iterations| {
+        Some(BotMove {
+            action: action.clone(),
+            searched,
+            iterations,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    };
+    let only = match legal.as_slice() {
+        [] => return Ok(None),
+        [only] => Some(only),
+        _ => None,
+    };
+    if level == BotLevel::Random {
+        let mut rng = GameRng::new(seed);
+        let pick = rng.pick(&legal).unwrap_or(&legal[0]);
+        return Ok(done(pick, Searched::Random, 0));
+    }
+    if let Some(only) = only {
+        return Ok(done(only, Searched::Forced, 0));
+    }
+    let request_for = |in_plugin, evaluates| {
+        Effort::of(level, in_plugin, evaluates).map(|effort| SearchRequest {
+            exclude: exclude.to_vec(),
+            ..SearchRequest::new(effort.iterations, effort.playout_moves, seed, players)
+        })
+    };
+    let Some(request) = request_for(true, true) else {
+        return Ok(None);
+    };
+    let (answer, searched): (SearchAnswer, Searched) = match engine.search(game, seat, &request)? {
+        Some(answer) => (answer, Searched::Plugin),
+        None => {
+            // Whether the plugin evaluates (ABI 1.8) decides the playouts.
+            let evaluates = engine.evaluate(game, players)?.is_some();
+            let Some(request) = request_for(false, evaluates) else {
+                return Ok(None);
+            };
+            let answer = search_through(engine, game, seat, &request)?;
+            (answer, Searched::Engine)
+        }
+    };
+    // The search ran on re-drawn copies: its choice is one of this seat's own moves, which
+    // every copy lists the same; check it anyway before playing it on the real game.
+    let action = legal
+        .iter()
+        .find(|a| a.id == answer.action)
+        .unwrap_or(&legal[0]);
+    Ok(done(action, searched, answer.iterations))
+}
+
+/// What a bot's turn came to.
+#[derive(Debug)]
+pub enum BotTurn<T> {
+    /// The bot played.
+    Played {
+        /// What playing gave (a session's events).
+        played: T,
+        /// The action played, and how it was chosen.
+        thought: BotMove,
+        /// The moves refused before it (ids and reasons).
+        refused: Vec<(String, Text)>,
+    },
+    /// Every legal action of the seat was refused by the house rules: the game cannot go on
+    /// with this bot (it stays as it is).
+    Stuck {
+        /// The refused ids, with each refusal's reason.
+        refused: Vec<(String, Text)>,
+    },
+}
+
+/// How [`play_bot`] plays a chosen move: `Ok(Err(reason))` when the rules refuse it.
+pub type ApplyMove<'a, T, E> =
+    dyn FnMut(&mut dyn GameEngine, &str) -> Result<Result<T, Text>, E> + 'a;
+
+/// Plays `seat`'s bot turn: the bot's choice, played by `apply` (which answers `Err(reason)`
+/// when a house rule refuses it). A refused move is dropped and the bot chooses again among
+/// the others — never the same move twice — until one is accepted or none is left
+/// ([`BotTurn::Stuck`]). `seed` is the decision's ([`decision_seed`]).
+#[allow(clippy::too_many_arguments)]
+pub fn play_bot<T, E: From<EngineError>>(
+    engine: &mut dyn GameEngine,
+    game: Handle,
+    seat: Seat,
+    players: u8,
+    level: BotLevel,
+    seed: u64,
+    apply: &mut ApplyMove<'_, T, E>,
+) -> Result<BotTurn<T>, E> {
+    let mut refused: Vec<(String, Text)> = Vec::new();
+    loop {
+        let exclude: Vec<String> = refused.iter().map(|(id, _)| id.clone()).collect();
+        let attempt = seed.wrapping_add(exclude.len() as u64);
+        let Some(thought) = choose(engine, game, seat, players, level, attempt, &exclude)? else {
+            return Ok(BotTurn::Stuck { refused });
+        };
+        match apply(engine, &thought.action.id)? {
+            Ok(played) => {
+                return Ok(BotTurn::Played {
+                    played,
+                    thought,
+                    refused,
+                })
+            }
+            Err(reason) => refused.push((thought.action.id, reason)),
+        }
+    }
+}
+
+/// [`play_bot`] in a session: each move saved by `Sessions::apply` with `extra` in its log
+/// entry.
+pub fn play_turn(
+    sessions: &Sessions,
+    engine: &mut dyn GameEngine,
+    live: &mut LiveSession,
+    seat: Seat,
+    level: BotLevel,
+    extra: &dyn Fn() -> serde_json::Value,
+) -> Result<BotTurn<Vec<Event>>, SessionError> {
+    let (game, players) = (live.game, live.meta.setup.players);
+    let seed = decision_seed(live.meta.setup.seed, live.meta.moves, seat);
+    play_bot(
+        engine,
+        game,
+        seat,
+        players,
+        level,
+        seed,
+        &mut |engine, id| match sessions.apply(engine, live, seat, id, extra()) {
+            Ok(events) => Ok(Ok(events)),
+            Err(SessionError::Engine(e)) => refusal(e).map(Err).map_err(SessionError::from),
+            Err(other) => Err(other),
+        },
+    )
+}
+
+/// [`play_bot`] on a bare engine (simulations): `engine.apply`.
+pub fn play_move(
+    engine: &mut dyn GameEngine,
+    game: Handle,
+    seat: Seat,
+    players: u8,
+    level: BotLevel,
+    seed: u64,
+) -> Result<BotTurn<Vec<Event>>, EngineError> {
+    play_bot(
+        engine,
+        game,
+        seat,
+        players,
+        level,
+        seed,
+        &mut |engine, id| {
+            engine
+                .apply(game, seat, id)
+                .map(Ok)
+                .or_else(|e| refusal(e).map(Err))
+        },
+    )
+}
+
+/// A house rule's refusal: its reason; any other failure stays an error.
+fn refusal(error: EngineError) -> Result<Text, EngineError> {
+    match error {
+        EngineError::Game(GameError::Refused { reason, .. }) => Ok(reason),
+        other => Err(other),
+    }
+}
+
+/// The message of a bot that cannot move, in English (front ends translate the frame).
+pub fn stuck_message(seat_name: &str, refused: &[(String, Text)], lang: &str) -> String {
+    let reasons: Vec<String> = refused
+        .iter()
+        .take(3)
+        .map(|(id, why)| format!("`{id}`: {}", why.get(lang)))
+        .collect();
+    let more = refused.len().saturating_sub(3);
+    format!(
+        "{seat_name} cannot move: the house rules refused every one of its {} moves ({}{}), so the game stops here",
+        refused.len(),
+        reasons.join("; "),
+        if more > 0 {
+            format!("; {more} more")
+        } else {
+            String::new()
+        }
+    )
+}

@@ -1,0 +1,232 @@
+//! Bots that search without peeking: single-observer information-set Monte Carlo tree search
+//! (Cowling, Powley & Whitehouse, 2012).
+//!
+//! One search, two back ends. [`search`] runs over any [`SearchSpace`]: [`GameSpace`] is the
+//! one for any [`Game`](crate::Game), compiled into every plugin and exported through the ABI
+//! (`veillee_search`, see [`crate::abi`]); the host has another over its engines, for games
+//! whose scripts change what a move does (Castel's cards, house rules), so that the search
+//! plays the game with its rules in force.
+//!
+//! **It never peeks, by construction.** The search starts from a [`Sampled`] root, which can
+//! only be made by re-drawing everything the bot's seat cannot see
+//! ([`Game::redraw_hidden`](crate::Game::redraw_hidden)), and every iteration re-draws that
+//! copy again before it plays: hidden cards and future chance are sampled, never read. The
+//! true state is not an argument of [`search`].
+//!
+//! Each node of the tree is scored for the seat that moved into it (max-n): in a team game the
+//! values come from [`Game::evaluate`](crate::Game::evaluate) and the outcome, which give
+//! partners the same value. Playouts are random and truncated after
+//! [`SearchRequest::playout_moves`] moves, then the position is evaluated.
+
+mod game_space;
+#[cfg(test)]
+mod tests;
+mod tree;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{GameRng, Outcome, Seat, Status};
+
+pub use game_space::GameSpace;
+pub use tree::search;
+
+/// A move's identity across re-drawn worlds: a hash of its action id, so that the same move in
+/// two samples of the hidden information is one edge of the tree.
+pub type MoveKey = u64;
+
+/// The key of an action id (64-bit FNV-1a).
+pub fn move_key(id: &str) -> MoveKey {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// What one search is asked (the input of `veillee_search`, as JSON).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchRequest {
+    /// Iterations of the search: each re-draws the hidden information, walks the tree, plays
+    /// out and backs up. The levels of the host are numbers of iterations, so that a bot's
+    /// move depends on the seed only, never on the machine's speed.
+    pub iterations: u32,
+    /// Random moves played after leaving the tree before the position is evaluated.
+    pub playout_moves: u32,
+    /// The seed of the re-draws and the random choices.
+    pub seed: u64,
+    /// Players in the game (the length of the value lists).
+    pub players: u8,
+    /// Actions of the bot's seat not to choose (ids a house rule refused just now).
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// The exploration constant of the selection (UCB1).
+    #[serde(default = "default_exploration")]
+    pub exploration: f32,
+}
+
+fn default_exploration() -> f32 {
+    0.7
+}
+
+impl SearchRequest {
+    /// A request with the default exploration and nothing excluded.
+    pub fn new(iterations: u32, playout_moves: u32, seed: u64, players: u8) -> Self {
+        SearchRequest {
+            iterations,
+            playout_moves,
+            seed,
+            players,
+            exclude: Vec::new(),
+            exploration: default_exploration(),
+        }
+    }
+}
+
+/// What a search chose (the answer of `veillee_search`, as JSON).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchAnswer {
+    /// The chosen action's id.
+    pub action: String,
+    /// Iterations run (0 when there was only one action to choose).
+    pub iterations: u32,
+    /// How often the chosen action was tried.
+    pub visits: u32,
+    /// Its mean value for the bot's seat, from 0 (lost) to 1 (won).
+    pub value: f32,
+}
+
+/// Whether a move could be played in a search's world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Played {
+    /// Played.
+    Done,
+    /// Refused (a house rule's `before_action`): the search drops that move there.
+    Refused,
+}
+
+/// What a search needs of a game: copies re-drawn for one seat, whose turn it is, legal moves,
+/// playing one, a random playout and values for every seat. [`GameSpace`] implements it for
+/// any [`Game`](crate::Game); the host implements it over its engines.
+pub trait SearchSpace {
+    /// A live game in this space (a value, or a handle into an engine).
+    type State;
+    /// A move as this space plays it.
+    type Move: Clone;
+    /// Why a call failed (never a refusal: that is [`Played::Refused`]).
+    type Error;
+
+    /// A copy of `state` where everything `observer` cannot see is re-drawn from `seed`.
+    fn redraw(
+        &mut self,
+        state: &Self::State,
+        observer: Seat,
+        seed: u64,
+    ) -> Result<Self::State, Self::Error>;
+    /// Forgets a copy made by [`SearchSpace::redraw`].
+    fn release(&mut self, state: Self::State);
+    /// Whose turn it is, or how the game ended.
+    fn status(&mut self, state: &Self::State) -> Result<Status, Self::Error>;
+    /// The legal moves of `seat`, each with its [`MoveKey`], into `out` (cleared first).
+    fn moves(
+        &mut self,
+        state: &Self::State,
+        seat: Seat,
+        out: &mut Vec<(MoveKey, Self::Move)>,
+    ) -> Result<(), Self::Error>;
+    /// Plays a move listed by [`SearchSpace::moves`].
+    fn play(
+        &mut self,
+        state: &mut Self::State,
+        seat: Seat,
+        mv: &Self::Move,
+    ) -> Result<Played, Self::Error>;
+    /// Plays at most `max_moves` random moves, in place.
+    fn playout(
+        &mut self,
+        state: &mut Self::State,
+        seed: u64,
+        max_moves: u32,
+    ) -> Result<(), Self::Error>;
+    /// The value of an unfinished game for every seat, each from 0 to 1, into `values`
+    /// (already sized to the player count).
+    fn evaluate(&mut self, state: &Self::State, values: &mut [f32]) -> Result<(), Self::Error>;
+    /// The action id of a move (asked once, for the answer).
+    fn action_id(
+        &mut self,
+        state: &Self::State,
+        seat: Seat,
+        mv: &Self::Move,
+    ) -> Result<String, Self::Error>;
+}
+
+/// A search's root: a copy of the game in which everything the bot's seat cannot see has
+/// been re-drawn. The only way to make one is [`Sampled::draw`], so a search never holds the
+/// true hidden state.
+pub struct Sampled<S> {
+    state: S,
+    observer: Seat,
+}
+
+impl<S> Sampled<S> {
+    /// Re-draws `truth` for `observer` in `space` (the true state is only read to copy it).
+    pub fn draw<Sp: SearchSpace<State = S>>(
+        space: &mut Sp,
+        truth: &S,
+        observer: Seat,
+        seed: u64,
+    ) -> Result<Self, Sp::Error> {
+        let mut rng = GameRng::new(seed ^ 0x005e_ed0f_0b5e_47e5);
+        let state = space.redraw(truth, observer, rng.next_u64())?;
+        Ok(Sampled { state, observer })
+    }
+
+    /// The seat this copy was drawn for.
+    pub fn observer(&self) -> Seat {
+        self.observer
+    }
+
+    /// The re-drawn copy (for the back end to release once the search is over).
+    pub fn into_state(self) -> S {
+        self.state
+    }
+
+    pub(crate) fn state(&self) -> &S {
+        &self.state
+    }
+}
+
+/// The value of a finished game for every seat: 1 for a winner (partners in a team game are
+/// all winners), 0 for the others, ½ for everyone in a draw.
+pub fn outcome_values(outcome: &Outcome, values: &mut [f32]) {
+    let draw = outcome.is_draw();
+    for (seat, value) in values.iter_mut().enumerate() {
+        *value = if draw {
+            0.5
+        } else if outcome.winners.contains(&(seat as Seat)) {
+            1.0
+        } else {
+            0.0
+        };
+    }
+}
+
+/// The default of [`Game::evaluate`](crate::Game::evaluate): the outcome's value once the game
+/// is over, ½ (nothing known) before.
+pub fn status_value(status: &Status, seat: Seat) -> f32 {
+    match status {
+        Status::Finished { outcome } if outcome.is_draw() => 0.5,
+        Status::Finished { outcome } if outcome.winners.contains(&seat) => 1.0,
+        Status::Finished { .. } => 0.0,
+        Status::ToAct { .. } => 0.5,
+    }
+}
+
+/// Turns a game's advantage measure into a value from 0 to 1: `0` is even (½), `scale` is
+/// worth ¾, and the value nears 1 (or 0) as the advantage grows. A helper for
+/// [`Game::evaluate`](crate::Game::evaluate). Only `+ - × ÷` are used, so the wasm and native
+/// builds of a game give the very same value.
+pub fn squash(advantage: f32, scale: f32) -> f32 {
+    if !advantage.is_finite() || scale.is_nan() || scale <= 0.0 {
+        return 0.5;
+    }
+    let x = advantage / scale;
+    0.5 + 0.5 * x / (1.0 + x.abs())
+}

@@ -1,0 +1,197 @@
+//! The search on two tiny games: one to win by counting ahead, one to win only by peeking.
+
+use serde::{Deserialize, Serialize};
+
+use super::{search, GameSpace, Sampled, SearchRequest};
+use crate::{
+    text, Action, Colour, Game, GameError, GameRng, Log, Manifest, Outcome, Scene, Seat, SeatInfo,
+    Setup, Status,
+};
+
+/// Twenty-one matches; each turn takes 1, 2 or 3; who takes the last one wins. The player to
+/// move wins by leaving a multiple of four.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Matches {
+    left: u32,
+    to_move: Seat,
+    winner: Option<Seat>,
+}
+
+impl Game for Matches {
+    type Move = u32;
+    fn manifest() -> Manifest {
+        manifest("matches")
+    }
+    fn new(_: &Setup) -> Result<Self, GameError> {
+        Ok(Matches {
+            left: 21,
+            to_move: 0,
+            winner: None,
+        })
+    }
+    fn status(&self) -> Status {
+        match self.winner {
+            Some(w) => Status::Finished {
+                outcome: Outcome::win(w, text!("fin", "end")),
+            },
+            None => Status::to_act(self.to_move),
+        }
+    }
+    fn moves(&self, seat: Seat) -> Vec<u32> {
+        if seat != self.to_move || self.winner.is_some() {
+            return Vec::new();
+        }
+        (1..=3.min(self.left)).collect()
+    }
+    fn describe(&self, _: Seat, mv: &u32) -> Action {
+        Action::button(format!("take-{mv}"), text!("prendre", "take"))
+    }
+    fn play(&mut self, seat: Seat, mv: &u32, _: &mut Log) {
+        self.left -= mv;
+        if self.left == 0 {
+            self.winner = Some(seat);
+        }
+        self.to_move = 1 - seat;
+    }
+    fn view(&self, _: Option<Seat>) -> Scene {
+        Scene::default()
+    }
+}
+
+/// Seat 0 hides a coin; seat 1 guesses it and wins if right. Nothing seat 1 sees tells the
+/// coin: a search that never peeks guesses the same whatever the coin.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Guess {
+    coin: bool,
+    guessed: Option<bool>,
+}
+
+impl Game for Guess {
+    type Move = bool;
+    fn manifest() -> Manifest {
+        manifest("guess")
+    }
+    fn new(_: &Setup) -> Result<Self, GameError> {
+        Ok(Guess {
+            coin: true,
+            guessed: None,
+        })
+    }
+    fn status(&self) -> Status {
+        match self.guessed {
+            None => Status::to_act(1),
+            Some(g) => Status::Finished {
+                outcome: Outcome::win(if g == self.coin { 1 } else { 0 }, text!("fin", "end")),
+            },
+        }
+    }
+    fn moves(&self, seat: Seat) -> Vec<bool> {
+        match (seat, self.guessed) {
+            (1, None) => vec![true, false],
+            _ => Vec::new(),
+        }
+    }
+    fn describe(&self, _: Seat, mv: &bool) -> Action {
+        let id = if *mv { "heads" } else { "tails" };
+        Action::button(id, text!("choix", "guess"))
+    }
+    fn play(&mut self, _: Seat, mv: &bool, _: &mut Log) {
+        self.guessed = Some(*mv);
+    }
+    fn view(&self, _: Option<Seat>) -> Scene {
+        Scene::default()
+    }
+    fn redraw_hidden(&mut self, viewer: Option<Seat>, rng: &mut GameRng) {
+        if viewer != Some(0) {
+            self.coin = rng.below(2) == 0;
+        }
+    }
+}
+
+fn manifest(id: &str) -> Manifest {
+    Manifest {
+        id: id.into(),
+        name: text!("Essai", "Test"),
+        description: text!("Essai", "Test"),
+        version: "1.0.0".into(),
+        min_players: 2,
+        max_players: 2,
+        seats: (0..2)
+            .map(|_| SeatInfo {
+                name: text!("J", "P"),
+                colour: Colour::rgb(1, 2, 3),
+            })
+            .collect(),
+        options: vec![],
+        hidden_information: true,
+        operations: vec![],
+        rules: None,
+    }
+}
+
+fn choose<G: Game>(game: &G, seat: Seat, iterations: u32, seed: u64) -> String {
+    let mut space = GameSpace::<G>::default();
+    let request = SearchRequest::new(iterations, 50, seed, 2);
+    let Ok(root) = Sampled::draw(&mut space, game, seat, seed);
+    let Ok(answer) = search(&mut space, &root, &request);
+    answer.action
+}
+
+#[test]
+fn the_search_leaves_a_multiple_of_four_where_it_can() {
+    for (left, best) in [(9, "take-1"), (7, "take-3"), (6, "take-2"), (3, "take-3")] {
+        let game = Matches {
+            left,
+            to_move: 0,
+            winner: None,
+        };
+        assert_eq!(choose(&game, 0, 3000, 7), best, "{left} matches left");
+    }
+}
+
+#[test]
+fn the_search_guesses_the_same_whatever_the_hidden_coin_says() {
+    for seed in 0..20 {
+        let heads = Guess {
+            coin: true,
+            guessed: None,
+        };
+        let tails = Guess {
+            coin: false,
+            guessed: None,
+        };
+        assert_eq!(
+            choose(&heads, 1, 200, seed),
+            choose(&tails, 1, 200, seed),
+            "seed {seed}"
+        );
+    }
+}
+
+#[test]
+fn a_single_move_is_answered_without_searching() {
+    let game = Matches {
+        left: 1,
+        to_move: 1,
+        winner: None,
+    };
+    let mut space = GameSpace::<Matches>::default();
+    let Ok(root) = Sampled::draw(&mut space, &game, 1, 3);
+    let Ok(answer) = search(&mut space, &root, &SearchRequest::new(500, 10, 3, 2));
+    assert_eq!((answer.action.as_str(), answer.iterations), ("take-1", 0));
+}
+
+#[test]
+fn an_excluded_action_is_never_chosen() {
+    let game = Matches {
+        left: 21,
+        to_move: 0,
+        winner: None,
+    };
+    let mut space = GameSpace::<Matches>::default();
+    let Ok(root) = Sampled::draw(&mut space, &game, 0, 3);
+    let mut request = SearchRequest::new(2000, 50, 3, 2);
+    request.exclude = vec!["take-1".into()];
+    let Ok(answer) = search(&mut space, &root, &request);
+    assert_ne!(answer.action, "take-1");
+}

@@ -1,0 +1,315 @@
+//! The tree of single-observer ISMCTS and its iterations.
+//!
+//! Nodes are information sets of the bot's seat, reached by sequences of moves (named by
+//! their [`MoveKey`]s). In a world re-drawn for an iteration only some edges are legal: the
+//! selection counts how often each edge was *available* and uses that count, not the parent's
+//! visits, in UCB1 (the "subset-armed bandit" of Cowling et al.). A move that a world refuses
+//! (a house rule) is dropped at that node.
+
+use super::{
+    move_key, outcome_values, MoveKey, Played, Sampled, SearchAnswer, SearchRequest, SearchSpace,
+};
+use crate::{GameRng, Seat, Status};
+
+/// One node: the edge that leads to it and its statistics, for the seat that chose that edge.
+struct Node {
+    seat: Seat,
+    key: MoveKey,
+    /// Children, sorted by (seat, key).
+    children: Vec<u32>,
+    visits: u32,
+    available: u32,
+    /// Sum of the values, for `seat`, of the iterations through this node.
+    total: f64,
+    /// A world refused this move here: never chosen again.
+    refused: bool,
+}
+
+impl Node {
+    fn new(seat: Seat, key: MoveKey) -> Self {
+        Node {
+            seat,
+            key,
+            children: Vec::new(),
+            visits: 0,
+            available: 0,
+            total: 0.0,
+            refused: false,
+        }
+    }
+
+    fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.total / f64::from(self.visits)
+        }
+    }
+}
+
+struct Tree {
+    nodes: Vec<Node>,
+}
+
+impl Tree {
+    fn child(&self, node: usize, seat: Seat, key: MoveKey) -> Result<usize, usize> {
+        self.nodes[node]
+            .children
+            .binary_search_by(|&c| {
+                let c = &self.nodes[c as usize];
+                (c.seat, c.key).cmp(&(seat, key))
+            })
+            .map(|i| self.nodes[node].children[i] as usize)
+    }
+
+    fn add_child(&mut self, node: usize, seat: Seat, key: MoveKey) -> usize {
+        let index = self.nodes.len();
+        self.nodes.push(Node::new(seat, key));
+        let at = self.child(node, seat, key).unwrap_err();
+        self.nodes[node].children.insert(at, index as u32);
+        index
+    }
+}
+
+/// A deterministic natural logarithm for `x >= 1` (only `+ - × ÷`, so wasm and native agree).
+fn ln(x: f64) -> f64 {
+    const LN2: f64 = core::f64::consts::LN_2;
+    let mut m = x.max(1.0);
+    let mut e = 0.0;
+    while m >= 2.0 {
+        m /= 2.0;
+        e += 1.0;
+    }
+    // ln(m) = 2 atanh(t), t = (m - 1) / (m + 1) in [0, 1/3).
+    let t = (m - 1.0) / (m + 1.0);
+    let t2 = t * t;
+    let (mut term, mut sum) = (t, 0.0);
+    for k in 0..12 {
+        sum += term / f64::from(2 * k + 1);
+        term *= t2;
+    }
+    e * LN2 + 2.0 * sum
+}
+
+/// Runs the search of `request` from `root` and answers the move of the root's seat with the
+/// most visits (ties: the higher mean, then the first listed). With a single move to choose
+/// from, it answers at once.
+///
+/// Errors are the back end's; a world that has nobody to act or no legal move simply ends
+/// that iteration with the evaluation of where it stands.
+pub fn search<S: SearchSpace>(
+    space: &mut S,
+    root: &Sampled<S::State>,
+    request: &SearchRequest,
+) -> Result<SearchAnswer, S::Error> {
+    let observer = root.observer();
+    let mut moves = Vec::new();
+    space.moves(root.state(), observer, &mut moves)?;
+    let excluded: Vec<MoveKey> = request.exclude.iter().map(|id| move_key(id)).collect();
+    let candidates: Vec<(MoveKey, S::Move)> = moves
+        .iter()
+        .filter(|(key, _)| !excluded.contains(key))
+        .cloned()
+        .collect();
+    let mut tree = Tree {
+        nodes: vec![Node::new(observer, 0)],
+    };
+    let players = usize::from(request.players.max(1));
+    let mut values = vec![0.5f32; players];
+    let mut rng = GameRng::new(request.seed);
+    let mut iterations = 0;
+    if candidates.len() > 1 {
+        for _ in 0..request.iterations {
+            iterate(
+                space,
+                root,
+                &mut tree,
+                request,
+                &excluded,
+                &mut values,
+                &mut rng,
+            )?;
+            iterations += 1;
+        }
+    }
+    let best = candidates
+        .iter()
+        .enumerate()
+        .max_by(|(ia, (a, _)), (ib, (b, _))| {
+            let stats = |key: MoveKey| match tree.child(0, observer, key) {
+                Ok(c) if !tree.nodes[c].refused => (tree.nodes[c].visits, tree.nodes[c].mean()),
+                _ => (0, 0.0),
+            };
+            let (va, ma) = stats(*a);
+            let (vb, mb) = stats(*b);
+            va.cmp(&vb)
+                .then(ma.total_cmp(&mb))
+                // Earlier listed wins a full tie (max_by keeps the last maximum).
+                .then(ib.cmp(ia))
+        })
+        .map(|(_, c)| c);
+    let Some((key, mv)) = best.or_else(|| moves.first()) else {
+        // No legal move at all: the host never asks then; answer an empty id.
+        return Ok(SearchAnswer {
+            action: String::new(),
+            iterations,
+            visits: 0,
+            value: 0.5,
+        });
+    };
+    let (visits, value) = match tree.child(0, observer, *key) {
+        Ok(c) => (tree.nodes[c].visits, tree.nodes[c].mean() as f32),
+        Err(_) => (0, 0.5),
+    };
+    Ok(SearchAnswer {
+        action: space.action_id(root.state(), observer, mv)?,
+        iterations,
+        visits,
+        value,
+    })
+}
+
+/// One iteration: a re-drawn world, selection and expansion in it, a truncated playout, the
+/// values backed up along the path.
+fn iterate<S: SearchSpace>(
+    space: &mut S,
+    root: &Sampled<S::State>,
+    tree: &mut Tree,
+    request: &SearchRequest,
+    excluded: &[MoveKey],
+    values: &mut [f32],
+    rng: &mut GameRng,
+) -> Result<(), S::Error> {
+    let observer = root.observer();
+    let mut world = space.redraw(root.state(), observer, rng.next_u64())?;
+    let result = descend(space, &mut world, tree, request, excluded, values, rng);
+    space.release(world);
+    let path = match result? {
+        Some(path) => path,
+        None => return Ok(()),
+    };
+    tree.nodes[0].visits += 1;
+    for &n in &path {
+        let node = &mut tree.nodes[n];
+        node.visits += 1;
+        node.total += f64::from(values.get(node.seat as usize).copied().unwrap_or(0.5));
+    }
+    Ok(())
+}
+
+/// Walks the tree in `world` and plays out: the path of nodes visited, values filled in.
+/// `None`: a move was refused here (the node is marked; nothing to back up).
+fn descend<S: SearchSpace>(
+    space: &mut S,
+    world: &mut S::State,
+    tree: &mut Tree,
+    request: &SearchRequest,
+    excluded: &[MoveKey],
+    values: &mut [f32],
+    rng: &mut GameRng,
+) -> Result<Option<Vec<usize>>, S::Error> {
+    let mut path = Vec::new();
+    let mut node = 0;
+    let mut moves = Vec::new();
+    let mut expanded = false;
+    loop {
+        let status = space.status(world)?;
+        let seats = match &status {
+            Status::Finished { outcome } => {
+                outcome_values(outcome, values);
+                return Ok(Some(path));
+            }
+            Status::ToAct { seats } => seats,
+        };
+        let seat = if node == 0 {
+            root_seat(seats, tree.nodes[0].seat)
+        } else {
+            match rng.pick(seats) {
+                Some(&seat) => seat,
+                None => break,
+            }
+        };
+        space.moves(world, seat, &mut moves)?;
+        if node == 0 {
+            moves.retain(|(key, _)| !excluded.contains(key));
+        }
+        // Which listed moves are children already (and not refused), which are new.
+        let mut known = Vec::with_capacity(moves.len());
+        let mut untried = Vec::new();
+        for (i, (key, _)) in moves.iter().enumerate() {
+            match tree.child(node, seat, *key) {
+                Ok(c) if tree.nodes[c].refused => {}
+                Ok(c) => known.push((c, i)),
+                Err(_) => untried.push(i),
+            }
+        }
+        let (child, index) = if let Some(&i) = rng.pick(&untried) {
+            expanded = true;
+            (tree.add_child(node, seat, moves[i].0), i)
+        } else {
+            if known.is_empty() {
+                break;
+            }
+            for &(c, _) in &known {
+                tree.nodes[c].available += 1;
+            }
+            let c = request.exploration.max(0.0) as f64;
+            let &(best, i) = known
+                .iter()
+                .max_by(|(a, _), (b, _)| {
+                    let score = |n: usize| {
+                        let n = &tree.nodes[n];
+                        n.mean()
+                            + c * (ln(f64::from(n.available.max(1))) / f64::from(n.visits.max(1)))
+                                .sqrt()
+                    };
+                    score(*a).total_cmp(&score(*b))
+                })
+                .unwrap_or(&known[0]);
+            (best, i)
+        };
+        if expanded {
+            tree.nodes[child].available += 1;
+        }
+        if space.play(world, seat, &moves[index].1)? == Played::Refused {
+            tree.nodes[child].refused = true;
+            return Ok(None);
+        }
+        path.push(child);
+        node = child;
+        if expanded {
+            break;
+        }
+    }
+    if let Status::Finished { outcome } = space.status(world)? {
+        outcome_values(&outcome, values);
+        return Ok(Some(path));
+    }
+    space.playout(world, rng.next_u64(), request.playout_moves)?;
+    match space.status(world)? {
+        Status::Finished { outcome } => outcome_values(&outcome, values),
+        Status::ToAct { .. } => space.evaluate(world, values)?,
+    }
+    Ok(Some(path))
+}
+
+/// At the root, the bot's own seat decides (several seats may be asked at once).
+fn root_seat(seats: &[Seat], observer: Seat) -> Seat {
+    if seats.contains(&observer) {
+        observer
+    } else {
+        seats.first().copied().unwrap_or(observer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ln;
+
+    #[test]
+    fn the_deterministic_logarithm_matches_the_library_one() {
+        for x in [1.0, 1.5, 2.0, 3.0, 10.0, 1000.0, 123_456.0] {
+            assert!((ln(x) - f64::ln(x)).abs() < 1e-9, "ln({x})");
+        }
+    }
+}
