@@ -32,6 +32,32 @@ pub trait Game: Clone + Serialize + DeserializeOwned + 'static {
     /// A seat listed by [`Game::status`] must always have at least one move.
     fn moves(&self, seat: Seat) -> Vec<Self::Move>;
 
+    /// [`Game::moves`] into a buffer the caller keeps: `out` is cleared, then holds the same
+    /// moves in the same order. Random playouts and searches call this at every position with
+    /// one buffer for the whole game, so override it when your move generation can push into
+    /// `out` (and let `moves` call it): a playout then allocates nothing per move.
+    fn moves_into(&self, seat: Seat, out: &mut Vec<Self::Move>) {
+        *out = self.moves(seat);
+    }
+
+    /// The seats to act now, into `out` (cleared first) in the order of [`Game::status`]'s
+    /// `seats`; `false` when the game is over (`out` is then empty and [`Game::status`] tells
+    /// how it ended). Random playouts ask this at every position instead of building a
+    /// [`Status`]: override it when `status` allocates (a `Vec` of seats, an outcome's texts)
+    /// or generates moves. It must agree with `status` (the conformance kit checks it).
+    fn seats_to_act(&self, out: &mut Vec<Seat>) -> bool {
+        match self.status() {
+            Status::ToAct { seats } => {
+                *out = seats;
+                true
+            }
+            Status::Finished { .. } => {
+                out.clear();
+                false
+            }
+        }
+    }
+
     /// The move as an action: its stable id, click path and label.
     fn describe(&self, seat: Seat, mv: &Self::Move) -> Action;
 

@@ -113,18 +113,24 @@ pub fn random_playout_until<G: Game>(
         action: None,
     };
     let watched = |patterns: &[String], id: &str| patterns.iter().any(|p| id_matches(p, id));
+    // One buffer each for the whole game: no allocation per move (issue 19).
+    let mut seats = Vec::new();
+    let mut legal = Vec::new();
     loop {
-        let seat = match game.status() {
-            Status::Finished { outcome } => return end(moves, Some(outcome), false),
-            Status::ToAct { seats } => match rng.pick(&seats) {
-                Some(&seat) => seat,
-                None => return end(moves, None, true),
-            },
+        if !game.seats_to_act(&mut seats) {
+            let outcome = match game.status() {
+                Status::Finished { outcome } => Some(outcome),
+                Status::ToAct { .. } => None,
+            };
+            return end(moves, outcome, false);
+        }
+        let Some(&seat) = rng.pick(&seats) else {
+            return end(moves, None, true);
         };
         if moves >= max_moves {
             return end(moves, None, false);
         }
-        let legal = game.moves(seat);
+        game.moves_into(seat, &mut legal);
         if !watch.listed.is_empty()
             && legal
                 .iter()
@@ -148,8 +154,7 @@ pub fn random_playout_until<G: Game>(
                 };
             }
         }
-        let mv = mv.clone();
-        game.play(seat, &mv, &mut log);
+        game.play(seat, mv, &mut log);
         moves += 1;
     }
 }

@@ -124,7 +124,17 @@ fn one_game<G: Game + PartialEq + Debug>(
     let mut played: Vec<(Seat, String)> = Vec::new();
     loop {
         invariant(table.get(h).expect("a live game"), &played);
-        let seats = match table.status(h).expect("status") {
+        let status = table.status(h).expect("status");
+        // The playouts' shortcut agrees with the status.
+        let mut to_act = vec![Seat::MAX];
+        let acting = table.get(h).expect("a live game").seats_to_act(&mut to_act);
+        assert_eq!(
+            (acting, to_act.as_slice()),
+            (status.outcome().is_none(), status.seats()),
+            "{}: seats_to_act disagrees with status",
+            at(&played)
+        );
+        let seats = match status {
             Status::Finished { .. } => {
                 for seat in 0..players {
                     let actions = table.legal_actions(h, seat).expect("legal actions");
@@ -175,6 +185,16 @@ fn one_game<G: Game + PartialEq + Debug>(
                 .iter()
                 .map(|mv| game.move_id(seat, mv))
                 .collect();
+            // The playouts' buffer gets the same moves, whatever it held before.
+            let mut buffer = game.moves((seat + 1) % players);
+            game.moves_into(seat, &mut buffer);
+            let buffered: Vec<String> = buffer.iter().map(|mv| game.move_id(seat, mv)).collect();
+            assert_eq!(
+                buffered,
+                ids,
+                "{}: moves_into differs from moves",
+                at(&played)
+            );
             let listed: Vec<&String> = actions.iter().map(|a| &a.id).collect();
             assert_eq!(
                 ids.iter().collect::<Vec<_>>(),

@@ -380,14 +380,35 @@ impl Game for Batisseurs {
         }
     }
 
-    fn moves(&self, seat: Seat) -> Vec<Move> {
+    fn seats_to_act(&self, out: &mut Vec<Seat>) -> bool {
+        out.clear();
+        if self.end.is_some() {
+            return false;
+        }
         if self.draw_offer.is_some() {
-            return self.draw_answers(seat);
+            // Rare (the safety limit): this may allocate.
+            out.extend(self.draw_offered_to());
+        } else {
+            out.push(self.to_move);
+        }
+        true
+    }
+
+    fn moves(&self, seat: Seat) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(64);
+        self.moves_into(seat, &mut moves);
+        moves
+    }
+
+    fn moves_into(&self, seat: Seat, moves: &mut Vec<Move>) {
+        moves.clear();
+        if self.draw_offer.is_some() {
+            moves.extend(self.draw_answers(seat));
+            return;
         }
         if seat != self.to_move || self.end.is_some() {
-            return Vec::new();
+            return;
         }
-        let mut moves = Vec::with_capacity(64);
         self.each_move(seat, &mut |mv| {
             moves.push(mv);
             false
@@ -396,7 +417,6 @@ impl Game for Batisseurs {
         if moves.is_empty() {
             moves.push(Move::Pass);
         }
-        moves
     }
 
     fn describe(&self, seat: Seat, mv: &Move) -> Action {

@@ -27,6 +27,20 @@ impl Game for Castel {
         }
     }
 
+    fn seats_to_act(&self, out: &mut Vec<Seat>) -> bool {
+        out.clear();
+        if self.ending.is_some() {
+            return false;
+        }
+        if self.draw_offer.is_some() {
+            // Rare (the safety limit): this may allocate.
+            out.extend(self.draw_offered_to());
+        } else {
+            out.push(self.turn);
+        }
+        true
+    }
+
     fn moves(&self, seat: Seat) -> Vec<Move> {
         self.legal_moves(seat)
     }

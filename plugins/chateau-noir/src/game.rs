@@ -43,30 +43,46 @@ impl Game for ChateauNoir {
         crate::eval::evaluate(self, seat)
     }
 
-    fn moves(&self, seat: Seat) -> Vec<Move> {
+    fn seats_to_act(&self, out: &mut Vec<Seat>) -> bool {
+        out.clear();
         if self.ending.is_some() {
-            return Vec::new();
+            return false;
+        }
+        out.push(match self.phase {
+            Phase::RoundOver { asking } | Phase::DrawOffer { asking } => asking,
+            _ => self.controller(self.active),
+        });
+        true
+    }
+
+    fn moves(&self, seat: Seat) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(48);
+        self.moves_into(seat, &mut moves);
+        moves
+    }
+
+    fn moves_into(&self, seat: Seat, moves: &mut Vec<Move>) {
+        moves.clear();
+        if self.ending.is_some() {
+            return;
         }
         if let Phase::RoundOver { asking } = self.phase {
-            return if seat == asking {
-                vec![Move::NewRound, Move::EndMatch]
-            } else {
-                Vec::new()
-            };
+            if seat == asking {
+                moves.extend([Move::NewRound, Move::EndMatch]);
+            }
+            return;
         }
         if let Phase::DrawOffer { asking } = self.phase {
-            return if seat == asking {
-                vec![Move::AcceptDraw, Move::PlayOn]
-            } else {
-                Vec::new()
-            };
+            if seat == asking {
+                moves.extend([Move::AcceptDraw, Move::PlayOn]);
+            }
+            return;
         }
         if seat != self.controller(self.active) {
-            return Vec::new();
+            return;
         }
         match self.phase {
             Phase::Coups => {
-                let mut moves = Vec::with_capacity(48);
                 self.each_coup(&mut |from, to| {
                     moves.push(Move::Coup { from, to });
                     false
@@ -80,20 +96,19 @@ impl Game for ChateauNoir {
                         moves.push(Move::AgreeDraw);
                     }
                 }
-                moves
             }
-            Phase::RoundOver { .. } | Phase::DrawOffer { .. } => Vec::new(),
+            Phase::RoundOver { .. } | Phase::DrawOffer { .. } => {}
             Phase::Captures => {
-                let mut moves: Vec<Move> = (0..PIECES)
-                    .filter(|&p| self.capturable & (1 << p) != 0)
-                    .map(|p| Move::Take(self.pos[p]))
-                    .collect();
+                moves.extend(
+                    (0..PIECES)
+                        .filter(|&p| self.capturable & (1 << p) != 0)
+                        .map(|p| Move::Take(self.pos[p])),
+                );
                 moves.sort_unstable_by_key(|m| match m {
                     Move::Take(s) => *s,
                     _ => 0,
                 });
                 moves.push(Move::EndTurn);
-                moves
             }
         }
     }

@@ -526,11 +526,26 @@ impl Game for RocNoir {
         }
     }
 
-    fn moves(&self, seat: Seat) -> Vec<Move> {
-        if self.ending.is_some() || seat != self.to_act() {
-            return Vec::new();
+    fn seats_to_act(&self, out: &mut Vec<Seat>) -> bool {
+        out.clear();
+        if self.ending.is_some() {
+            return false;
         }
-        self.legal_moves()
+        out.push(self.to_act());
+        true
+    }
+
+    fn moves(&self, seat: Seat) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(16);
+        self.moves_into(seat, &mut moves);
+        moves
+    }
+
+    fn moves_into(&self, seat: Seat, out: &mut Vec<Move>) {
+        out.clear();
+        if self.ending.is_none() && seat == self.to_act() {
+            self.legal_moves_into(out);
+        }
     }
 
     fn describe(&self, seat: Seat, mv: &Move) -> Action {

@@ -75,12 +75,12 @@ impl RocNoir {
     // Legal moves
 
     /// The legal moves of the seat to play.
-    pub(crate) fn legal_moves(&self) -> Vec<Move> {
-        let mut out = Vec::with_capacity(16);
+    pub(crate) fn legal_moves_into(&self, out: &mut Vec<Move>) {
+        out.clear();
         match self.phase {
             Phase::Roll => {
                 out.push(Move::Roll);
-                self.pair_moves(&mut out);
+                self.pair_moves(out);
             }
             Phase::Choose => {
                 // RN-T1: another knight instead of the one in the treasure room.
@@ -91,8 +91,8 @@ impl RocNoir {
                 }
             }
             Phase::Move => {
-                self.move_moves(&mut out);
-                self.pair_moves(&mut out);
+                self.move_moves(out);
+                self.pair_moves(out);
             }
             Phase::Exchange => {
                 // RN-G3: one or two of the entering knight's portraits from this gallery go
@@ -107,7 +107,7 @@ impl RocNoir {
                 out.push(Move::Keep);
             }
             Phase::Brigand => {
-                self.rob_moves(&mut out);
+                self.rob_moves(out);
                 out.push(Move::NoRob);
             }
             Phase::DrawOffer => {
@@ -116,7 +116,6 @@ impl RocNoir {
                 out.push(Move::PlayOn);
             }
         }
-        out
     }
 
     /// Whether the moving knight may enter node `n` (rooms and occupancy, RN-B1, RN-G1,

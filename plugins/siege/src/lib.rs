@@ -144,9 +144,7 @@ impl Siege {
         if let Some(outcome) = self.decided() {
             return Some(outcome);
         }
-        // SG-E3: a player without a move passes; when neither side can move the game is
-        // drawn at once (passing back and forth would change nothing).
-        if !self.has_any_move(self.to_move) && !self.has_any_move(self.to_move ^ 1) {
+        if self.nobody_can_move() {
             return Some(Outcome::draw(text(
                 "Aucun des deux camps ne peut jouer : partie nulle",
                 "Neither side can move: the game is drawn",
@@ -184,6 +182,12 @@ impl Siege {
         } else {
             None
         }
+    }
+
+    /// SG-E3: a player without a move passes; when neither side can move the game is drawn
+    /// at once (passing back and forth would change nothing).
+    fn nobody_can_move(&self) -> bool {
+        !self.has_any_move(self.to_move) && !self.has_any_move(self.to_move ^ 1)
     }
 
     fn is_decided(&self) -> bool {
@@ -240,19 +244,38 @@ impl Game for Siege {
         }
     }
 
+    fn seats_to_act(&self, out: &mut Vec<Seat>) -> bool {
+        out.clear();
+        let seat = if self.lord_placed {
+            if self.is_decided() || self.nobody_can_move() {
+                return false;
+            }
+            self.to_move
+        } else {
+            DEFENDER
+        };
+        out.push(seat);
+        true
+    }
+
     fn moves(&self, seat: Seat) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(40);
+        self.moves_into(seat, &mut moves);
+        moves
+    }
+
+    fn moves_into(&self, seat: Seat, moves: &mut Vec<Move>) {
+        moves.clear();
         if !self.lord_placed {
             // SG-S1: the defender's first decision is the lord's crown square.
-            return if seat == DEFENDER {
-                vec![Move::PlaceLord(board::D6), Move::PlaceLord(board::E6)]
-            } else {
-                Vec::new()
-            };
+            if seat == DEFENDER {
+                moves.extend([Move::PlaceLord(board::D6), Move::PlaceLord(board::E6)]);
+            }
+            return;
         }
         if seat != self.to_move || self.is_decided() {
-            return Vec::new();
+            return;
         }
-        let mut moves = Vec::with_capacity(40);
         self.each_move(seat, &mut |mv| {
             moves.push(mv);
             false
@@ -262,7 +285,6 @@ impl Game for Siege {
         if moves.is_empty() && self.has_any_move(seat ^ 1) {
             moves.push(Move::Pass);
         }
-        moves
     }
 
     fn describe(&self, seat: Seat, mv: &Move) -> Action {
