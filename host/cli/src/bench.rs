@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use crate::term::{self, outln};
 use veillee_runtime::bench::{self, BenchReport};
-use veillee_runtime::bench_search::{self, SearchBenchReport};
+use veillee_runtime::bench_search::{self, SearchBenchReport, ThinkBenchReport};
 
 /// One game's figures.
 #[derive(Serialize)]
@@ -14,7 +14,14 @@ struct GameFigures {
     playouts: BenchReport,
     /// The bots' search inside the plugin, wasm against native.
     search: SearchBenchReport,
+    /// The `normal` bot's think time per move.
+    think: ThinkBenchReport,
 }
+
+/// Games `normal` bots play for their think time, and their length at most: a p95 over up to
+/// 180 moves, short enough for Château Noir's thousand-move games.
+const THINK_GAMES: u32 = 3;
+const THINK_MOVES: u32 = 60;
 
 pub fn run(game: &str, playouts: Option<u32>, json: bool) -> anyhow::Result<()> {
     let ids: Vec<&str> = if game == "all" {
@@ -37,6 +44,7 @@ pub fn run(game: &str, playouts: Option<u32>, json: bool) -> anyhow::Result<()> 
             Ok(GameFigures {
                 playouts: bench::run(id, playouts)?,
                 search: bench_search::run_search(id, 20, 600)?,
+                think: bench_search::run_think(id, THINK_GAMES, THINK_MOVES)?,
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
@@ -68,6 +76,7 @@ pub fn run(game: &str, playouts: Option<u32>, json: bool) -> anyhow::Result<()> 
     for figures in &games {
         print_game(&figures.playouts);
         print_search(&figures.search);
+        print_think(&figures.think);
     }
     outln!(
         "sessions ({}, {} moves): durable save p50 {:.2} ms, p99 {:.2} ms (goal ≤ 5); resume {:.1} ms (goal ≤ 50), full replay {:.1} ms",
@@ -128,5 +137,18 @@ fn print_search(search: &SearchBenchReport) {
         search.wasm_native_ratio,
         search.wasm_iterations_per_second,
         search.native_iterations_per_second
+    );
+}
+
+fn print_think(think: &ThinkBenchReport) {
+    outln!(
+        "  {} bots' think    p95 {:.1} ms, median {:.1} ms, max {:.1} ms ({} moves: {} searched in the plugin, {} through the engine)",
+        think.level,
+        think.p95_ms,
+        think.p50_ms,
+        think.max_ms,
+        think.moves,
+        think.searched_in_plugin,
+        think.searched_through_engine
     );
 }

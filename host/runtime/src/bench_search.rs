@@ -1,6 +1,8 @@
-//! `veillee bench`'s bots figure: iterations per second of the information-set search inside
+//! `veillee bench`'s bots figures: iterations per second of the information-set search inside
 //! the plugin (`veillee_search`), wasm against the native build of the same game, on the same
-//! positions with the same seeds — a ratio measured within one run.
+//! positions with the same seeds — a ratio measured within one run; and the `normal` bot's
+//! think time per move in games played as players play them (the wasm plugin, the game's own
+//! scripts in force).
 
 use std::time::{Duration, Instant};
 
@@ -10,8 +12,11 @@ use veillee_sdk::search::SearchRequest;
 use veillee_sdk::Setup;
 
 use crate::engine::GameEngine;
+use crate::launch::with_own_scripts;
 use crate::native::native_engine;
 use crate::plugin::Runtime;
+use crate::simulate::{percentile, simulate_bots, SimulationConfig};
+use crate::store::model::BotLevel;
 
 /// Search figures for one game.
 #[derive(Clone, Debug, Serialize)]
@@ -104,4 +109,80 @@ fn search(
         engine.drop_game(game);
     }
     Ok((elapsed, done, answers))
+}
+
+/// The `normal` bot's think time in one game.
+#[derive(Clone, Debug, Serialize)]
+pub struct ThinkBenchReport {
+    /// Game id.
+    pub game: String,
+    /// The bot measured, at every seat.
+    pub level: String,
+    /// Games played, each stopped after `max_moves` moves.
+    pub games: u32,
+    /// Moves per game at most.
+    pub max_moves: u32,
+    /// The bots' moves measured (forced moves included: no search, no wait).
+    pub moves: u64,
+    /// Of those, searched inside the plugin.
+    pub searched_in_plugin: u64,
+    /// Of those, searched through the engine (the game's own scripts watch its moves).
+    pub searched_through_engine: u64,
+    /// Median think time of a move, in milliseconds.
+    pub p50_ms: f64,
+    /// 95th percentile of the think time of a move, in milliseconds.
+    pub p95_ms: f64,
+    /// Longest think time of a move, in milliseconds.
+    pub max_ms: f64,
+}
+
+/// Plays `games` seeded games of a built-in game through its wasm plugin with its own scripts
+/// (Castel's cards), a `normal` bot at every seat, each stopped after `max_moves` moves, on
+/// one thread; measures the think time of every move.
+pub fn run_think(game: &str, games: u32, max_moves: u32) -> anyhow::Result<ThinkBenchReport> {
+    let bytes = crate::builtin::plugin_bytes(game)
+        .with_context(|| format!("`{game}` is not a built-in game"))?;
+    let plugin = Runtime::new(None)?.load_builtin(game, bytes)?;
+    let players = plugin.manifest().min_players;
+    let config = SimulationConfig {
+        games,
+        seed: 1,
+        players,
+        max_moves,
+        threads: 1,
+        options: Default::default(),
+        seats: vec![BotLevel::Normal; usize::from(players)],
+    };
+    let make_engine = || -> Result<Box<dyn GameEngine>, String> {
+        let copy = plugin.duplicate().map_err(|e| e.to_string())?;
+        with_own_scripts(Box::new(copy), None).map_err(|e| format!("{e:#}"))
+    };
+    let report = simulate_bots(&make_engine, &config, &|| {}).map_err(anyhow::Error::msg)?;
+    anyhow::ensure!(
+        report.errors == 0,
+        "{game}: {} games failed: {:?}",
+        report.errors,
+        report.error_samples
+    );
+    let mut times: Vec<f64> = report
+        .seats
+        .iter()
+        .flat_map(|s| s.times())
+        .copied()
+        .collect();
+    times.sort_by(f64::total_cmp);
+    anyhow::ensure!(!times.is_empty(), "{game}: the bots played no move");
+    let ms = |p| percentile(&times, p) * 1e3;
+    Ok(ThinkBenchReport {
+        game: game.to_string(),
+        level: BotLevel::Normal.as_str().to_string(),
+        games,
+        max_moves,
+        moves: times.len() as u64,
+        searched_in_plugin: report.seats.iter().map(|s| s.searched_in_plugin).sum(),
+        searched_through_engine: report.seats.iter().map(|s| s.searched_through_engine).sum(),
+        p50_ms: ms(0.5),
+        p95_ms: ms(0.95),
+        max_ms: ms(1.0),
+    })
 }

@@ -114,6 +114,14 @@ pub struct SeatFigures {
     times: Vec<f64>,
 }
 
+impl SeatFigures {
+    /// The think time of each of this seat's moves, in seconds, shortest first (once the
+    /// report is complete).
+    pub fn times(&self) -> &[f64] {
+        &self.times
+    }
+}
+
 /// The Wilson score interval of `successes` out of `trials` at 95 % (z = 1.96): unlike the
 /// normal approximation it stays inside [0, 1] and is sound near 0 % and 100 %.
 pub fn wilson_interval(successes: u32, trials: u32) -> [f64; 2] {
@@ -278,11 +286,17 @@ impl SimulationReport {
             if let Some(&max) = times.last() {
                 figures.seconds_max = max;
                 figures.seconds_mean = times.iter().sum::<f64>() / times.len() as f64;
-                let at = ((times.len() as f64 * 0.95).ceil() as usize).clamp(1, times.len());
-                figures.seconds_p95 = times[at - 1];
+                figures.seconds_p95 = percentile(times, 0.95);
             }
         }
     }
+}
+
+/// The `p` percentile (0–1) of sorted, non-empty `times`: the smallest value at least that
+/// share of them do not exceed.
+pub fn percentile(times: &[f64], p: f64) -> f64 {
+    let at = ((times.len() as f64 * p).ceil() as usize).clamp(1, times.len());
+    times[at - 1]
 }
 
 /// The seed of a simulated game's random choices: derived from, not equal to, the game's
