@@ -81,15 +81,75 @@ pub const fn has(mask: u64, s: Sq) -> bool {
 }
 
 /// The square `(dc, dr)` away from `s`, if it is on the board.
-#[inline]
-pub fn step(s: Sq, dc: i8, dr: i8) -> Option<Sq> {
+pub const fn step(s: Sq, dc: i8, dr: i8) -> Option<Sq> {
     let c = col(s) as i8 + dc;
     let r = rank(s) as i8 + dr;
-    if !(0..COLS as i8).contains(&c) || !(0..RANKS as i8).contains(&r) {
+    if c < 0 || c >= COLS as i8 || r < 0 || r >= RANKS as i8 {
         return None;
     }
     let t = sq(c as u8, r as u8);
-    has(VALID, t).then_some(t)
+    if has(VALID, t) {
+        Some(t)
+    } else {
+        None
+    }
+}
+
+/// Up to eight squares, in a fixed order: what a piece may reach from one square (see
+/// `rules.rs`'s tables).
+#[derive(Clone, Copy, Debug)]
+pub struct Targets {
+    /// How many of `squares` are used.
+    pub len: u8,
+    /// The squares, the first `len` of them used.
+    pub squares: [Sq; 8],
+    /// Bit `i` set: the `i`-th target is a diagonal step (a soldier's capture direction).
+    pub diagonal: u8,
+}
+
+impl Targets {
+    /// No square.
+    pub const NONE: Targets = Targets {
+        len: 0,
+        squares: [0; 8],
+        diagonal: 0,
+    };
+
+    /// The same with one more square at the end.
+    pub const fn with(mut self, to: Sq, diagonal: bool) -> Targets {
+        self.squares[self.len as usize] = to;
+        if diagonal {
+            self.diagonal |= 1 << self.len;
+        }
+        self.len += 1;
+        self
+    }
+
+    /// The squares used, in order.
+    #[inline]
+    pub fn squares(&self) -> &[Sq] {
+        &self.squares[..self.len as usize]
+    }
+}
+
+/// The occupied squares of a board as a bit set (bit `s` for square `s`), eight cells at a
+/// time: a byte is non-zero when its low seven bits are (codes are below 128) or its top bit
+/// is, and the eight top bits of a rank are gathered by one multiplication.
+#[inline]
+pub fn occupied(board: &[Code; CELLS]) -> u64 {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const TOP: u64 = 0x8080_8080_8080_8080;
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut mask = 0;
+    for (rank, cells) in board.chunks_exact(COLS as usize).enumerate() {
+        let mut word = [0; 8];
+        word.copy_from_slice(cells);
+        let word = u64::from_le_bytes(word);
+        let nonzero = (((word & LOW) + LOW) | word) & TOP;
+        let bits = (nonzero >> 7).wrapping_mul(GATHER) >> 56;
+        mask |= bits << (rank * COLS as usize);
+    }
+    mask
 }
 
 /// How squares are named: columns `a`–`h`, ranks `0`–`6` from the bottom (scene row 0 is
@@ -202,5 +262,19 @@ mod tests {
         assert!(has(CROWN, parse("d6").unwrap()) && has(CROWN, parse("e6").unwrap()));
         assert_eq!(step(parse("c0").unwrap(), -1, 0), None);
         assert_eq!(step(parse("c1").unwrap(), 0, -1), parse("c0"));
+    }
+
+    #[test]
+    fn occupied_squares_are_read_eight_at_a_time() {
+        let mut board = [EMPTY; CELLS];
+        assert_eq!(occupied(&board), 0);
+        let squares = [2, 8, 15, 16, 27, 40, 55];
+        for (i, &s) in squares.iter().enumerate() {
+            board[s] = [knight(0), LORD, soldier(3), 0x7f, 0x80, 1, 0xff][i];
+        }
+        let want = squares.iter().fold(0u64, |m, &s| m | 1 << s);
+        assert_eq!(occupied(&board), want);
+        board = [LORD; CELLS];
+        assert_eq!(occupied(&board), u64::MAX >> 8);
     }
 }

@@ -5,7 +5,9 @@
 
 use veillee_sdk::Seat;
 
-use crate::board::{self, has, step, Sq, CASTLE, CROWN, D6, DOT, E6, EMPTY, MOAT, START};
+use crate::board::{
+    self, has, step, Sq, Targets, CASTLE, CELLS, CROWN, D6, DOT, E6, EMPTY, MOAT, START,
+};
 use crate::{Move, Siege, ATTACKER};
 
 /// SG-K1: the chess knight's jumps. Those with `dr > 0` go forward (toward rank 6).
@@ -35,6 +37,88 @@ const KING_STEPS: [(i8, i8); 8] = [
 /// SG-L1: the four diagonal directions, forward and backward.
 const DIAGONALS: [(i8, i8); 4] = [(-1, 1), (1, 1), (-1, -1), (1, -1)];
 
+/// What a knight may reach from each square before looking at the pieces (SG-K1 to SG-K4),
+/// in the order of [`KNIGHT_JUMPS`]: computed once, at build time.
+const KNIGHT_TARGETS: [Targets; CELLS] = {
+    let mut table = [Targets::NONE; CELLS];
+    let mut from = 0;
+    while from < CELLS {
+        let inside = has(CASTLE, from as Sq);
+        let mut i = 0;
+        while i < KNIGHT_JUMPS.len() {
+            let (dc, dr) = KNIGHT_JUMPS[i];
+            i += 1;
+            // SG-K4: a knight leaps; nothing between `from` and `to` matters.
+            let Some(to) = step(from as Sq, dc, dr) else {
+                continue;
+            };
+            let into_castle = has(CASTLE, to);
+            // SG-K2: never back onto a start square. SG-K3: once inside the castle, never
+            // out again. SG-K1/SG-K2: forward only, except inside the castle or on the move
+            // that enters it from outside (both: the square reached is in the castle).
+            if has(START, to) || (inside && !into_castle) || (dr < 0 && !into_castle) {
+                continue;
+            }
+            table[from] = table[from].with(to, false);
+        }
+        from += 1;
+    }
+    table
+};
+
+/// What a soldier may reach from each square before looking at the pieces (SG-D1), in the
+/// order of [`KING_STEPS`], diagonals marked (SG-D2).
+const SOLDIER_TARGETS: [Targets; CELLS] = {
+    let mut table = [Targets::NONE; CELLS];
+    let mut from = 0;
+    while from < CELLS {
+        let mut i = 0;
+        while i < KING_STEPS.len() {
+            let (dc, dr) = KING_STEPS[i];
+            i += 1;
+            let Some(to) = step(from as Sq, dc, dr) else {
+                continue;
+            };
+            // SG-D1: « sur toutes les cases du château et sur toutes les cases de la planche
+            // de jeu, sauf sur celles qui sont marquées de points bleus »: the knights'
+            // start squares (white dots) are squares of the board too.
+            if has(MOAT, to) {
+                continue;
+            }
+            table[from] = table[from].with(to, dc != 0 && dr != 0);
+        }
+        from += 1;
+    }
+    table
+};
+
+/// The lord's four diagonals from each square, in the order of [`DIAGONALS`]: the castle
+/// squares one, two and three steps away, up to the first square outside the castle (SG-L1).
+const LORD_RAYS: [[Targets; 4]; CELLS] = {
+    let mut table = [[Targets::NONE; 4]; CELLS];
+    let mut from = 0;
+    while from < CELLS {
+        let mut d = 0;
+        while d < DIAGONALS.len() {
+            let (dc, dr) = DIAGONALS[d];
+            let mut at = from as Sq;
+            let mut distance = 0;
+            while distance < 3 {
+                distance += 1;
+                let Some(next) = step(at, dc, dr) else { break };
+                if !has(CASTLE, next) {
+                    break;
+                }
+                at = next;
+                table[from][d] = table[from][d].with(at, true);
+            }
+            d += 1;
+        }
+        from += 1;
+    }
+    table
+};
+
 impl Siege {
     /// Whether `seat` has at least one move (a pass aside).
     pub(crate) fn has_any_move(&self, seat: Seat) -> bool {
@@ -52,7 +136,10 @@ impl Siege {
         // (SG-E3): the original gives no escape from the obligation, and passing keeps the
         // obligation without inventing one.
         let special = !attacker && self.special_rule_applies();
-        for from in 0..board::CELLS as Sq {
+        let mut pieces = board::occupied(&self.board);
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as Sq;
+            pieces &= pieces - 1;
             let piece = self.board[from as usize];
             let stop = if attacker {
                 board::is_knight(piece) && self.knight_moves(from, f)
@@ -74,32 +161,10 @@ impl Siege {
 
     /// A knight's moves from `from` (SG-K1 to SG-K5).
     fn knight_moves(&self, from: Sq, f: &mut impl FnMut(Move) -> bool) -> bool {
-        let inside = has(CASTLE, from);
-        for (dc, dr) in KNIGHT_JUMPS {
-            // SG-K4: a knight leaps; nothing between `from` and `to` matters.
-            let Some(to) = step(from, dc, dr) else {
-                continue;
-            };
-            let into_castle = has(CASTLE, to);
-            // SG-K2: never back onto a start square.
-            if has(START, to) {
-                continue;
-            }
-            // SG-K3: once inside the castle, never out again.
-            if inside && !into_castle {
-                continue;
-            }
-            // SG-K1/SG-K2: forward only, except inside the castle or on the move that
-            // enters it from outside (both: the square reached is in the castle).
-            if dr < 0 && !into_castle {
-                continue;
-            }
+        for &to in KNIGHT_TARGETS[from as usize].squares() {
             // SG-K3: blue squares are allowed. SG-K5: landing on a soldier or the lord
             // captures it; a knight never lands on another knight.
-            if board::is_knight(self.board[to as usize]) {
-                continue;
-            }
-            if f(Move::Step { from, to }) {
+            if !board::is_knight(self.board[to as usize]) && f(Move::Step { from, to }) {
                 return true;
             }
         }
@@ -108,29 +173,17 @@ impl Siege {
 
     /// A soldier's moves from `from` (SG-D1, SG-D2), restricted by SG-R when `special`.
     fn soldier_moves(&self, from: Sq, special: bool, f: &mut impl FnMut(Move) -> bool) -> bool {
-        for (dc, dr) in KING_STEPS {
-            let Some(to) = step(from, dc, dr) else {
-                continue;
-            };
-            // SG-D1: « sur toutes les cases du château et sur toutes les cases de la planche
-            // de jeu, sauf sur celles qui sont marquées de points bleus »: the knights'
-            // start squares (white dots) are squares of the board too.
-            if has(MOAT, to) {
-                continue;
-            }
+        let targets = &SOLDIER_TARGETS[from as usize];
+        for (i, &to) in targets.squares().iter().enumerate() {
             // SG-R: off the dotted square onto a square without a dot.
             if special && has(DOT, to) {
                 continue;
             }
             let target = self.board[to as usize];
-            let legal = if target == EMPTY {
-                true
-            } else if board::is_knight(target) {
-                // SG-D2: a knight is captured only diagonally, never on a blue square.
-                dc != 0 && dr != 0 && !has(MOAT, to)
-            } else {
-                false
-            };
+            // SG-D2: a knight is captured only diagonally, never on a blue square (the
+            // table holds none).
+            let legal =
+                target == EMPTY || (board::is_knight(target) && targets.diagonal & (1 << i) != 0);
             if legal && f(Move::Step { from, to }) {
                 return true;
             }
@@ -140,19 +193,13 @@ impl Siege {
 
     /// The lord's moves from `from` (SG-L1 to SG-L3).
     fn lord_moves(&self, from: Sq, f: &mut impl FnMut(Move) -> bool) -> bool {
-        for (dc, dr) in DIAGONALS {
+        for ray in &LORD_RAYS[from as usize] {
             // SG-L1: two or three squares diagonally, forward or backward, within the castle,
             // over empty squares only, onto an empty square or a knight (SG-L3).
-            let mut at = from;
-            for distance in 1..=3 {
-                let Some(next) = step(at, dc, dr) else { break };
-                if !has(CASTLE, next) {
-                    break;
-                }
-                at = next;
+            for (distance, &at) in ray.squares().iter().enumerate() {
                 let target = self.board[at as usize];
                 let reachable = target == EMPTY || board::is_knight(target);
-                if distance >= 2 && reachable && f(Move::Step { from, to: at }) {
+                if distance >= 1 && reachable && f(Move::Step { from, to: at }) {
                     return true;
                 }
                 if target != EMPTY {
