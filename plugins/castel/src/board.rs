@@ -20,14 +20,71 @@ pub fn xy(sq: u8) -> (u8, u8) {
 
 /// The zone of a square: tower, rampart or courtyard.
 pub fn zone(sq: u8) -> Zone {
-    let (x, y) = xy(sq);
-    let edge_x = x == 0 || x == 5;
-    let edge_y = y == 0 || y == 5;
-    match (edge_x, edge_y) {
-        (true, true) => Zone::Tower,
-        (false, false) => Zone::Courtyard,
-        _ => Zone::Rampart,
+    ZONES[sq as usize]
+}
+
+/// Every square's zone, computed once (move generation asks it all the time).
+const ZONES: [Zone; SQUARES] = {
+    let mut zones = [Zone::Courtyard; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (x, y) = (sq % 6, sq / 6);
+        let edge_x = x == 0 || x == 5;
+        let edge_y = y == 0 || y == 5;
+        zones[sq] = match (edge_x, edge_y) {
+            (true, true) => Zone::Tower,
+            (false, false) => Zone::Courtyard,
+            _ => Zone::Rampart,
+        };
+        sq += 1;
     }
+    zones
+};
+
+/// The squares of a castle zone as a bit set (bit `q` for square `q`); empty for the zones
+/// outside the walls.
+pub fn zone_mask(zone: Zone) -> u64 {
+    const fn mask(tower: bool, courtyard: bool) -> u64 {
+        let mut mask = 0;
+        let mut sq = 0;
+        while sq < SQUARES {
+            let (x, y) = (sq % 6, sq / 6);
+            let (edge_x, edge_y) = (x == 0 || x == 5, y == 0 || y == 5);
+            let is = if tower {
+                edge_x && edge_y
+            } else if courtyard {
+                !edge_x && !edge_y
+            } else {
+                edge_x != edge_y
+            };
+            if is {
+                mask |= 1 << sq;
+            }
+            sq += 1;
+        }
+        mask
+    }
+    const TOWERS: u64 = mask(true, false);
+    const COURTYARD: u64 = mask(false, true);
+    const RAMPARTS: u64 = mask(false, false);
+    match zone {
+        Zone::Tower => TOWERS,
+        Zone::Courtyard => COURTYARD,
+        Zone::Rampart => RAMPARTS,
+        Zone::Outside | Zone::Engine | Zone::OnCard => 0,
+    }
+}
+
+/// The members of a bit set in increasing order: the squares of a set of squares, the cards
+/// of a set of cards.
+pub fn bits(mut mask: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let sq = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            sq
+        })
+    })
 }
 
 /// The rampart of a rampart square.
@@ -69,10 +126,28 @@ pub fn neighbours(a: u8, b: u8) -> bool {
     a != b && ax.abs_diff(bx) <= 1 && ay.abs_diff(by) <= 1
 }
 
-/// The neighbouring squares of a square.
+/// The neighbouring squares of a square, in increasing order.
 pub fn neighbour_squares(sq: u8) -> impl Iterator<Item = u8> {
-    (0..SQUARES as u8).filter(move |&s| neighbours(sq, s))
+    bits(NEIGHBOURS[sq as usize])
 }
+
+/// Each square's neighbours as a bit set, computed once.
+const NEIGHBOURS: [u64; SQUARES] = {
+    let mut masks = [0; SQUARES];
+    let mut a = 0;
+    while a < SQUARES {
+        let mut b = 0;
+        while b < SQUARES {
+            let (ax, ay, bx, by) = (a % 6, a / 6, b % 6, b / 6);
+            if a != b && ax.abs_diff(bx) <= 1 && ay.abs_diff(by) <= 1 {
+                masks[a] |= 1 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    masks
+};
 
 /// A square's name (`c4`).
 pub fn name(sq: u8) -> String {
@@ -87,4 +162,36 @@ pub fn parse(name: &str) -> Option<u8> {
         return None;
     }
     Some((b'6' - b[1]) * 6 + (b[0] - b'a'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tables_agree_with_the_grid() {
+        for a in 0..SQUARES as u8 {
+            let slow: Vec<u8> = (0..SQUARES as u8).filter(|&b| neighbours(a, b)).collect();
+            assert_eq!(
+                neighbour_squares(a).collect::<Vec<_>>(),
+                slow,
+                "{}",
+                name(a)
+            );
+            assert!(bits(zone_mask(zone(a))).any(|q| q == a), "{}", name(a));
+        }
+        let count = |z| zone_mask(z).count_ones();
+        assert_eq!(
+            (
+                count(Zone::Tower),
+                count(Zone::Rampart),
+                count(Zone::Courtyard)
+            ),
+            (4, 16, 16)
+        );
+        assert_eq!(zone(parse("a6").unwrap()), Zone::Tower);
+        assert_eq!(zone(parse("c6").unwrap()), Zone::Rampart);
+        assert_eq!(zone(parse("c4").unwrap()), Zone::Courtyard);
+        assert_eq!(neighbour_squares(parse("a6").unwrap()).count(), 3);
+    }
 }

@@ -36,7 +36,7 @@ impl Castel {
             .chain(&self.piles)
             .flatten()
             .chain(&self.exchange)
-            .any(|&card| !self.spots(card).is_empty())
+            .any(|&card| self.has_spot(card))
     }
 
     /// CA-E2, checked at the end of each turn: « Dans certains cas très particuliers, une
@@ -81,11 +81,18 @@ impl Castel {
 
     /// The seats still to answer the draw offered at the safety limit (empty without one).
     pub fn draw_offered_to(&self) -> Vec<Seat> {
+        (0..self.players)
+            .filter(|&s| self.draw_offered(s))
+            .collect()
+    }
+
+    /// Whether `seat` is still to answer the draw offered at the safety limit.
+    pub(crate) fn draw_offered(&self, seat: Seat) -> bool {
         match self.draw_offer {
-            Some(accepted) if self.ending.is_none() => (0..self.players)
-                .filter(|&s| accepted & (1 << s) == 0)
-                .collect(),
-            _ => Vec::new(),
+            Some(accepted) if self.ending.is_none() => {
+                seat < self.players && accepted & (1 << seat) == 0
+            }
+            _ => false,
         }
     }
 

@@ -33,8 +33,7 @@ impl Game for Castel {
             return false;
         }
         if self.draw_offer.is_some() {
-            // Rare (the safety limit): this may allocate.
-            out.extend(self.draw_offered_to());
+            out.extend((0..self.players).filter(|&s| self.draw_offered(s)));
         } else {
             out.push(self.turn);
         }
@@ -42,7 +41,13 @@ impl Game for Castel {
     }
 
     fn moves(&self, seat: Seat) -> Vec<Move> {
-        self.legal_moves(seat)
+        let mut moves = Vec::new();
+        self.legal_moves_into(seat, &mut moves);
+        moves
+    }
+
+    fn moves_into(&self, seat: Seat, out: &mut Vec<Move>) {
+        self.legal_moves_into(seat, out);
     }
 
     fn describe(&self, seat: Seat, mv: &Move) -> Action {

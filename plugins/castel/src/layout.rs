@@ -91,11 +91,10 @@ impl Castel {
 
     /// The square of a card of this kind standing (as base card) in the courtyard.
     pub fn kind_in_courtyard(&self, k: u8) -> Option<u8> {
-        (0..board::SQUARES as u8).find(|&q| {
-            board::zone(q) == Zone::Courtyard
-                && self.squares[q as usize]
-                    .first()
-                    .is_some_and(|&c| kind(c) == k)
+        board::bits(board::zone_mask(Zone::Courtyard)).find(|&q| {
+            self.squares[q as usize]
+                .first()
+                .is_some_and(|&c| kind(c) == k)
         })
     }
 
@@ -113,13 +112,18 @@ impl Castel {
 
     /// Free squares of a castle zone.
     pub fn free_squares(&self, zone: Zone) -> Vec<u8> {
-        (0..board::SQUARES as u8)
-            .filter(|&q| board::zone(q) == zone && self.squares[q as usize].is_empty())
-            .collect()
+        board::bits(self.free_mask(zone)).collect()
+    }
+
+    /// Free squares of a castle zone as a bit set (see [`board::zone_mask`]).
+    pub(crate) fn free_mask(&self, zone: Zone) -> u64 {
+        board::bits(board::zone_mask(zone))
+            .filter(|&q| self.squares[q as usize].is_empty())
+            .fold(0, |mask, q| mask | 1 << q)
     }
 
     pub(crate) fn next_to(&self, sq: u8, k: u8) -> bool {
-        self.neighbour_cards(sq).iter().any(|&c| kind(c) == k)
+        board::neighbour_squares(sq).any(|q| self.squares[q as usize].iter().any(|&c| kind(c) == k))
     }
 
     /// Takes a card out of wherever it is (hand, pile, exchange, play).

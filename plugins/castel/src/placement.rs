@@ -16,7 +16,7 @@ impl Castel {
         };
         match condition {
             Condition::None | Condition::OccupiedTower => true,
-            Condition::LastFree => self.free_squares(zone).len() == 1,
+            Condition::LastFree => self.free_mask(zone).count_ones() == 1,
             Condition::NextTo { kinds } => {
                 let Some(sq) = sq else { return false };
                 kinds.iter().any(|&k| {
@@ -38,39 +38,46 @@ impl Castel {
 
     /// Where a card could be placed now (CA-T2), ignoring whose hand it is in.
     pub fn spots(&self, card: u8) -> Vec<Spot> {
-        let def = self.def(card);
         let mut out = Vec::new();
+        self.each_spot(card, &mut |spot| {
+            out.push(spot);
+            false
+        });
+        out
+    }
+
+    /// Whether a card could be placed somewhere now (CA-T2).
+    pub(crate) fn has_spot(&self, card: u8) -> bool {
+        self.each_spot(card, &mut |_| true)
+    }
+
+    /// Calls `f` on every spot of [`Castel::spots`], in order, without allocating; stops as
+    /// soon as `f` returns `true`, and then returns `true`.
+    pub(crate) fn each_spot(&self, card: u8, f: &mut impl FnMut(Spot) -> bool) -> bool {
+        let def = self.def(card);
+        let mut offer = |spot| self.condition_holds(def.condition, spot, def.zone) && f(spot);
         match def.zone {
             Zone::Courtyard | Zone::Rampart | Zone::Tower => {
-                if def.condition == Condition::OccupiedTower {
-                    for q in 0..board::SQUARES as u8 {
-                        let v = &self.squares[q as usize];
-                        if board::zone(q) == def.zone && v.len() == 1 && !self.protected(v[0]) {
-                            out.push(Spot::Square(q));
-                        }
-                    }
+                let squares = if def.condition == Condition::OccupiedTower {
+                    board::bits(board::zone_mask(def.zone))
+                        .filter(|&q| {
+                            let v = &self.squares[q as usize];
+                            v.len() == 1 && !self.protected(v[0])
+                        })
+                        .fold(0, |mask, q| mask | 1 << q)
                 } else {
-                    for q in self.free_squares(def.zone) {
-                        out.push(Spot::Square(q));
-                    }
-                }
+                    self.free_mask(def.zone)
+                };
+                board::bits(squares).any(|q| offer(Spot::Square(q)))
             }
-            Zone::Outside => out.push(Spot::Outside),
-            Zone::Engine => {
-                for r in 0..4u8 {
-                    if self.engines[r as usize].is_empty() {
-                        out.push(Spot::Engine(r));
-                    }
-                }
-            }
-            Zone::OnCard => {
-                for (_, v) in self.stacks() {
-                    out.push(Spot::On(*v.last().expect("stacks are not empty")));
-                }
-            }
+            Zone::Outside => offer(Spot::Outside),
+            Zone::Engine => (0..4u8)
+                .filter(|&r| self.engines[r as usize].is_empty())
+                .any(|r| offer(Spot::Engine(r))),
+            Zone::OnCard => self
+                .stacks()
+                .any(|(_, v)| offer(Spot::On(*v.last().expect("stacks are not empty")))),
         }
-        out.retain(|&s| self.condition_holds(def.condition, s, def.zone));
-        out
     }
 
     /// Puts a card into play at a spot with the core's arrival rules: the Fantôme's
@@ -105,6 +112,6 @@ impl Castel {
         let roi = *self.hands[seat as usize]
             .iter()
             .find(|&&c| kind(c) == cards::ROI)?;
-        (!self.spots(roi).is_empty()).then_some(roi)
+        self.has_spot(roi).then_some(roi)
     }
 }

@@ -3,38 +3,40 @@
 
 use veillee_sdk::{text, Event, Log, Seat, Text};
 
+use crate::board;
 use crate::cards::kind;
 use crate::labels::seat_name;
 use crate::{Castel, Move, Pending};
 
 impl Castel {
-    /// The legal moves of a seat (CA-T1; the Héraut's obligation first). While a draw is
-    /// offered, only its answers, to the seats that have not accepted yet.
-    pub(crate) fn legal_moves(&self, seat: Seat) -> Vec<Move> {
+    /// The legal moves of a seat (CA-T1; the Héraut's obligation first), into `moves`
+    /// (cleared first), allocating nothing. While a draw is offered, only its answers, to
+    /// the seats that have not accepted yet.
+    pub(crate) fn legal_moves_into(&self, seat: Seat, moves: &mut Vec<Move>) {
+        moves.clear();
         if self.draw_offer.is_some() {
-            return if self.draw_offered_to().contains(&seat) {
-                vec![Move::AcceptDraw, Move::PlayOn]
-            } else {
-                Vec::new()
-            };
+            if self.draw_offered(seat) {
+                moves.extend([Move::AcceptDraw, Move::PlayOn]);
+            }
+            return;
         }
         if self.ending.is_some() || seat != self.turn {
-            return Vec::new();
+            return;
         }
-        let mut moves = Vec::new();
         if let Some(roi) = self.forced_roi(seat) {
-            for spot in self.spots(roi) {
+            self.each_spot(roi, &mut |spot| {
                 moves.push(Move::Place { card: roi, spot });
-            }
-            return moves;
+                false
+            });
+            return;
         }
         let hand = Self::distinct(&self.hands[seat as usize]);
+        let exchange = Self::distinct(&self.exchange);
         if !self.piles[seat as usize].is_empty() {
             moves.push(Move::Draw);
         }
-        let exchange = Self::distinct(&self.exchange);
-        for &h in &hand {
-            for &x in &exchange {
+        for h in board::bits(hand) {
+            for x in board::bits(exchange) {
                 if kind(h) != kind(x) {
                     moves.push(Move::Exchange {
                         hand: h,
@@ -43,31 +45,33 @@ impl Castel {
                 }
             }
         }
-        for &card in &hand {
-            for spot in self.spots(card) {
+        for card in board::bits(hand) {
+            self.each_spot(card, &mut |spot| {
                 moves.push(Move::Place { card, spot });
-            }
+                false
+            });
         }
         if moves.is_empty() {
             moves.push(Move::Pass);
         }
-        moves
     }
 
-    /// The first card of each kind among these (deduplicates identical cards).
-    fn distinct(cards: &[u8]) -> Vec<u8> {
-        let mut out: Vec<u8> = Vec::new();
-        let mut sorted = cards.to_vec();
-        sorted.sort_unstable();
-        for c in sorted {
-            if !out.iter().any(|&o| kind(o) == kind(c)) {
-                out.push(c);
+    /// The first card of each kind among these (deduplicates identical cards), as a bit set
+    /// of cards (bit `c` for card `c`; read it in order with [`board::bits`]).
+    fn distinct(cards: &[u8]) -> u64 {
+        let all = cards.iter().fold(0u64, |mask, &c| mask | 1 << c);
+        let mut kinds = 0u64;
+        let mut out = 0;
+        for c in board::bits(all) {
+            if kinds & 1 << kind(c) == 0 {
+                kinds |= 1 << kind(c);
+                out |= 1 << c;
             }
         }
         out
     }
 
-    /// Plays one action of the seat to act (a move from [`Castel::legal_moves`]).
+    /// Plays one action of the seat to act (a move from [`Castel::legal_moves_into`]).
     pub(crate) fn play_move(&mut self, seat: Seat, mv: &Move, log: &mut Log) {
         // A scripted effect left unfinished (its script failed) ends now.
         self.settle();
