@@ -18,10 +18,10 @@ struct GameFigures {
     think: ThinkBenchReport,
 }
 
-/// Games `normal` bots play for their think time, and their length at most: a p95 over up to
-/// 180 moves, short enough for Château Noir's thousand-move games.
-const THINK_GAMES: u32 = 3;
-const THINK_MOVES: u32 = 60;
+/// Moves of `normal` bots measured for their think time, and the length of their games at
+/// most: short enough for Château Noir's thousand-move games.
+const THINK_MOVES: usize = 150;
+const THINK_GAME_MOVES: u32 = 60;
 
 pub fn run(game: &str, playouts: Option<u32>, json: bool) -> anyhow::Result<()> {
     let ids: Vec<&str> = if game == "all" {
@@ -44,7 +44,7 @@ pub fn run(game: &str, playouts: Option<u32>, json: bool) -> anyhow::Result<()> 
             Ok(GameFigures {
                 playouts: bench::run(id, playouts)?,
                 search: bench_search::run_search(id, 20, 600)?,
-                think: bench_search::run_think(id, THINK_GAMES, THINK_MOVES)?,
+                think: bench_search::run_think(id, THINK_MOVES, THINK_GAME_MOVES)?,
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;

@@ -118,7 +118,7 @@ pub struct ThinkBenchReport {
     pub game: String,
     /// The bot measured, at every seat.
     pub level: String,
-    /// Games played, each stopped after `max_moves` moves.
+    /// Games played (seeds 1, 2, …), each stopped after `max_moves` moves.
     pub games: u32,
     /// Moves per game at most.
     pub max_moves: u32,
@@ -136,40 +136,43 @@ pub struct ThinkBenchReport {
     pub max_ms: f64,
 }
 
-/// Plays `games` seeded games of a built-in game through its wasm plugin with its own scripts
+/// Plays seeded games of a built-in game through its wasm plugin with its own scripts
 /// (Castel's cards), a `normal` bot at every seat, each stopped after `max_moves` moves, on
-/// one thread; measures the think time of every move.
-pub fn run_think(game: &str, games: u32, max_moves: u32) -> anyhow::Result<ThinkBenchReport> {
+/// one thread, until `min_moves` moves are measured (or 20 games: short games such as Siège's
+/// take several); measures the think time of every move.
+pub fn run_think(game: &str, min_moves: usize, max_moves: u32) -> anyhow::Result<ThinkBenchReport> {
     let bytes = crate::builtin::plugin_bytes(game)
         .with_context(|| format!("`{game}` is not a built-in game"))?;
     let plugin = Runtime::new(None)?.load_builtin(game, bytes)?;
     let players = plugin.manifest().min_players;
-    let config = SimulationConfig {
-        games,
-        seed: 1,
-        players,
-        max_moves,
-        threads: 1,
-        options: Default::default(),
-        seats: vec![BotLevel::Normal; usize::from(players)],
-    };
     let make_engine = || -> Result<Box<dyn GameEngine>, String> {
         let copy = plugin.duplicate().map_err(|e| e.to_string())?;
         with_own_scripts(Box::new(copy), None).map_err(|e| format!("{e:#}"))
     };
-    let report = simulate_bots(&make_engine, &config, &|| {}).map_err(anyhow::Error::msg)?;
-    anyhow::ensure!(
-        report.errors == 0,
-        "{game}: {} games failed: {:?}",
-        report.errors,
-        report.error_samples
-    );
-    let mut times: Vec<f64> = report
-        .seats
-        .iter()
-        .flat_map(|s| s.times())
-        .copied()
-        .collect();
+    let (mut times, mut games, mut in_plugin, mut through_engine) = (Vec::new(), 0, 0, 0);
+    while times.len() < min_moves && games < 20 {
+        let config = SimulationConfig {
+            games: 1,
+            seed: u64::from(games) + 1,
+            players,
+            max_moves,
+            threads: 1,
+            options: Default::default(),
+            seats: vec![BotLevel::Normal; usize::from(players)],
+        };
+        let report = simulate_bots(&make_engine, &config, &|| {}).map_err(anyhow::Error::msg)?;
+        anyhow::ensure!(
+            report.errors == 0,
+            "{game}: a game failed: {:?}",
+            report.error_samples
+        );
+        games += 1;
+        for seat in &report.seats {
+            times.extend_from_slice(seat.times());
+            in_plugin += seat.searched_in_plugin;
+            through_engine += seat.searched_through_engine;
+        }
+    }
     times.sort_by(f64::total_cmp);
     anyhow::ensure!(!times.is_empty(), "{game}: the bots played no move");
     let ms = |p| percentile(&times, p) * 1e3;
@@ -179,8 +182,8 @@ pub fn run_think(game: &str, games: u32, max_moves: u32) -> anyhow::Result<Think
         games,
         max_moves,
         moves: times.len() as u64,
-        searched_in_plugin: report.seats.iter().map(|s| s.searched_in_plugin).sum(),
-        searched_through_engine: report.seats.iter().map(|s| s.searched_through_engine).sum(),
+        searched_in_plugin: in_plugin,
+        searched_through_engine: through_engine,
         p50_ms: ms(0.5),
         p95_ms: ms(0.95),
         max_ms: ms(1.0),
