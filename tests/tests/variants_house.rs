@@ -68,8 +68,8 @@ fn a_watched_playout_plays_inside_the_plugin_and_stops_at_watched_actions() {
     let mut plugin = builtin_plugin(&runtime, "chateau-noir");
     let game = plugin.create(&Setup::new(2, 3)).unwrap();
     let watch = PlayoutWatch {
-        listed: Vec::new(),
         played: vec!["take-*".into()],
+        ..PlayoutWatch::default()
     };
     let stop = plugin
         .playout_until(game, 9, 100_000, &watch)
@@ -84,7 +84,7 @@ fn a_watched_playout_plays_inside_the_plugin_and_stops_at_watched_actions() {
     // A list watch stops before the pick, at a seat whose list holds a match.
     let listed = PlayoutWatch {
         listed: vec!["end-turn".into()],
-        played: Vec::new(),
+        ..PlayoutWatch::default()
     };
     let game = plugin.create(&Setup::new(2, 3)).unwrap();
     let stop = plugin

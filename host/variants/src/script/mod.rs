@@ -69,6 +69,22 @@ pub struct ScriptInfo {
     /// other moves without calling the script (inside the plugin in simulations).
     #[serde(default)]
     pub actions: Vec<String>,
+    /// The seats whose actions its action hooks concern (`seats = {1}`): the listing hooks
+    /// run only for those seats' lists, `before_action` / `after_action` only around their
+    /// moves. Empty: every seat.
+    #[serde(default)]
+    pub seats: Vec<Seat>,
+    /// The most actions one `add_actions` call adds (`max_added = 4`): random playouts then
+    /// ask the hook only for a share of the turns (see [`veillee_sdk::WatchOn::Added`]); more
+    /// is an error that switches the script off.
+    #[serde(default)]
+    pub max_added: Option<u32>,
+    /// When `after_action` runs (`after_when = {query = "soldiers_lost", changed = true}` or
+    /// `{query = "last_die_face", equals = "ring"}`): only after a move that changes that
+    /// query's answer, or after which it equals the value. `None`: after every move it
+    /// concerns.
+    #[serde(default)]
+    pub after_when: Option<veillee_sdk::MoveCondition>,
     /// The hooks it defines, in [`HOOKS`] order.
     pub hooks: Vec<String>,
 }
@@ -88,6 +104,11 @@ pub struct Script {
     counts: [(Cell<u64>, Cell<u64>); HOOKS.len()],
     /// [`CTX_BUILDER`], loaded once.
     ctx_builder: Function,
+    /// Per hook, in [`HOOKS`] order: how many arguments after `ctx` its function declares
+    /// (`usize::MAX` for a function with `...`). Only those are built: a hook that does not
+    /// name an argument cannot read it, so `after_action = function(ctx, seat)` costs no
+    /// action table and no events.
+    arity: [usize; HOOKS.len()],
 }
 
 /// How often one hook of a script ran, and how often it changed something (see
@@ -287,6 +308,17 @@ impl Script {
             )));
         };
         let info = read_info(&module).map_err(bad)?;
+        let mut arity = [0; HOOKS.len()];
+        for (hook, arity) in HOOKS.iter().zip(&mut arity) {
+            if let Ok(Value::Function(f)) = module.raw_get::<Value>(*hook) {
+                let f = f.info();
+                *arity = if f.is_vararg {
+                    usize::MAX
+                } else {
+                    usize::from(f.num_params).saturating_sub(1)
+                };
+            }
+        }
         let ctx_builder: Function = lua
             .load(CTX_BUILDER)
             .set_name("=ctx")
@@ -304,6 +336,7 @@ impl Script {
             limits,
             counts: Default::default(),
             ctx_builder,
+            arity,
         })
     }
 
@@ -350,19 +383,35 @@ impl Script {
         &self.hash
     }
 
+    /// How many of its arguments after `ctx` this hook's function declares (`usize::MAX`
+    /// with `...`): the others are never built.
+    pub fn arity(&self, hook: &str) -> usize {
+        HOOKS
+            .iter()
+            .position(|h| *h == hook)
+            .map_or(0, |i| self.arity[i])
+    }
+
     /// Whether it defines this hook.
     pub fn has_hook(&self, hook: &str) -> bool {
         self.info.hooks.iter().any(|h| h == hook)
     }
 
-    /// Whether its action hooks concern the action `id` (see [`ScriptInfo::actions`]).
-    pub fn concerns(&self, id: &str) -> bool {
-        self.info.actions.is_empty()
-            || self
-                .info
-                .actions
-                .iter()
-                .any(|p| veillee_sdk::id_matches(p, id))
+    /// Whether its action hooks concern `seat`'s action `id` (see [`ScriptInfo::actions`]
+    /// and [`ScriptInfo::seats`]).
+    pub fn concerns(&self, seat: Seat, id: &str) -> bool {
+        self.concerns_seat(seat)
+            && (self.info.actions.is_empty()
+                || self
+                    .info
+                    .actions
+                    .iter()
+                    .any(|p| veillee_sdk::id_matches(p, id)))
+    }
+
+    /// Whether its action hooks concern `seat`'s actions at all (see [`ScriptInfo::seats`]).
+    pub fn concerns_seat(&self, seat: Seat) -> bool {
+        self.info.seats.is_empty() || self.info.seats.contains(&seat)
     }
 
     /// Memory its Lua state uses now, in bytes.
@@ -413,6 +462,7 @@ impl Script {
         self.meter.reset();
         *self.lua.app_data_mut::<CallRng>().expect("set at load") =
             CallRng((powers != Powers::Read).then_some(rng));
+        let args = &args[..args.len().min(self.arity(hook))];
         let outcome = self.call_hook(&function, &call, args, data);
         let rng_after = self
             .lua
