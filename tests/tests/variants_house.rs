@@ -8,14 +8,18 @@
 //! * `add_actions` / `play_action` add moves: Siège « seigneur agile »;
 //! * Château Noir « prise obligatoire »: `end-turn` is never offered while a take is;
 //! * roc noir « trappe coûteuse »: a fall costs the faller's player a rope;
-//! * a `before_action` that refuses every move never makes a playout loop.
+//! * a `before_action` that refuses every move never makes a playout loop;
+//! * `seats`, `max_added` and `after_when` (ABI 1.10 `PlayoutWatch::rules`): the hooks run
+//!   for exactly the moves they name, and the playout stops only for those.
 
+use serde_json::{json, Value};
 use veillee_runtime::conformance::{check, CheckConfig};
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::native::native_engine;
 use veillee_runtime::variants::library;
+use veillee_runtime::variants::VariantLimits;
 use veillee_runtime::variants::{Script, VariantEngine};
-use veillee_sdk::{GameRng, PlayoutWatch, Setup};
+use veillee_sdk::{GameRng, MoveCondition, PlayoutWatch, Setup, WatchOn, WatchRule};
 use veillee_tests::house::{
     builtin_script as builtin, ids, script, seat_to_act, wasm_engine as engine,
 };
@@ -379,4 +383,243 @@ fn a_users_script_cannot_be_part_of_the_game_and_a_copy_of_one_must_be_picked() 
     assert_eq!(unpicked, vec![cards.clone()]);
     let picked = library::new_game_scripts("castel", std::slice::from_ref(&copy), user);
     assert_eq!(picked, vec![copy]);
+}
+
+#[test]
+fn a_rules_watch_stops_only_for_its_seat_and_for_moves_that_meet_its_condition() {
+    let runtime = runtime();
+    let mut plugin = builtin_plugin(&runtime, "siege");
+    // The defender's turns only, drawing among the listed actions and four more: a stop is
+    // always the defender's, names no action and says which of the four was drawn.
+    let added = PlayoutWatch {
+        rules: vec![WatchRule {
+            seats: vec![1],
+            actions: vec!["*".into()],
+            on: WatchOn::Added { max: 4 },
+        }],
+        ..PlayoutWatch::default()
+    };
+    let mut stops = 0;
+    for seed in 0..20 {
+        let game = plugin.create(&Setup::new(2, seed)).unwrap();
+        let stop = plugin
+            .playout_until(game, seed, 10_000, &added)
+            .unwrap()
+            .unwrap();
+        if stop.outcome.is_some() {
+            continue;
+        }
+        stops += 1;
+        assert_eq!(stop.seat, Some(1), "{stop:?}");
+        assert_eq!(stop.action, None, "{stop:?}");
+        assert!(stop.extra.is_some_and(|e| e < 4), "{stop:?}");
+        assert_eq!(seat_to_act(&mut plugin, game), Some(1));
+    }
+    assert!(stops > 0, "some draws fall on the four added actions");
+    // Every seat's moves, but only those that change `soldiers_lost`: the stop names a move
+    // not played yet, and playing it costs the defender a soldier.
+    let losses = PlayoutWatch {
+        rules: vec![WatchRule {
+            seats: Vec::new(),
+            actions: vec!["*".into()],
+            on: WatchOn::Played {
+                when: Some(MoveCondition {
+                    query: "soldiers_lost".into(),
+                    equals: None,
+                }),
+            },
+        }],
+        ..PlayoutWatch::default()
+    };
+    let lost = |plugin: &mut dyn GameEngine, game| {
+        plugin
+            .operation(game, "soldiers_lost", &Value::Null)
+            .unwrap()
+    };
+    let mut checked = 0;
+    for seed in 0..10 {
+        let game = plugin.create(&Setup::new(2, seed)).unwrap();
+        let stop = plugin
+            .playout_until(game, seed, 10_000, &losses)
+            .unwrap()
+            .unwrap();
+        let (Some(seat), Some(id)) = (stop.seat, stop.action) else {
+            continue;
+        };
+        let before = lost(&mut plugin, game);
+        plugin.apply(game, seat, &id).unwrap();
+        assert_ne!(lost(&mut plugin, game), before, "seed {seed}: {id}");
+        checked += 1;
+    }
+    assert!(checked > 0, "random games of Siège cost soldiers");
+}
+
+#[test]
+fn after_when_runs_the_hook_after_exactly_the_moves_that_meet_it() {
+    // Counted in playouts (inside the plugin between the moves) and move by move: once per
+    // soldier lost, which only ever grows in Siège without reinforcements.
+    let text = r#"return {
+        id = "losses", name = "l", description = "l", game = "siege", version = "1",
+        after_when = { query = "soldiers_lost", changed = true },
+        after_action = function(ctx) ctx.state.n = (ctx.state.n or 0) + 1 end,
+      }"#;
+    let mut siege = engine("siege", vec![script(text)]);
+    let mut total = 0;
+    for seed in 0..5 {
+        let game = siege.create(&Setup::new(2, seed)).unwrap();
+        siege.playout(game, seed, 10_000).unwrap();
+        let n = siege.script_state(game, "losses").unwrap()["n"].clone();
+        let lost = siege
+            .operation(game, "soldiers_lost", &Value::Null)
+            .unwrap();
+        assert_eq!(
+            n.as_u64().unwrap_or(0),
+            lost.as_u64().unwrap(),
+            "seed {seed}"
+        );
+        total += lost.as_u64().unwrap();
+    }
+    assert!(total > 0);
+    let game = siege.create(&Setup::new(2, 3)).unwrap();
+    let mut rng = GameRng::new(3);
+    while let Some(seat) = seat_to_act(&mut siege, game) {
+        let actions = ids(&mut siege, game, seat);
+        siege
+            .apply(game, seat, &actions[rng.below(actions.len())])
+            .unwrap();
+    }
+    let lost = siege
+        .operation(game, "soldiers_lost", &Value::Null)
+        .unwrap();
+    assert_eq!(siege.script_state(game, "losses").unwrap()["n"], lost);
+    // `equals`: after the moves where the answer is that value.
+    let lord = r#"return {
+        id = "lord", name = "l", description = "l", game = "siege", version = "1",
+        after_when = { query = "special_rule_applies", equals = false },
+        after_action = function(ctx)
+          if ctx.game.query("special_rule_applies") then error("called while it applies") end
+          ctx.state.n = (ctx.state.n or 0) + 1
+        end,
+      }"#;
+    let mut siege = engine("siege", vec![script(lord)]);
+    let game = siege.create(&Setup::new(2, 1)).unwrap();
+    siege.playout(game, 1, 10_000).unwrap();
+    assert!(
+        siege.disabled(game).is_empty(),
+        "{:?}",
+        siege.disabled(game)
+    );
+}
+
+#[test]
+fn seats_limit_the_hooks_to_those_seats_moves() {
+    let text = r#"return {
+        id = "defender", name = "d", description = "d", game = "siege", version = "1",
+        seats = { 1 },
+        after_action = function(ctx, seat)
+          if seat ~= 1 then error("called for seat " .. seat) end
+          ctx.state.n = (ctx.state.n or 0) + 1
+        end,
+      }"#;
+    let mut siege = engine("siege", vec![script(text)]);
+    let game = siege.create(&Setup::new(2, 2)).unwrap();
+    let mut rng = GameRng::new(2);
+    let mut defender_moves = 0;
+    while let Some(seat) = seat_to_act(&mut siege, game) {
+        let actions = ids(&mut siege, game, seat);
+        siege
+            .apply(game, seat, &actions[rng.below(actions.len())])
+            .unwrap();
+        defender_moves += u64::from(seat == 1);
+    }
+    assert!(defender_moves > 0);
+    assert_eq!(
+        siege.script_state(game, "defender").unwrap()["n"],
+        json!(defender_moves)
+    );
+    let game = siege.create(&Setup::new(2, 4)).unwrap();
+    let result = siege.playout(game, 4, 10_000).unwrap();
+    assert!(result.outcome.is_some(), "{result:?}");
+    assert!(
+        siege.disabled(game).is_empty(),
+        "{:?}",
+        siege.disabled(game)
+    );
+}
+
+#[test]
+fn a_script_that_adds_more_than_its_max_added_is_switched_off() {
+    let text = r#"return {
+        id = "greedy", name = "g", description = "g", game = "siege", version = "1",
+        max_added = 1,
+        add_actions = function(ctx, seat)
+          return { { id = "x-1", label = { fr = "x", en = "x" } },
+                   { id = "x-2", label = { fr = "y", en = "y" } } }
+        end,
+        play_action = function(ctx) ctx.game.pass_turn() end,
+      }"#;
+    let mut siege = engine("siege", vec![script(text)]);
+    let game = siege.create(&Setup::new(2, 0)).unwrap();
+    let listed = ids(&mut siege, game, 1);
+    assert!(!listed.iter().any(|id| id.starts_with("x-")), "{listed:?}");
+    // Switched off with the move that follows, which says why.
+    siege.apply(game, 1, "lord-d6").unwrap();
+    let disabled = siege.disabled(game);
+    assert_eq!(disabled.len(), 1, "{disabled:?}");
+    assert!(disabled[0].1.contains("max_added"), "{disabled:?}");
+}
+
+#[test]
+fn the_new_fields_are_checked_when_the_script_loads() {
+    let load = |fields: &str| {
+        Script::load(
+            "test.lua",
+            &format!(
+                r#"return {{ id = "t", name = "t", description = "t", game = "siege",
+                    version = "1", {fields} }}"#
+            ),
+            VariantLimits::default(),
+        )
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+    };
+    let after = "after_action = function(ctx) end,";
+    assert!(load(&format!("seats = {{ 1 }}, {after}")).is_ok());
+    for (fields, says) in [
+        (format!("seats = {{ -1 }}, {after}"), "`seats`"),
+        (format!("seats = {{}}, {after}"), "`seats`"),
+        (format!("max_added = 2, {after}"), "add_actions"),
+        (
+            "max_added = 0, add_actions = function() end,".to_string(),
+            "`max_added`",
+        ),
+        (
+            format!("after_when = {{ query = \"soldiers_lost\" }}, {after}"),
+            "changed",
+        ),
+        (
+            "after_when = { query = \"soldiers_lost\", changed = true },".to_string(),
+            "after_action",
+        ),
+    ] {
+        let error = load(&fields).expect_err(&fields);
+        assert!(error.contains(says), "{fields}: {error}");
+    }
+    // A query the game does not offer is refused when the engine is built, naming the
+    // queries it offers.
+    let text = r#"return {
+        id = "t", name = "t", description = "t", game = "siege", version = "1",
+        after_when = { query = "no_such_query", changed = true },
+        after_action = function(ctx) end,
+      }"#;
+    let runtime = runtime();
+    let plugin = builtin_plugin(&runtime, "siege");
+    let error = VariantEngine::new(Box::new(plugin), vec![script(text)])
+        .err()
+        .expect("an unknown query is refused")
+        .to_string();
+    assert!(
+        error.contains("no_such_query") && error.contains("soldiers_lost"),
+        "{error}"
+    );
 }
