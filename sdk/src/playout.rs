@@ -288,23 +288,29 @@ fn playout_by_rules<G: Game>(
         if legal.is_empty() {
             return stop(moves, None, None, true);
         }
-        let mine: Vec<&WatchRule> = rules.iter().filter(|r| r.about(seat)).collect();
-        // Ids are built only when a rule of this seat names some (`*` needs none).
-        let ids: Option<Vec<String>> = mine
-            .iter()
+        // This seat's rules about its list, and about the move picked.
+        let lists = || {
+            rules
+                .iter()
+                .filter(|r| r.about(seat) && !matches!(r.on, WatchOn::Played { .. }))
+        };
+        let played = || {
+            rules
+                .iter()
+                .filter(|r| r.about(seat) && matches!(r.on, WatchOn::Played { .. }))
+        };
+        // The ids of the whole list only when a listing rule of this seat names some (`*`
+        // needs none); a played rule needs the picked move's id only.
+        let ids: Option<Vec<String>> = lists()
             .any(|r| !r.matches_all())
             .then(|| legal.iter().map(|mv| game.move_id(seat, mv)).collect());
         let listed = |rule: &WatchRule| {
             rule.matches_all() || ids.iter().flatten().any(|id| rule.matches(id))
         };
-        if mine
-            .iter()
-            .any(|r| matches!(r.on, WatchOn::Listed) && listed(r))
-        {
+        if lists().any(|r| matches!(r.on, WatchOn::Listed) && listed(r)) {
             return stop(moves, Some(seat), None, false);
         }
-        let added: u32 = mine
-            .iter()
+        let added: u32 = lists()
             .filter(|r| listed(r))
             .map(|r| match r.on {
                 WatchOn::Added { max } => max,
@@ -319,33 +325,24 @@ fn playout_by_rules<G: Game>(
             };
         }
         let mv = &legal[index];
-        let played: Vec<&WatchRule> = mine
-            .iter()
-            .copied()
-            .filter(|r| matches!(r.on, WatchOn::Played { .. }))
-            .collect();
+        // The picked move's id, built only when a played rule of this seat names some.
+        let this: Option<String> = played().any(|r| !r.matches_all()).then(|| match &ids {
+            Some(ids) => ids[index].clone(),
+            None => game.move_id(seat, mv),
+        });
         let mut conditions: Vec<&MoveCondition> = Vec::new();
-        let mut id = None;
-        if !played.is_empty() {
-            let this = match &ids {
-                Some(ids) => ids[index].clone(),
-                None => game.move_id(seat, mv),
-            };
-            for rule in played
-                .iter()
-                .filter(|r| r.matches_all() || r.matches(&this))
-            {
-                match &rule.on {
-                    WatchOn::Played { when: Some(when) } => conditions.push(when),
-                    _ => {
-                        return PlayoutStop {
-                            action: Some(this),
-                            ..stop(moves, Some(seat), None, false)
-                        }
+        for rule in
+            played().filter(|r| r.matches_all() || this.as_ref().is_some_and(|id| r.matches(id)))
+        {
+            match &rule.on {
+                WatchOn::Played { when: Some(when) } => conditions.push(when),
+                _ => {
+                    return PlayoutStop {
+                        action: Some(this.unwrap_or_else(|| game.move_id(seat, mv))),
+                        ..stop(moves, Some(seat), None, false)
                     }
                 }
             }
-            id = Some(this);
         }
         let mv = mv.clone();
         if conditions.is_empty() {
@@ -378,7 +375,7 @@ fn playout_by_rules<G: Game>(
                 *game = copy;
             }
             return PlayoutStop {
-                action: id,
+                action: Some(this.unwrap_or_else(|| game.move_id(seat, &mv))),
                 ..stop(moves, Some(seat), None, false)
             };
         }
