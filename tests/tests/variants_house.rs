@@ -10,7 +10,8 @@
 //! * roc noir « trappe coûteuse »: a fall costs the faller's player a rope;
 //! * a `before_action` that refuses every move never makes a playout loop;
 //! * `seats`, `max_added` and `after_when` (ABI 1.10 `PlayoutWatch::rules`): the hooks run
-//!   for exactly the moves they name, and the playout stops only for those.
+//!   for exactly the moves they name, and the playout stops only for those;
+//! * `ctx.game.end_game` ends every built-in game, saved with it and in playouts.
 
 use serde_json::{json, Value};
 use veillee_runtime::conformance::{check, CheckConfig};
@@ -19,7 +20,7 @@ use veillee_runtime::native::native_engine;
 use veillee_runtime::variants::library;
 use veillee_runtime::variants::VariantLimits;
 use veillee_runtime::variants::{Script, VariantEngine};
-use veillee_sdk::{GameRng, MoveCondition, PlayoutWatch, Setup, WatchOn, WatchRule};
+use veillee_sdk::{GameRng, MoveCondition, PlayoutWatch, Setup, Status, WatchOn, WatchRule};
 use veillee_tests::house::{
     builtin_script as builtin, ids, script, seat_to_act, wasm_engine as engine,
 };
@@ -622,4 +623,97 @@ fn the_new_fields_are_checked_when_the_script_loads() {
         error.contains("no_such_query") && error.contains("soldiers_lost"),
         "{error}"
     );
+}
+
+#[test]
+fn end_game_ends_every_built_in_game_with_the_scripts_outcome() {
+    for id in [
+        "batisseurs",
+        "castel",
+        "chateau-noir",
+        "renard",
+        "roc-noir",
+        "siege",
+    ] {
+        let text = format!(
+            r#"return {{
+                id = "ender", name = "e", description = "e", game = "{id}", version = "1",
+                after_action = function(ctx, seat)
+                  ctx.game.end_game({{ winners = {{ seat }}, reason = {{ fr = "fin", en = "the end" }} }})
+                end,
+              }}"#
+        );
+        let mut engine = engine(id, vec![script(&text)]);
+        let players = engine.manifest().min_players;
+        let game = engine.create(&Setup::new(players, 1)).unwrap();
+        let seat = seat_to_act(&mut engine, game).unwrap();
+        let first = ids(&mut engine, game, seat)[0].clone();
+        engine.apply(game, seat, &first).unwrap();
+        let over = |engine: &mut VariantEngine, game| match engine.status(game).unwrap() {
+            Status::Finished { outcome } => outcome,
+            other => panic!("{id}: the game goes on: {other:?}"),
+        };
+        let outcome = over(&mut engine, game);
+        assert_eq!(outcome.winners, vec![seat], "{id}");
+        assert_eq!(outcome.reason.en, "the end", "{id}");
+        assert!(engine.legal_actions(game, seat).unwrap().is_empty(), "{id}");
+        assert!(
+            engine.apply(game, seat, &first).is_err(),
+            "{id}: a move after the end"
+        );
+        // Saved with the game.
+        let saved = engine.save(game).unwrap();
+        let loaded = engine.load(&saved).unwrap();
+        assert_eq!(over(&mut engine, loaded), outcome, "{id}: after loading");
+        // A random game ends at its first move, with the same outcome.
+        let fresh = engine.create(&Setup::new(players, 2)).unwrap();
+        let result = engine.playout(fresh, 2, 1000).unwrap();
+        assert_eq!(result.moves, 1, "{id}: {result:?}");
+        assert_eq!(
+            result.outcome.map(|o| o.reason.en),
+            Some("the end".into()),
+            "{id}"
+        );
+        assert!(
+            engine.disabled(game).is_empty(),
+            "{id}: {:?}",
+            engine.disabled(game)
+        );
+    }
+}
+
+#[test]
+fn end_game_is_refused_where_it_cannot_be_and_with_a_seat_the_game_has_not() {
+    for (hook, outcome, says) in [
+        (
+            "before_action = function(ctx)",
+            "{ winners = {}, reason = 'draw' }",
+            "not available in before_action",
+        ),
+        (
+            "after_action = function(ctx)",
+            "{ winners = { 5 }, reason = 'x' }",
+            "seat 5",
+        ),
+        (
+            "after_action = function(ctx)",
+            "{ winners = { 0 } }",
+            "`reason`",
+        ),
+    ] {
+        let text = format!(
+            r#"return {{ id = "bad", name = "b", description = "b", game = "siege", version = "1",
+                {hook} ctx.game.end_game({outcome}) end }}"#
+        );
+        let mut engine = engine("siege", vec![script(&text)]);
+        let game = engine.create(&Setup::new(2, 0)).unwrap();
+        engine.apply(game, 1, "lord-d6").unwrap();
+        let disabled = engine.disabled(game);
+        assert_eq!(disabled.len(), 1, "{hook}: {disabled:?}");
+        assert!(disabled[0].1.contains(says), "{hook}: {disabled:?}");
+        assert!(
+            matches!(engine.status(game).unwrap(), Status::ToAct { .. }),
+            "{hook}: the game goes on"
+        );
+    }
 }

@@ -227,6 +227,9 @@ impl VariantEngine {
         picked_inside: bool,
     ) -> Result<Vec<Event>, EngineError> {
         let slot = self.slot(game)?;
+        if slot.v.ended.is_some() {
+            return Err(GameError::GameOver.into());
+        }
         if slot.v.pending.is_some() {
             return self.answer(game, seat, action_id);
         }
@@ -376,6 +379,7 @@ impl VariantEngine {
                 })
                 .collect(),
             pending: None,
+            ended: None,
         }
     }
 }
@@ -507,6 +511,11 @@ impl GameEngine for VariantEngine {
 
     fn status(&mut self, game: Handle) -> Result<Status, EngineError> {
         let slot = self.slot(game)?;
+        if let Some(outcome) = &slot.v.ended {
+            return Ok(Status::Finished {
+                outcome: outcome.clone(),
+            });
+        }
         if let Some(pending) = &slot.v.pending {
             return Ok(Status::ToAct {
                 seats: pending.seats_to_answer(),
@@ -519,6 +528,9 @@ impl GameEngine for VariantEngine {
 
     fn legal_actions(&mut self, game: Handle, seat: Seat) -> Result<Vec<Action>, EngineError> {
         let slot = self.slot(game)?;
+        if slot.v.ended.is_some() {
+            return Ok(Vec::new());
+        }
         if let Some(pending) = &slot.v.pending {
             return Ok(pending
                 .open_question(seat)

@@ -20,7 +20,7 @@ impl VariantEngine {
     /// or a choice is pending: then the host plays every move.
     pub(super) fn watch(&self, game: Handle) -> Option<PlayoutWatch> {
         let slot = self.games.get(&game)?;
-        if slot.v.pending.is_some() {
+        if slot.v.pending.is_some() || slot.v.ended.is_some() {
             return None;
         }
         let mut watch = PlayoutWatch::default();

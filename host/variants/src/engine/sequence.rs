@@ -334,6 +334,7 @@ impl VariantEngine {
                     rng,
                     events: added,
                     scratch,
+                    ended,
                 } => {
                     let changed = scratch.is_some()
                         || !added.is_empty()
@@ -353,6 +354,13 @@ impl VariantEngine {
                         queue_after_hooks(&mut queue, scripts, *seat, action, &added, &unmet);
                     }
                     events.extend(added);
+                    if let Some(outcome) = ended {
+                        // The game is over: no hook runs after this one.
+                        script.note_changed(hook, true);
+                        slot.v.ended = Some(outcome);
+                        slot.v.pending = None;
+                        return Ok(Advance::Events(events));
+                    }
                     let refused = match &step {
                         Step::Before { .. } => refusal(script, &returned),
                         _ => None,

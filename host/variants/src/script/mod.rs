@@ -11,7 +11,7 @@ use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, LuaSerdeExt, MultiValue, Table, Value};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use veillee_sdk::{Event, Handle, Manifest, OperationKind, Seat, Text};
+use veillee_sdk::{Event, Handle, Manifest, OperationKind, Outcome, Seat, Text};
 
 use crate::{VariantError, VariantLimits};
 use veillee_engine::{EngineError, GameEngine};
@@ -224,6 +224,8 @@ pub enum HookResult {
         events: Vec<Event>,
         /// The game with the hook's commands applied (`None`: no command was issued).
         scratch: Option<Handle>,
+        /// The outcome it ended the game with (`ctx.game.end_game`), if it did.
+        ended: Option<Outcome>,
     },
     /// It asked for a choice not answered yet: nothing it did counts. One request for
     /// `ctx.choose`, one per seat asked for `ctx.choose_all` (all to be answered at once).
@@ -241,6 +243,7 @@ const HOST_RANDOM: i64 = 5;
 const HOST_CHOOSE: i64 = 6;
 const HOST_CHOOSE_ALL: i64 = 7;
 const HOST_EVENT: i64 = 8;
+const HOST_END_GAME: i64 = 9;
 
 /// Builds a hook call's `ctx` from the call's one host function: plain Lua closures, cheap
 /// to make, each naming its operation by number.
@@ -254,6 +257,7 @@ return function(host, id, players, state)
       command = function(name, args) return host(2, name, args) end,
       pass_turn = function() return host(3) end,
       status = function() return host(4) end,
+      end_game = function(outcome) return host(9, outcome) end,
     },
     players = players,
     state = state,
@@ -277,6 +281,8 @@ struct Call<'a, 'g> {
     events: Vec<Event>,
     pending: Option<Vec<ChoiceRequest>>,
     fatal: Option<EngineError>,
+    /// The outcome `ctx.game.end_game` gave, if it was called.
+    ended: Option<Outcome>,
 }
 
 impl Script {
@@ -441,6 +447,7 @@ impl Script {
                 rng,
                 events: Vec::new(),
                 scratch: None,
+                ended: None,
             });
         };
         if let Some(i) = HOOKS.iter().position(|h| *h == hook) {
@@ -458,6 +465,7 @@ impl Script {
             events: Vec::new(),
             pending: None,
             fatal: None,
+            ended: None,
         });
         self.meter.reset();
         *self.lua.app_data_mut::<CallRng>().expect("set at load") =
@@ -494,6 +502,7 @@ impl Script {
                 rng: rng_after,
                 events: call.events,
                 scratch: call.scratch,
+                ended: call.ended,
             }),
             Err(error) => {
                 drop_scratch(&mut call);
@@ -614,6 +623,36 @@ impl Script {
                         }
                         let text = to_text(lua, next(), de, "ctx.event's text")?;
                         c.events.push(Event::new(text));
+                        Ok(Value::Nil)
+                    }
+                    HOST_END_GAME => {
+                        let outcome = ctx::to_outcome(lua, next(), de)?;
+                        let mut c = call.borrow_mut();
+                        if c.powers != Powers::Full {
+                            return Err(mlua::Error::runtime(format!(
+                                "ctx.game.end_game is not available in {}",
+                                c.hook
+                            )));
+                        }
+                        if let Some(&seat) =
+                            outcome.winners.iter().find(|&&s| s >= c.game.players)
+                        {
+                            return Err(mlua::Error::runtime(format!(
+                                "ctx.game.end_game: seat {seat} cannot win, this game has {} players (seats 0 to {})",
+                                c.game.players,
+                                c.game.players.saturating_sub(1)
+                            )));
+                        }
+                        if !outcome.scores.is_empty()
+                            && outcome.scores.len() != usize::from(c.game.players)
+                        {
+                            return Err(mlua::Error::runtime(format!(
+                                "ctx.game.end_game: `scores` has {} numbers, one per seat is {}",
+                                outcome.scores.len(),
+                                c.game.players
+                            )));
+                        }
+                        c.ended = Some(outcome);
                         Ok(Value::Nil)
                     }
                     _ => Err(mlua::Error::runtime("ctx: bad call")),
