@@ -44,19 +44,30 @@ fn counting(game: &str, actions: Option<&str>) -> Script {
     ))
 }
 
+/// Plays `game` to its end with random legal actions (through the scripts); the seat of
+/// each move, in order.
+fn random_game(
+    engine: &mut VariantEngine,
+    game: veillee_sdk::Handle,
+    seed: u64,
+) -> Vec<veillee_sdk::Seat> {
+    let mut rng = GameRng::new(seed);
+    let mut seats = Vec::new();
+    while let Some(seat) = seat_to_act(engine, game) {
+        let actions = ids(engine, game, seat);
+        engine
+            .apply(game, seat, &actions[rng.below(actions.len())])
+            .unwrap();
+        seats.push(seat);
+    }
+    seats
+}
+
 #[test]
 fn hooks_that_declare_their_actions_run_only_for_those() {
     let mut engine = engine("siege", vec![counting("siege", Some(r#""lord-*""#))]);
     let game = engine.create(&Setup::new(2, 1)).unwrap();
-    let mut rng = GameRng::new(5);
-    let mut moves = 0;
-    while let Some(seat) = seat_to_act(&mut engine, game) {
-        let actions = ids(&mut engine, game, seat);
-        let id = actions[rng.below(actions.len())].clone();
-        engine.apply(game, seat, &id).unwrap();
-        moves += 1;
-    }
-    assert!(moves > 10);
+    assert!(random_game(&mut engine, game, 5).len() > 10);
     let state = engine.script_state(game, "counting").unwrap();
     // Only the lord's placement matches `lord-*`: one call of each hook in the whole game.
     assert_eq!(state["after"], 1, "{state}");
@@ -482,13 +493,7 @@ fn after_when_runs_the_hook_after_exactly_the_moves_that_meet_it() {
     }
     assert!(total > 0);
     let game = siege.create(&Setup::new(2, 3)).unwrap();
-    let mut rng = GameRng::new(3);
-    while let Some(seat) = seat_to_act(&mut siege, game) {
-        let actions = ids(&mut siege, game, seat);
-        siege
-            .apply(game, seat, &actions[rng.below(actions.len())])
-            .unwrap();
-    }
+    random_game(&mut siege, game, 3);
     let lost = siege
         .operation(game, "soldiers_lost", &Value::Null)
         .unwrap();
@@ -524,15 +529,8 @@ fn seats_limit_the_hooks_to_those_seats_moves() {
       }"#;
     let mut siege = engine("siege", vec![script(text)]);
     let game = siege.create(&Setup::new(2, 2)).unwrap();
-    let mut rng = GameRng::new(2);
-    let mut defender_moves = 0;
-    while let Some(seat) = seat_to_act(&mut siege, game) {
-        let actions = ids(&mut siege, game, seat);
-        siege
-            .apply(game, seat, &actions[rng.below(actions.len())])
-            .unwrap();
-        defender_moves += u64::from(seat == 1);
-    }
+    let seats = random_game(&mut siege, game, 2);
+    let defender_moves = seats.iter().filter(|&&s| s == 1).count();
     assert!(defender_moves > 0);
     assert_eq!(
         siege.script_state(game, "defender").unwrap()["n"],
