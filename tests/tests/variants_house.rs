@@ -51,9 +51,19 @@ fn random_game(
     game: veillee_sdk::Handle,
     seed: u64,
 ) -> Vec<veillee_sdk::Seat> {
+    random_game_moves(engine, game, seed, usize::MAX)
+}
+
+/// [`random_game`] for at most `most` moves.
+fn random_game_moves(
+    engine: &mut VariantEngine,
+    game: veillee_sdk::Handle,
+    seed: u64,
+    most: usize,
+) -> Vec<veillee_sdk::Seat> {
     let mut rng = GameRng::new(seed);
     let mut seats = Vec::new();
-    while let Some(seat) = seat_to_act(engine, game) {
+    while let Some(seat) = seat_to_act(engine, game).filter(|_| seats.len() < most) {
         let actions = ids(engine, game, seat);
         engine
             .apply(game, seat, &actions[rng.below(actions.len())])
@@ -714,4 +724,36 @@ fn end_game_is_refused_where_it_cannot_be_and_with_a_seat_the_game_has_not() {
             "{hook}: the game goes on"
         );
     }
+}
+
+#[test]
+fn pass_turn_ends_the_turn_where_the_game_declares_it_and_names_the_commands_elsewhere() {
+    // roc noir declares `pass_turn`: a rule that ends the turn right after the roll.
+    let text = r#"return {
+        id = "short", name = "s", description = "s", game = "roc-noir", version = "1",
+        actions = { "roll" },
+        after_action = function(ctx) ctx.game.pass_turn() end,
+      }"#;
+    let mut roc = engine("roc-noir", vec![script(text)]);
+    let game = roc.create(&Setup::new(3, 4)).unwrap();
+    let first = seat_to_act(&mut roc, game).unwrap();
+    roc.apply(game, first, "roll").unwrap();
+    assert!(roc.disabled(game).is_empty(), "{:?}", roc.disabled(game));
+    let next = seat_to_act(&mut roc, game).unwrap();
+    assert_eq!(next, (first + 1) % 3);
+    assert!(ids(&mut roc, game, next).contains(&"roll".to_string()));
+    // Château Noir does not: the script is switched off with the commands it offers.
+    let text = r#"return {
+        id = "short", name = "s", description = "s", game = "chateau-noir", version = "1",
+        after_action = function(ctx) ctx.game.pass_turn() end,
+      }"#;
+    let mut noir = engine("chateau-noir", vec![script(text)]);
+    let game = noir.create(&Setup::new(2, 1)).unwrap();
+    random_game_moves(&mut noir, game, 1, 1);
+    let disabled = noir.disabled(game);
+    assert_eq!(disabled.len(), 1, "{disabled:?}");
+    assert!(
+        disabled[0].1.contains("no command `pass_turn`"),
+        "{disabled:?}"
+    );
 }
