@@ -66,7 +66,12 @@
 //! `veillee_search` (a bot's information-set search inside the plugin, [`crate::search`]) and
 //! `veillee_evaluate` (the game's own evaluation, for the host's search when scripts change
 //! the rules); without them the host searches through the other calls and values an
-//! unfinished game at ½; 1.9 added the optional custom section [`MANIFEST_SECTION`].
+//! unfinished game at ½; 1.9 added the optional custom section [`MANIFEST_SECTION`]; 1.10
+//! added the optional field `PlayoutWatch::rules` ([`crate::WatchRule`]: the watch per seat, a
+//! bounded number of actions the host adds drawn inside the playout, a stop only when a move
+//! changes what a query answers) and `PlayoutStop::extra`; an older plugin ignores the rules
+//! and follows `listed` and `played`, which the host fills with a coarser watch, so it stops
+//! more often and plays the same rules.
 //!
 //! # The manifest section (1.9)
 //!
@@ -80,7 +85,7 @@
 /// Major version of the plugin ABI. A host and a plugin must agree on it.
 pub const ABI_MAJOR: u16 = 1;
 /// Minor version of the plugin ABI: additions only.
-pub const ABI_MINOR: u16 = 9;
+pub const ABI_MINOR: u16 = 10;
 
 /// The name of the optional custom section holding the plugin's manifest as JSON (ABI 1.9).
 pub const MANIFEST_SECTION: &str = "veillee-manifest";

@@ -38,7 +38,8 @@ pub use manifest::{
     Choice, Manifest, OperationKind, OperationSpec, OptionKind, OptionSpec, SeatInfo,
 };
 pub use playout::{
-    id_matches, random_playout, random_playout_until, PlayoutResult, PlayoutStop, PlayoutWatch,
+    id_matches, random_playout, random_playout_until, MoveCondition, PlayoutResult, PlayoutStop,
+    PlayoutWatch, WatchOn, WatchRule,
 };
 pub use rng::GameRng;
 pub use rules::Rules;

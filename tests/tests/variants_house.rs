@@ -8,14 +8,19 @@
 //! * `add_actions` / `play_action` add moves: Siège « seigneur agile »;
 //! * Château Noir « prise obligatoire »: `end-turn` is never offered while a take is;
 //! * roc noir « trappe coûteuse »: a fall costs the faller's player a rope;
-//! * a `before_action` that refuses every move never makes a playout loop.
+//! * a `before_action` that refuses every move never makes a playout loop;
+//! * `seats`, `max_added` and `after_when` (ABI 1.10 `PlayoutWatch::rules`): the hooks run
+//!   for exactly the moves they name, and the playout stops only for those;
+//! * `ctx.game.end_game` ends every built-in game, saved with it and in playouts.
 
+use serde_json::{json, Value};
 use veillee_runtime::conformance::{check, CheckConfig};
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::native::native_engine;
 use veillee_runtime::variants::library;
+use veillee_runtime::variants::VariantLimits;
 use veillee_runtime::variants::{Script, VariantEngine};
-use veillee_sdk::{GameRng, PlayoutWatch, Setup};
+use veillee_sdk::{GameRng, MoveCondition, PlayoutWatch, Setup, Status, WatchOn, WatchRule};
 use veillee_tests::house::{
     builtin_script as builtin, ids, script, seat_to_act, wasm_engine as engine,
 };
@@ -39,19 +44,40 @@ fn counting(game: &str, actions: Option<&str>) -> Script {
     ))
 }
 
+/// Plays `game` to its end with random legal actions (through the scripts); the seat of
+/// each move, in order.
+fn random_game(
+    engine: &mut VariantEngine,
+    game: veillee_sdk::Handle,
+    seed: u64,
+) -> Vec<veillee_sdk::Seat> {
+    random_game_moves(engine, game, seed, usize::MAX)
+}
+
+/// [`random_game`] for at most `most` moves.
+fn random_game_moves(
+    engine: &mut VariantEngine,
+    game: veillee_sdk::Handle,
+    seed: u64,
+    most: usize,
+) -> Vec<veillee_sdk::Seat> {
+    let mut rng = GameRng::new(seed);
+    let mut seats = Vec::new();
+    while let Some(seat) = seat_to_act(engine, game).filter(|_| seats.len() < most) {
+        let actions = ids(engine, game, seat);
+        engine
+            .apply(game, seat, &actions[rng.below(actions.len())])
+            .unwrap();
+        seats.push(seat);
+    }
+    seats
+}
+
 #[test]
 fn hooks_that_declare_their_actions_run_only_for_those() {
     let mut engine = engine("siege", vec![counting("siege", Some(r#""lord-*""#))]);
     let game = engine.create(&Setup::new(2, 1)).unwrap();
-    let mut rng = GameRng::new(5);
-    let mut moves = 0;
-    while let Some(seat) = seat_to_act(&mut engine, game) {
-        let actions = ids(&mut engine, game, seat);
-        let id = actions[rng.below(actions.len())].clone();
-        engine.apply(game, seat, &id).unwrap();
-        moves += 1;
-    }
-    assert!(moves > 10);
+    assert!(random_game(&mut engine, game, 5).len() > 10);
     let state = engine.script_state(game, "counting").unwrap();
     // Only the lord's placement matches `lord-*`: one call of each hook in the whole game.
     assert_eq!(state["after"], 1, "{state}");
@@ -68,8 +94,8 @@ fn a_watched_playout_plays_inside_the_plugin_and_stops_at_watched_actions() {
     let mut plugin = builtin_plugin(&runtime, "chateau-noir");
     let game = plugin.create(&Setup::new(2, 3)).unwrap();
     let watch = PlayoutWatch {
-        listed: Vec::new(),
         played: vec!["take-*".into()],
+        ..PlayoutWatch::default()
     };
     let stop = plugin
         .playout_until(game, 9, 100_000, &watch)
@@ -84,7 +110,7 @@ fn a_watched_playout_plays_inside_the_plugin_and_stops_at_watched_actions() {
     // A list watch stops before the pick, at a seat whose list holds a match.
     let listed = PlayoutWatch {
         listed: vec!["end-turn".into()],
-        played: Vec::new(),
+        ..PlayoutWatch::default()
     };
     let game = plugin.create(&Setup::new(2, 3)).unwrap();
     let stop = plugin
@@ -379,4 +405,355 @@ fn a_users_script_cannot_be_part_of_the_game_and_a_copy_of_one_must_be_picked() 
     assert_eq!(unpicked, vec![cards.clone()]);
     let picked = library::new_game_scripts("castel", std::slice::from_ref(&copy), user);
     assert_eq!(picked, vec![copy]);
+}
+
+#[test]
+fn a_rules_watch_stops_only_for_its_seat_and_for_moves_that_meet_its_condition() {
+    let runtime = runtime();
+    let mut plugin = builtin_plugin(&runtime, "siege");
+    // The defender's turns only, drawing among the listed actions and four more: a stop is
+    // always the defender's, names no action and says which of the four was drawn.
+    let added = PlayoutWatch {
+        rules: vec![WatchRule {
+            seats: vec![1],
+            actions: vec!["*".into()],
+            on: WatchOn::Added { max: 4 },
+        }],
+        ..PlayoutWatch::default()
+    };
+    let mut stops = 0;
+    for seed in 0..20 {
+        let game = plugin.create(&Setup::new(2, seed)).unwrap();
+        let stop = plugin
+            .playout_until(game, seed, 10_000, &added)
+            .unwrap()
+            .unwrap();
+        if stop.outcome.is_some() {
+            continue;
+        }
+        stops += 1;
+        assert_eq!(stop.seat, Some(1), "{stop:?}");
+        assert_eq!(stop.action, None, "{stop:?}");
+        assert!(stop.extra.is_some_and(|e| e < 4), "{stop:?}");
+        assert_eq!(seat_to_act(&mut plugin, game), Some(1));
+    }
+    assert!(stops > 0, "some draws fall on the four added actions");
+    // Every seat's moves, but only those that change `soldiers_lost`: the stop names a move
+    // not played yet, and playing it costs the defender a soldier.
+    let losses = PlayoutWatch {
+        rules: vec![WatchRule {
+            seats: Vec::new(),
+            actions: vec!["*".into()],
+            on: WatchOn::Played {
+                when: Some(MoveCondition {
+                    query: "soldiers_lost".into(),
+                    equals: None,
+                }),
+            },
+        }],
+        ..PlayoutWatch::default()
+    };
+    let lost = |plugin: &mut dyn GameEngine, game| {
+        plugin
+            .operation(game, "soldiers_lost", &Value::Null)
+            .unwrap()
+    };
+    let mut checked = 0;
+    for seed in 0..10 {
+        let game = plugin.create(&Setup::new(2, seed)).unwrap();
+        let stop = plugin
+            .playout_until(game, seed, 10_000, &losses)
+            .unwrap()
+            .unwrap();
+        let (Some(seat), Some(id)) = (stop.seat, stop.action) else {
+            continue;
+        };
+        let before = lost(&mut plugin, game);
+        plugin.apply(game, seat, &id).unwrap();
+        assert_ne!(lost(&mut plugin, game), before, "seed {seed}: {id}");
+        checked += 1;
+    }
+    assert!(checked > 0, "random games of Siège cost soldiers");
+}
+
+#[test]
+fn after_when_runs_the_hook_after_exactly_the_moves_that_meet_it() {
+    // Counted in playouts (inside the plugin between the moves) and move by move: once per
+    // soldier lost, which only ever grows in Siège without reinforcements.
+    let text = r#"return {
+        id = "losses", name = "l", description = "l", game = "siege", version = "1",
+        after_when = { query = "soldiers_lost", changed = true },
+        after_action = function(ctx) ctx.state.n = (ctx.state.n or 0) + 1 end,
+      }"#;
+    let mut siege = engine("siege", vec![script(text)]);
+    let mut total = 0;
+    for seed in 0..5 {
+        let game = siege.create(&Setup::new(2, seed)).unwrap();
+        siege.playout(game, seed, 10_000).unwrap();
+        let n = siege.script_state(game, "losses").unwrap()["n"].clone();
+        let lost = siege
+            .operation(game, "soldiers_lost", &Value::Null)
+            .unwrap();
+        assert_eq!(
+            n.as_u64().unwrap_or(0),
+            lost.as_u64().unwrap(),
+            "seed {seed}"
+        );
+        total += lost.as_u64().unwrap();
+    }
+    assert!(total > 0);
+    let game = siege.create(&Setup::new(2, 3)).unwrap();
+    random_game(&mut siege, game, 3);
+    let lost = siege
+        .operation(game, "soldiers_lost", &Value::Null)
+        .unwrap();
+    assert_eq!(siege.script_state(game, "losses").unwrap()["n"], lost);
+    // `equals`: after the moves where the answer is that value.
+    let lord = r#"return {
+        id = "lord", name = "l", description = "l", game = "siege", version = "1",
+        after_when = { query = "special_rule_applies", equals = false },
+        after_action = function(ctx)
+          if ctx.game.query("special_rule_applies") then error("called while it applies") end
+          ctx.state.n = (ctx.state.n or 0) + 1
+        end,
+      }"#;
+    let mut siege = engine("siege", vec![script(lord)]);
+    let game = siege.create(&Setup::new(2, 1)).unwrap();
+    siege.playout(game, 1, 10_000).unwrap();
+    assert!(
+        siege.disabled(game).is_empty(),
+        "{:?}",
+        siege.disabled(game)
+    );
+}
+
+#[test]
+fn seats_limit_the_hooks_to_those_seats_moves() {
+    let text = r#"return {
+        id = "defender", name = "d", description = "d", game = "siege", version = "1",
+        seats = { 1 },
+        after_action = function(ctx, seat)
+          if seat ~= 1 then error("called for seat " .. seat) end
+          ctx.state.n = (ctx.state.n or 0) + 1
+        end,
+      }"#;
+    let mut siege = engine("siege", vec![script(text)]);
+    let game = siege.create(&Setup::new(2, 2)).unwrap();
+    let seats = random_game(&mut siege, game, 2);
+    let defender_moves = seats.iter().filter(|&&s| s == 1).count();
+    assert!(defender_moves > 0);
+    assert_eq!(
+        siege.script_state(game, "defender").unwrap()["n"],
+        json!(defender_moves)
+    );
+    let game = siege.create(&Setup::new(2, 4)).unwrap();
+    let result = siege.playout(game, 4, 10_000).unwrap();
+    assert!(result.outcome.is_some(), "{result:?}");
+    assert!(
+        siege.disabled(game).is_empty(),
+        "{:?}",
+        siege.disabled(game)
+    );
+}
+
+#[test]
+fn a_script_that_adds_more_than_its_max_added_is_switched_off() {
+    let text = r#"return {
+        id = "greedy", name = "g", description = "g", game = "siege", version = "1",
+        max_added = 1,
+        add_actions = function(ctx, seat)
+          return { { id = "x-1", label = { fr = "x", en = "x" } },
+                   { id = "x-2", label = { fr = "y", en = "y" } } }
+        end,
+        play_action = function(ctx) ctx.game.pass_turn() end,
+      }"#;
+    let mut siege = engine("siege", vec![script(text)]);
+    let game = siege.create(&Setup::new(2, 0)).unwrap();
+    let listed = ids(&mut siege, game, 1);
+    assert!(!listed.iter().any(|id| id.starts_with("x-")), "{listed:?}");
+    // Switched off with the move that follows, which says why.
+    siege.apply(game, 1, "lord-d6").unwrap();
+    let disabled = siege.disabled(game);
+    assert_eq!(disabled.len(), 1, "{disabled:?}");
+    assert!(disabled[0].1.contains("max_added"), "{disabled:?}");
+}
+
+#[test]
+fn the_new_fields_are_checked_when_the_script_loads() {
+    let load = |fields: &str| {
+        Script::load(
+            "test.lua",
+            &format!(
+                r#"return {{ id = "t", name = "t", description = "t", game = "siege",
+                    version = "1", {fields} }}"#
+            ),
+            VariantLimits::default(),
+        )
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+    };
+    let after = "after_action = function(ctx) end,";
+    assert!(load(&format!("seats = {{ 1 }}, {after}")).is_ok());
+    for (fields, says) in [
+        (format!("seats = {{ -1 }}, {after}"), "`seats`"),
+        (format!("seats = {{}}, {after}"), "`seats`"),
+        (format!("max_added = 2, {after}"), "add_actions"),
+        (
+            "max_added = 0, add_actions = function() end,".to_string(),
+            "`max_added`",
+        ),
+        (
+            format!("after_when = {{ query = \"soldiers_lost\" }}, {after}"),
+            "changed",
+        ),
+        (
+            "after_when = { query = \"soldiers_lost\", changed = true },".to_string(),
+            "after_action",
+        ),
+    ] {
+        let error = load(&fields).expect_err(&fields);
+        assert!(error.contains(says), "{fields}: {error}");
+    }
+    // A query the game does not offer is refused when the engine is built, naming the
+    // queries it offers.
+    let text = r#"return {
+        id = "t", name = "t", description = "t", game = "siege", version = "1",
+        after_when = { query = "no_such_query", changed = true },
+        after_action = function(ctx) end,
+      }"#;
+    let runtime = runtime();
+    let plugin = builtin_plugin(&runtime, "siege");
+    let error = VariantEngine::new(Box::new(plugin), vec![script(text)])
+        .err()
+        .expect("an unknown query is refused")
+        .to_string();
+    assert!(
+        error.contains("no_such_query") && error.contains("soldiers_lost"),
+        "{error}"
+    );
+}
+
+#[test]
+fn end_game_ends_every_built_in_game_with_the_scripts_outcome() {
+    for id in [
+        "batisseurs",
+        "castel",
+        "chateau-noir",
+        "renard",
+        "roc-noir",
+        "siege",
+    ] {
+        let text = format!(
+            r#"return {{
+                id = "ender", name = "e", description = "e", game = "{id}", version = "1",
+                after_action = function(ctx, seat)
+                  ctx.game.end_game({{ winners = {{ seat }}, reason = {{ fr = "fin", en = "the end" }} }})
+                end,
+              }}"#
+        );
+        let mut engine = engine(id, vec![script(&text)]);
+        let players = engine.manifest().min_players;
+        let game = engine.create(&Setup::new(players, 1)).unwrap();
+        let seat = seat_to_act(&mut engine, game).unwrap();
+        let first = ids(&mut engine, game, seat)[0].clone();
+        engine.apply(game, seat, &first).unwrap();
+        let over = |engine: &mut VariantEngine, game| match engine.status(game).unwrap() {
+            Status::Finished { outcome } => outcome,
+            other => panic!("{id}: the game goes on: {other:?}"),
+        };
+        let outcome = over(&mut engine, game);
+        assert_eq!(outcome.winners, vec![seat], "{id}");
+        assert_eq!(outcome.reason.en, "the end", "{id}");
+        assert!(engine.legal_actions(game, seat).unwrap().is_empty(), "{id}");
+        assert!(
+            engine.apply(game, seat, &first).is_err(),
+            "{id}: a move after the end"
+        );
+        // Saved with the game.
+        let saved = engine.save(game).unwrap();
+        let loaded = engine.load(&saved).unwrap();
+        assert_eq!(over(&mut engine, loaded), outcome, "{id}: after loading");
+        // A random game ends at its first move, with the same outcome.
+        let fresh = engine.create(&Setup::new(players, 2)).unwrap();
+        let result = engine.playout(fresh, 2, 1000).unwrap();
+        assert_eq!(result.moves, 1, "{id}: {result:?}");
+        assert_eq!(
+            result.outcome.map(|o| o.reason.en),
+            Some("the end".into()),
+            "{id}"
+        );
+        assert!(
+            engine.disabled(game).is_empty(),
+            "{id}: {:?}",
+            engine.disabled(game)
+        );
+    }
+}
+
+#[test]
+fn end_game_is_refused_where_it_cannot_be_and_with_a_seat_the_game_has_not() {
+    for (hook, outcome, says) in [
+        (
+            "before_action = function(ctx)",
+            "{ winners = {}, reason = 'draw' }",
+            "not available in before_action",
+        ),
+        (
+            "after_action = function(ctx)",
+            "{ winners = { 5 }, reason = 'x' }",
+            "seat 5",
+        ),
+        (
+            "after_action = function(ctx)",
+            "{ winners = { 0 } }",
+            "`reason`",
+        ),
+    ] {
+        let text = format!(
+            r#"return {{ id = "bad", name = "b", description = "b", game = "siege", version = "1",
+                {hook} ctx.game.end_game({outcome}) end }}"#
+        );
+        let mut engine = engine("siege", vec![script(&text)]);
+        let game = engine.create(&Setup::new(2, 0)).unwrap();
+        engine.apply(game, 1, "lord-d6").unwrap();
+        let disabled = engine.disabled(game);
+        assert_eq!(disabled.len(), 1, "{hook}: {disabled:?}");
+        assert!(disabled[0].1.contains(says), "{hook}: {disabled:?}");
+        assert!(
+            matches!(engine.status(game).unwrap(), Status::ToAct { .. }),
+            "{hook}: the game goes on"
+        );
+    }
+}
+
+#[test]
+fn pass_turn_ends_the_turn_where_the_game_declares_it_and_names_the_commands_elsewhere() {
+    // roc noir declares `pass_turn`: a rule that ends the turn right after the roll.
+    let text = r#"return {
+        id = "short", name = "s", description = "s", game = "roc-noir", version = "1",
+        actions = { "roll" },
+        after_action = function(ctx) ctx.game.pass_turn() end,
+      }"#;
+    let mut roc = engine("roc-noir", vec![script(text)]);
+    let game = roc.create(&Setup::new(3, 4)).unwrap();
+    let first = seat_to_act(&mut roc, game).unwrap();
+    roc.apply(game, first, "roll").unwrap();
+    assert!(roc.disabled(game).is_empty(), "{:?}", roc.disabled(game));
+    let next = seat_to_act(&mut roc, game).unwrap();
+    assert_eq!(next, (first + 1) % 3);
+    assert!(ids(&mut roc, game, next).contains(&"roll".to_string()));
+    // Château Noir does not: the script is switched off with the commands it offers.
+    let text = r#"return {
+        id = "short", name = "s", description = "s", game = "chateau-noir", version = "1",
+        after_action = function(ctx) ctx.game.pass_turn() end,
+      }"#;
+    let mut noir = engine("chateau-noir", vec![script(text)]);
+    let game = noir.create(&Setup::new(2, 1)).unwrap();
+    random_game_moves(&mut noir, game, 1, 1);
+    let disabled = noir.disabled(game);
+    assert_eq!(disabled.len(), 1, "{disabled:?}");
+    assert!(
+        disabled[0].1.contains("no command `pass_turn`"),
+        "{disabled:?}"
+    );
 }

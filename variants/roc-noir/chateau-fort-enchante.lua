@@ -5,10 +5,11 @@
 -- the moves and the rules stay the same. The board is simply drawn rotated once more each
 -- time, so the players must find their way in a castle that keeps turning.
 --
--- How: after every `roll`, the script asks the game for the die's last face
--- (`last_die_face`, "ring" on the ring face) and for the number of rolls (`rolls`, so that a
--- roll is never counted twice), and counts the quarter turns in ctx.state — saved with the
--- game and replayed with it. The `view` hook draws the board with `rotation = turns % 4`.
+-- How: `actions` and `after_when` say that `after_action` is about the rolls after which the
+-- die's last face (`last_die_face`) is the ring, so it runs after those rolls only (the other
+-- moves are played without it, inside the plugin in simulations) and counts the quarter
+-- turns in ctx.state — saved with the game and replayed with it. The `view` hook draws the
+-- board with `rotation = turns % 4`.
 
 return {
   id = "chateau-fort-enchante",
@@ -30,26 +31,14 @@ return {
     },
   },
 
-  -- Its after_action is about rolls only: the other moves are played without it.
   actions = { "roll" },
+  after_when = { query = "last_die_face", equals = "ring" },
 
   setup = function(ctx)
     ctx.state.turns = 0
-    ctx.state.rolls = ctx.game.query("rolls")
   end,
 
-  after_action = function(ctx, seat, action, events)
-    if action.id ~= "roll" then
-      return
-    end
-    local rolls = ctx.game.query("rolls")
-    if rolls == ctx.state.rolls then
-      return -- no new roll: nothing to count
-    end
-    ctx.state.rolls = rolls
-    if ctx.game.query("last_die_face") ~= "ring" then
-      return
-    end
+  after_action = function(ctx) -- `actions` and `after_when`: a roll that shows the ring
     local turns = (ctx.state.turns or 0) + 1
     ctx.state.turns = turns
     local degrees = (turns % 4) * 90

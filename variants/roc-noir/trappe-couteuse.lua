@@ -7,7 +7,8 @@
 -- runs for those only (the host plays the other moves without the script — inside the plugin
 -- in simulations). `last_fall` says who fell this turn (a fall is public: it reveals its
 -- trapdoor); `take_rope` takes the rope. A fall is charged once: the script remembers the
--- roll it charged.
+-- roll it charged. `after_when` narrows it further: the hook runs only after a step or jump
+-- that changes `last_fall`, i.e. one where a knight fell.
 
 return {
   id = "trappe-couteuse",
@@ -25,8 +26,9 @@ return {
     },
   },
   actions = { "step-*", "jump-*" },
+  after_when = { query = "last_fall", changed = true },
 
-  after_action = function(ctx, seat, action, events)
+  after_action = function(ctx) -- the seat, action and events are not needed
     local fall = ctx.game.query("last_fall")
     if fall == nil then
       return

@@ -3,6 +3,10 @@
 -- After a move that cost the defender a soldier, the defender is asked (ctx.choose) whether
 -- to put a soldier back on one of the empty dotted squares (c6 d5 e5 f6), or to keep the
 -- reinforcements for a later loss. Once used, the rule is spent.
+--
+-- `after_when` says that the hook has something to do only after a move that changes the
+-- number of soldiers lost: it runs after those moves only (the others are played without it,
+-- inside the plugin in simulations).
 
 local DEFENDER = 1 -- seats count from 0: the attacker is 0, the defender 1
 
@@ -22,7 +26,11 @@ return {
     },
   },
 
-  after_action = function(ctx, seat, action, events)
+  after_when = { query = "soldiers_lost", changed = true },
+
+  -- It reads none of its other arguments (seat, action, events): declaring only `ctx` spares
+  -- building them.
+  after_action = function(ctx)
     local lost = ctx.game.query("soldiers_lost")
     local seen = ctx.state.lost or 0
     ctx.state.lost = lost

@@ -8,7 +8,10 @@
 -- How: `add_actions` offers the new steps to the defender as ordinary actions (same ids as
 -- the game's moves, `d6-c5`, with a click path: the lord, then the square), and
 -- `play_action` plays the one chosen with Siège's `move_piece` command, which moves the lord
--- as a real move (capture, counts, the turn passes).
+-- as a real move (capture, counts, the turn passes). `seats` says the hooks are about the
+-- defender's turns only, and `max_added` that a turn gains at most four steps: a simulation
+-- then plays the attacker's moves, and most of the defender's, inside the plugin, and asks
+-- this script only when its random draw falls on one of the (at most four) added steps.
 
 local DEFENDER = 1
 local COLUMNS = "abcdefgh"
@@ -38,6 +41,9 @@ return {
       en = "The lord may also step a single square diagonally, staying in the castle, onto an empty square or onto a knight, which it takes (SG-L1, SG-L3).",
     },
   },
+
+  seats = { DEFENDER },
+  max_added = 4, -- one step along each diagonal, at most
 
   add_actions = function(ctx, seat)
     if seat ~= DEFENDER or ctx.game.query("special_rule_applies") then

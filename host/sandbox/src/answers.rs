@@ -55,6 +55,9 @@ pub(crate) fn check_playout_stop(
             stop.moves
         ));
     }
+    if stop.extra.is_some() && (stop.seat.is_none() || stop.action.is_some()) {
+        return Err("drew an added action without naming only its seat".into());
+    }
     match (stop.seat, &stop.action) {
         (Some(seat), _) if seat >= players => Err(format!(
             "stopped for seat {seat}, but this game has {players} players"

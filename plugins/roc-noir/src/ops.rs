@@ -11,6 +11,7 @@
 //! | `ropes` | query | `seat` | the ropes that seat has left (0–3) |
 //! | `take_rope` | command | `seat` | that seat hands back a rope; answers the ropes left. Refused when it has none |
 //! | `give_rope` | command | `seat` | that seat gets a rope back, up to 3; answers its ropes |
+//! | `pass_turn` | command | — | the player whose turn it is ends it at once (what is left of it: the roll, the moves); the next player clockwise is to roll. Refused while a draw is offered and after the end |
 
 use serde_json::{json, Value};
 use veillee_sdk::{text, GameError, OperationKind, OperationSpec};
@@ -69,6 +70,15 @@ pub(crate) fn specs() -> Vec<OperationSpec> {
             "Ce siège reçoit une corde (3 au plus) ; répond ses cordes",
             "That seat gets a rope (3 at most); answers its ropes",
         ),
+        OperationSpec {
+            name: "pass_turn".into(),
+            kind: OperationKind::Command,
+            args: Vec::new(),
+            description: text(
+                "Le joueur dont c'est le tour le termine aussitôt ; au suivant de lancer le dé",
+                "The player whose turn it is ends it at once; the next one rolls",
+            ),
+        },
     ]
 }
 
@@ -119,10 +129,28 @@ fn seat_arg(game: &RocNoir, name: &str, args: &Value) -> Result<usize, GameError
         })
 }
 
+/// `pass_turn`: the player whose turn it is ends it (RN-T1's turn, cut short); the next
+/// player clockwise is to roll, as after a move.
+fn pass_turn(game: &mut RocNoir) -> Result<Value, GameError> {
+    const NAME: &str = "pass_turn";
+    if game.ending.is_some() {
+        return Err(refuse(NAME, "the game is over"));
+    }
+    if game.phase == crate::Phase::DrawOffer {
+        return Err(refuse(
+            NAME,
+            "a draw is offered: every player answers it first",
+        ));
+    }
+    game.next_turn();
+    Ok(Value::Null)
+}
+
 /// `take_rope` / `give_rope`: a seat's ropes down or up by one (RN-R1), within 0–3.
 pub(crate) fn command(game: &mut RocNoir, name: &str, args: &Value) -> Result<Value, GameError> {
     let seat = match name {
         "take_rope" | "give_rope" => seat_arg(game, name, args)?,
+        "pass_turn" => return pass_turn(game),
         _ => return Err(veillee_sdk::unknown_operation(name)),
     };
     if game.ending.is_some() {
@@ -172,7 +200,8 @@ mod tests {
                 "last_fall",
                 "ropes",
                 "take_rope",
-                "give_rope"
+                "give_rope",
+                "pass_turn"
             ]
         );
         assert!(m.operations[..3]
@@ -182,6 +211,28 @@ mod tests {
             .iter()
             .all(|o| o.kind == OperationKind::Command));
         assert!(m.problems().is_empty(), "{:?}", m.problems());
+    }
+
+    #[test]
+    fn pass_turn_hands_the_turn_to_the_next_player_to_roll() {
+        let mut table = GameTable::<RocNoir>::default();
+        let h = table.create(&Setup::new(3, 4)).unwrap();
+        let pass = call("pass_turn");
+        let first = table.status(h).unwrap().seats()[0];
+        // Before the roll, and after it, in the middle of the turn.
+        table.operation(h, &pass).unwrap();
+        let second = table.status(h).unwrap().seats()[0];
+        assert_eq!(second, (first + 1) % 3);
+        table.apply(h, second, "roll").unwrap();
+        table.operation(h, &pass).unwrap();
+        assert_eq!(table.status(h).unwrap().seats(), vec![(first + 2) % 3]);
+        let ids: Vec<String> = table
+            .legal_actions(h, (first + 2) % 3)
+            .unwrap()
+            .into_iter()
+            .map(|a| a.id)
+            .collect();
+        assert!(ids.contains(&"roll".to_string()), "{ids:?}");
     }
 
     #[test]

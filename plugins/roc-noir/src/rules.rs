@@ -659,7 +659,7 @@ impl RocNoir {
     }
 
     /// Clockwise to the next player.
-    fn next_turn(&mut self) {
+    pub(crate) fn next_turn(&mut self) {
         self.turn = (self.turn + 1) % self.players;
         self.phase = Phase::Roll;
         self.active = NO;

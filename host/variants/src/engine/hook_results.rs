@@ -120,7 +120,7 @@ pub(super) fn apply_view(scene: &mut Scene, returned: Option<&Value>) {
 }
 
 /// Most actions one `add_actions` call may add.
-pub(super) const MAX_ADDED: usize = 256;
+pub(crate) const MAX_ADDED: usize = 256;
 
 /// Reads what an `add_actions` returned: `nil` or a list of `{id = …, label = {fr, en},
 /// path = {…}}`, each id new among `taken` (the actions listed so far) and of at most 1 KiB.

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, VecDeque};
 use serde_json::{json, Value};
 use veillee_sdk::search::{SearchAnswer, SearchRequest};
 use veillee_sdk::{
-    Action, Event, GameError, Handle, Manifest, PlayoutResult, Scene, Seat, Setup, Status,
+    Action, Event, GameError, Handle, Manifest, PlayoutResult, Scene, Seat, Setup, Status, Text,
 };
 
 use crate::script::{ChoiceRequest, GameAccess, HookArg, HookResult, Powers, Rng, Script};
@@ -18,6 +18,7 @@ mod sequence;
 mod state;
 
 use hook_results::apply_view;
+pub(crate) use hook_results::MAX_ADDED;
 use sequence::{Advance, Step};
 use state::{Listed, Rollback, ScriptSlot, Slot, VState, SAVE_MAGIC};
 
@@ -72,6 +73,37 @@ impl VariantEngine {
                     first: other.file().to_string(),
                     second: script.file().to_string(),
                 });
+            }
+            if let Some(when) = &info.after_when {
+                let manifest = base.manifest();
+                let is_query =
+                    |op: &&veillee_sdk::OperationSpec| op.kind == veillee_sdk::OperationKind::Query;
+                if !manifest
+                    .operations
+                    .iter()
+                    .filter(is_query)
+                    .any(|op| op.name == when.query)
+                {
+                    let queries: Vec<&str> = manifest
+                        .operations
+                        .iter()
+                        .filter(is_query)
+                        .map(|op| op.name.as_str())
+                        .collect();
+                    return Err(VariantError::Load {
+                        file: script.file().to_string(),
+                        detail: format!(
+                            "`after_when` names `{}`, which is not a query of {} (it offers: {})",
+                            when.query,
+                            game,
+                            if queries.is_empty() {
+                                "none".to_string()
+                            } else {
+                                queries.join(", ")
+                            }
+                        ),
+                    });
+                }
             }
             if info.exclusive {
                 if let Some(other) = exclusive {
@@ -182,6 +214,137 @@ impl VariantEngine {
         }
     }
 
+    /// Plays `seat`'s action `action_id` through the scripts. `picked_inside`: the plugin's
+    /// playout picked this base move for `seat`, after checking the watch (so no listing hook
+    /// concerns the seat's list and the move is legal): it is played without listing the
+    /// seat's actions, and its label and path are read only if a hook concerned by it reads
+    /// its `action` argument.
+    pub(super) fn play(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        action_id: &str,
+        picked_inside: bool,
+    ) -> Result<Vec<Event>, EngineError> {
+        let slot = self.slot(game)?;
+        if slot.v.ended.is_some() {
+            return Err(GameError::GameOver.into());
+        }
+        if slot.v.pending.is_some() {
+            return self.answer(game, seat, action_id);
+        }
+        let turn_hooks = self.scripts.iter().any(|s| s.has_hook("on_turn_start"));
+        let before = if picked_inside && !turn_hooks {
+            Vec::new()
+        } else {
+            match self.status(game)? {
+                Status::Finished { .. } => return Err(GameError::GameOver.into()),
+                Status::ToAct { seats } if !seats.contains(&seat) => {
+                    return Err(GameError::NotYourTurn { seat }.into())
+                }
+                Status::ToAct { seats } => seats,
+            }
+        };
+        let concerned = |hook: &str| -> Vec<usize> {
+            (0..self.scripts.len())
+                .filter(|&i| {
+                    self.scripts[i].has_hook(hook) && self.scripts[i].concerns(seat, action_id)
+                })
+                .collect()
+        };
+        let before_hooks = concerned("before_action");
+        // The action's label and path, if a hook reads them.
+        let read = before_hooks
+            .iter()
+            .map(|&i| (i, "before_action"))
+            .chain(
+                concerned("after_action")
+                    .into_iter()
+                    .map(|i| (i, "after_action")),
+            )
+            .any(|(i, hook)| self.scripts[i].arity(hook) >= 2);
+        let Listed {
+            actions,
+            added,
+            failures,
+            ..
+        } = match self.slot_mut(game)?.listed.take() {
+            Some(listed) if listed.seat == seat => listed,
+            _ if picked_inside && !read => Listed {
+                seat,
+                actions: vec![Action::button(action_id, Text::same(""))],
+                added: Vec::new(),
+                failures: Vec::new(),
+            },
+            _ => self.list(game, seat)?,
+        };
+        let Some(action) = actions.into_iter().find(|a| a.id == action_id) else {
+            return Err(GameError::IllegalAction {
+                seat,
+                action: action_id.to_string(),
+            }
+            .into());
+        };
+        // Only a `before_action` can refuse the move: without one there is nothing to undo.
+        let snapshot = if before_hooks.is_empty() {
+            None
+        } else {
+            let v = &self.slot(game)?.v;
+            Some(Rollback {
+                rng: v.rng,
+                scripts: v.scripts.clone(),
+            })
+        };
+        let mut events = Vec::new();
+        for (index, message) in failures {
+            events.push(Self::disabled_event(&self.scripts[index], &message));
+            self.slot_mut(game)?.v.scripts[index].disabled = Some(message);
+        }
+        let mut queue: VecDeque<Step> = before_hooks
+            .into_iter()
+            .map(|script| Step::Before {
+                script,
+                seat,
+                action: action.clone(),
+            })
+            .collect();
+        match added.iter().find(|(id, _)| *id == action.id) {
+            Some(&(_, script)) => queue.push_back(Step::Play {
+                script,
+                seat,
+                action,
+            }),
+            None => queue.push_back(Step::Base { seat, action }),
+        }
+        if turn_hooks {
+            queue.push_back(Step::TurnStarts { before });
+        }
+        match self.advance(game, queue, snapshot.clone(), None)? {
+            Advance::Events(more) => {
+                events.extend(more);
+                Ok(events)
+            }
+            Advance::Refused {
+                seat,
+                action,
+                reason,
+                ..
+            } => {
+                if let Some(snapshot) = snapshot {
+                    let slot = self.slot_mut(game)?;
+                    slot.v.rng = snapshot.rng;
+                    slot.v.scripts = snapshot.scripts;
+                }
+                Err(GameError::Refused {
+                    seat,
+                    action,
+                    reason,
+                }
+                .into())
+            }
+        }
+    }
+
     fn slot(&self, game: Handle) -> Result<&Slot, EngineError> {
         self.games
             .get(&game)
@@ -216,6 +379,7 @@ impl VariantEngine {
                 })
                 .collect(),
             pending: None,
+            ended: None,
         }
     }
 }
@@ -347,6 +511,11 @@ impl GameEngine for VariantEngine {
 
     fn status(&mut self, game: Handle) -> Result<Status, EngineError> {
         let slot = self.slot(game)?;
+        if let Some(outcome) = &slot.v.ended {
+            return Ok(Status::Finished {
+                outcome: outcome.clone(),
+            });
+        }
         if let Some(pending) = &slot.v.pending {
             return Ok(Status::ToAct {
                 seats: pending.seats_to_answer(),
@@ -359,6 +528,9 @@ impl GameEngine for VariantEngine {
 
     fn legal_actions(&mut self, game: Handle, seat: Seat) -> Result<Vec<Action>, EngineError> {
         let slot = self.slot(game)?;
+        if slot.v.ended.is_some() {
+            return Ok(Vec::new());
+        }
         if let Some(pending) = &slot.v.pending {
             return Ok(pending
                 .open_question(seat)
@@ -380,98 +552,8 @@ impl GameEngine for VariantEngine {
         seat: Seat,
         action_id: &str,
     ) -> Result<Vec<Event>, EngineError> {
-        let slot = self.slot(game)?;
-        if slot.v.pending.is_some() {
-            return self.answer(game, seat, action_id);
-        }
-        let before = match self.status(game)? {
-            Status::Finished { .. } => return Err(GameError::GameOver.into()),
-            Status::ToAct { seats } if !seats.contains(&seat) => {
-                return Err(GameError::NotYourTurn { seat }.into())
-            }
-            Status::ToAct { seats } => seats,
-        };
-        let Listed {
-            actions,
-            added,
-            failures,
-            ..
-        } = match self.slot_mut(game)?.listed.take() {
-            Some(listed) if listed.seat == seat => listed,
-            _ => self.list(game, seat)?,
-        };
-        let Some(action) = actions.into_iter().find(|a| a.id == action_id) else {
-            return Err(GameError::IllegalAction {
-                seat,
-                action: action_id.to_string(),
-            }
-            .into());
-        };
-        let before_hooks: Vec<usize> = (0..self.scripts.len())
-            .filter(|&i| {
-                self.scripts[i].has_hook("before_action") && self.scripts[i].concerns(&action.id)
-            })
-            .collect();
-        // Only a `before_action` can refuse the move: without one there is nothing to undo.
-        let snapshot = if before_hooks.is_empty() {
-            None
-        } else {
-            let v = &self.slot(game)?.v;
-            Some(Rollback {
-                rng: v.rng,
-                scripts: v.scripts.clone(),
-            })
-        };
-        let mut events = Vec::new();
-        for (index, message) in failures {
-            events.push(Self::disabled_event(&self.scripts[index], &message));
-            self.slot_mut(game)?.v.scripts[index].disabled = Some(message);
-        }
-        let mut queue: VecDeque<Step> = before_hooks
-            .into_iter()
-            .map(|script| Step::Before {
-                script,
-                seat,
-                action: action.clone(),
-            })
-            .collect();
-        match added.iter().find(|(id, _)| *id == action.id) {
-            Some(&(_, script)) => queue.push_back(Step::Play {
-                script,
-                seat,
-                action,
-            }),
-            None => queue.push_back(Step::Base { seat, action }),
-        }
-        if self.scripts.iter().any(|s| s.has_hook("on_turn_start")) {
-            queue.push_back(Step::TurnStarts { before });
-        }
-        match self.advance(game, queue, snapshot.clone(), None)? {
-            Advance::Events(more) => {
-                events.extend(more);
-                Ok(events)
-            }
-            Advance::Refused {
-                seat,
-                action,
-                reason,
-                ..
-            } => {
-                if let Some(snapshot) = snapshot {
-                    let slot = self.slot_mut(game)?;
-                    slot.v.rng = snapshot.rng;
-                    slot.v.scripts = snapshot.scripts;
-                }
-                Err(GameError::Refused {
-                    seat,
-                    action,
-                    reason,
-                }
-                .into())
-            }
-        }
+        self.play(game, seat, action_id, false)
     }
-
     fn action_count(&mut self, game: Handle, seat: Seat) -> Result<u32, EngineError> {
         Ok(self.legal_actions(game, seat)?.len() as u32)
     }

@@ -8,9 +8,9 @@ use serde_json::Value;
 use veillee_sdk::{text, Action, Event, GameError, Handle, Seat, Status, Text};
 
 use crate::script::{ChoiceRequest, GameAccess, HookArg, HookResult, Powers, Script};
-use veillee_engine::EngineError;
+use veillee_engine::{EngineError, GameEngine};
 
-use super::state::{Listed, Pending, Rollback};
+use super::state::{Listed, Pending, Rollback, ScriptSlot};
 use super::CHOOSE_PREFIX;
 use super::{
     hook_results::{apply_filter, read_added, refusal},
@@ -115,16 +115,21 @@ impl Step {
     }
 }
 
-/// Puts the `after_action` hooks concerned by `action` first in the queue, in script order.
+/// Puts the `after_action` hooks concerned by `action` first in the queue, in script order,
+/// but those whose `after_when` the move did not meet (`unmet`).
 fn queue_after_hooks(
     queue: &mut VecDeque<Step>,
     scripts: &[Script],
     seat: Seat,
     action: &Action,
     events: &[Event],
+    unmet: &[usize],
 ) {
     for script in (0..scripts.len()).rev() {
-        if scripts[script].has_hook("after_action") && scripts[script].concerns(&action.id) {
+        if scripts[script].has_hook("after_action")
+            && scripts[script].concerns(seat, &action.id)
+            && !unmet.contains(&script)
+        {
             queue.push_front(Step::After {
                 script,
                 seat,
@@ -132,6 +137,71 @@ fn queue_after_hooks(
                 events: events.to_vec(),
             });
         }
+    }
+}
+
+/// What the `after_when` queries of the scripts concerned by `seat`'s move `id` answer
+/// before it: (script, answer; `None` when the query failed or the condition reads only the
+/// answer after the move).
+fn answers_before(
+    engine: &mut dyn GameEngine,
+    game: Handle,
+    scripts: &[Script],
+    slots: &[ScriptSlot],
+    seat: Seat,
+    id: &str,
+) -> Result<Vec<(usize, Option<Value>)>, EngineError> {
+    let mut answers = Vec::new();
+    for (index, script) in scripts.iter().enumerate() {
+        let Some(when) = &script.info().after_when else {
+            continue;
+        };
+        if slots[index].disabled.is_some()
+            || !script.has_hook("after_action")
+            || !script.concerns(seat, id)
+        {
+            continue;
+        }
+        let before = match when.equals {
+            Some(_) => None,
+            None => ask(engine, game, &when.query)?,
+        };
+        answers.push((index, before));
+    }
+    Ok(answers)
+}
+
+/// After the move: the scripts among `before` whose `after_when` the move did not meet.
+fn unmet_after(
+    engine: &mut dyn GameEngine,
+    game: Handle,
+    scripts: &[Script],
+    before: Vec<(usize, Option<Value>)>,
+) -> Result<Vec<usize>, EngineError> {
+    let mut unmet = Vec::new();
+    for (index, was) in before {
+        let Some(when) = &scripts[index].info().after_when else {
+            continue;
+        };
+        let now = ask(engine, game, &when.query)?;
+        if !when.met(was.as_ref(), now.as_ref()) {
+            unmet.push(index);
+        }
+    }
+    Ok(unmet)
+}
+
+/// A query without arguments; `None` when the game refuses it (a condition it cannot
+/// answer is met: the hook decides).
+fn ask(
+    engine: &mut dyn GameEngine,
+    game: Handle,
+    query: &str,
+) -> Result<Option<Value>, EngineError> {
+    match engine.operation(game, query, &Value::Null) {
+        Ok(answer) => Ok(Some(answer)),
+        Err(EngineError::Game(_)) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
@@ -193,12 +263,21 @@ impl VariantEngine {
             };
             match &step {
                 Step::Base { seat, action } => {
+                    let before = answers_before(
+                        &mut **base,
+                        slot.base,
+                        scripts,
+                        &slot.v.scripts,
+                        *seat,
+                        &action.id,
+                    )?;
                     let done = base.apply(slot.base, *seat, &action.id);
                     slot.status = None;
                     let done = done?;
                     rollback = None;
                     events.extend(done.iter().cloned());
-                    queue_after_hooks(&mut queue, scripts, *seat, action, &done);
+                    let unmet = unmet_after(&mut **base, slot.base, scripts, before)?;
+                    queue_after_hooks(&mut queue, scripts, *seat, action, &done, &unmet);
                     continue;
                 }
                 Step::TurnStarts { before } => {
@@ -221,6 +300,18 @@ impl VariantEngine {
             if slot.v.scripts[index].disabled.is_some() || !script.has_hook(hook) {
                 continue;
             }
+            // An added action played: the `after_when` conditions of the hooks after it.
+            let before = match &step {
+                Step::Play { seat, action, .. } => answers_before(
+                    &mut **base,
+                    slot.base,
+                    scripts,
+                    &slot.v.scripts,
+                    *seat,
+                    &action.id,
+                )?,
+                _ => Vec::new(),
+            };
             let mut access = GameAccess {
                 engine: &mut **base,
                 base: slot.base,
@@ -243,6 +334,7 @@ impl VariantEngine {
                     rng,
                     events: added,
                     scratch,
+                    ended,
                 } => {
                     let changed = scratch.is_some()
                         || !added.is_empty()
@@ -258,9 +350,17 @@ impl VariantEngine {
                     if let Step::Play { seat, action, .. } = &step {
                         // The added action is played: nothing to roll back any more.
                         rollback = None;
-                        queue_after_hooks(&mut queue, scripts, *seat, action, &added);
+                        let unmet = unmet_after(&mut **base, slot.base, scripts, before)?;
+                        queue_after_hooks(&mut queue, scripts, *seat, action, &added, &unmet);
                     }
                     events.extend(added);
+                    if let Some(outcome) = ended {
+                        // The game is over: no hook runs after this one.
+                        script.note_changed(hook, true);
+                        slot.v.ended = Some(outcome);
+                        slot.v.pending = None;
+                        return Ok(Advance::Events(events));
+                    }
                     let refused = match &step {
                         Step::Before { .. } => refusal(script, &returned),
                         _ => None,
@@ -313,6 +413,7 @@ impl VariantEngine {
     ) -> Result<Vec<Action>, EngineError> {
         self.listing_hooks(
             game,
+            seat,
             "filter_actions",
             &mut actions,
             failures,
@@ -356,14 +457,24 @@ impl VariantEngine {
         if actions.is_empty() {
             return Ok(owners);
         }
+        let max_added: Vec<Option<u32>> = self.scripts.iter().map(|s| s.info().max_added).collect();
         self.listing_hooks(
             game,
+            seat,
             "add_actions",
             actions,
             failures,
             |_| vec![HookArg::Seat(Some(seat))],
             |index, returned, actions| {
                 let more = read_added(returned, actions)?;
+                if let Some(max) = max_added[index] {
+                    if more.len() > max as usize {
+                        return Err(format!(
+                            "it added {} actions, more than its `max_added` ({max})",
+                            more.len()
+                        ));
+                    }
+                }
                 let changed = !more.is_empty();
                 owners.extend(more.iter().map(|a| (a.id.clone(), index)));
                 actions.extend(more);
@@ -378,9 +489,11 @@ impl VariantEngine {
     /// gives the hook's arguments from the list so far; `read` takes in what it returned
     /// (script index, first returned value, the list to change) and says whether the list
     /// changed, or why what it returned is wrong (then the script goes to `failures`).
+    #[allow(clippy::too_many_arguments)]
     fn listing_hooks(
         &mut self,
         game: Handle,
+        seat: Seat,
         hook: &'static str,
         actions: &mut Vec<Action>,
         failures: &mut Vec<(usize, String)>,
@@ -398,7 +511,7 @@ impl VariantEngine {
         for (index, script) in scripts.iter().enumerate() {
             if slot.v.scripts[index].disabled.is_some()
                 || !script.has_hook(hook)
-                || !actions.iter().any(|a| script.concerns(&a.id))
+                || !actions.iter().any(|a| script.concerns(seat, &a.id))
             {
                 continue;
             }

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use veillee_engine::{EngineError, GameEngine};
-use veillee_sdk::{Action, Handle, Seat, Status};
+use veillee_sdk::{Action, Handle, Outcome, Seat, Status};
 
 use crate::script::{ChoiceRequest, Rng};
 
@@ -77,6 +77,10 @@ pub(super) struct VState {
     pub(super) scripts: Vec<ScriptSlot>,
     #[serde(default)]
     pub(super) pending: Option<Box<Pending>>,
+    /// The outcome a script ended the game with (`ctx.game.end_game`): the game is over
+    /// whatever the base game says. Saved with the game; a replay ends it again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) ended: Option<Outcome>,
 }
 
 /// One script's data in one game.

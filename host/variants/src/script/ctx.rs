@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 
 use mlua::{Lua, LuaSerdeExt, Table, Value};
-use veillee_sdk::{GameError, OperationKind, Seat, Text};
+use veillee_sdk::{GameError, OperationKind, Outcome, Seat, Text};
 
 use super::sandbox::CHOICE_PENDING;
 use super::{Call, ChoiceRequest, Powers};
@@ -270,6 +270,54 @@ pub(super) fn recorded_answers(
         })
         .collect::<mlua::Result<Vec<i64>>>()
         .map(Some)
+}
+
+/// The outcome `ctx.game.end_game` gives: `{winners = {0}, reason = {fr = "…", en = "…"}}`,
+/// with `scores = {…}` (one per seat) if the game keeps scores; no winners is a draw.
+pub(super) fn to_outcome(
+    lua: &Lua,
+    value: Value,
+    de: mlua::serde::DeserializeOptions,
+) -> mlua::Result<Outcome> {
+    let bad = |why: &str| {
+        mlua::Error::runtime(format!(
+            "ctx.game.end_game: {why}; write {{winners = {{0}}, reason = {{fr = \"…\", en = \"…\"}}}} (no winners: a draw)"
+        ))
+    };
+    let Value::Table(table) = value else {
+        return Err(bad("the outcome must be a table"));
+    };
+    let whole = |name: &str| -> mlua::Result<Vec<i64>> {
+        match table.raw_get::<Value>(name)? {
+            Value::Nil => Ok(Vec::new()),
+            Value::Table(list) => list
+                .sequence_values::<Value>()
+                .map(|item| match item? {
+                    Value::Integer(n) => Ok(n),
+                    Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Ok(n as i64),
+                    _ => Err(bad(&format!("`{name}` must be a list of whole numbers"))),
+                })
+                .collect(),
+            _ => Err(bad(&format!("`{name}` must be a list of whole numbers"))),
+        }
+    };
+    let mut winners = Vec::new();
+    for seat in whole("winners")? {
+        let seat = Seat::try_from(seat).map_err(|_| bad("a winner must be a seat, from 0"))?;
+        if !winners.contains(&seat) {
+            winners.push(seat);
+        }
+    }
+    let scores = whole("scores")?;
+    let reason = match table.raw_get::<Value>("reason")? {
+        Value::Nil => return Err(bad("`reason` is missing")),
+        reason => to_text(lua, reason, de, "ctx.game.end_game's reason")?,
+    };
+    Ok(Outcome {
+        winners,
+        scores,
+        reason,
+    })
 }
 
 /// A text from Lua: a string (both languages) or a `{fr = ..., en = ...}` table.

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use mlua::{Table, Value};
-use veillee_sdk::Text;
+use veillee_sdk::{MoveCondition, Seat, Text};
 
 use super::{ScriptInfo, HOOKS};
 use crate::VariantLimits;
@@ -123,6 +123,9 @@ pub(super) fn read_info(module: &Table) -> Result<ScriptInfo, String> {
             HOOKS.join(", ")
         ));
     }
+    let seats = read_seats(module)?;
+    let max_added = read_max_added(module, &hooks)?;
+    let after_when = read_after_when(module, &hooks)?;
     Ok(ScriptInfo {
         id,
         name: text("name")?,
@@ -133,8 +136,117 @@ pub(super) fn read_info(module: &Table) -> Result<ScriptInfo, String> {
         part_of_game,
         changes,
         actions,
+        seats,
+        max_added,
+        after_when,
         hooks,
     })
+}
+
+/// The optional `seats` field: the seats (numbers from 0) whose actions the action hooks
+/// concern. Empty when absent: every seat.
+fn read_seats(module: &Table) -> Result<Vec<Seat>, String> {
+    let bad = || "`seats` must be a list of seats, numbers from 0 to 31 such as {1}".to_string();
+    let list = match module.raw_get::<Value>("seats") {
+        Ok(Value::Nil) => return Ok(Vec::new()),
+        Ok(Value::Table(list)) => list,
+        _ => return Err(bad()),
+    };
+    let mut seats = Vec::new();
+    for item in list.sequence_values::<Value>() {
+        let seat = match item {
+            Ok(Value::Integer(n)) => n,
+            Ok(Value::Number(n)) if n.fract() == 0.0 => n as i64,
+            _ => return Err(bad()),
+        };
+        let seat = Seat::try_from(seat)
+            .ok()
+            .filter(|s| *s < 32)
+            .ok_or_else(bad)?;
+        if !seats.contains(&seat) {
+            seats.push(seat);
+        }
+    }
+    if seats.is_empty() {
+        return Err(bad());
+    }
+    Ok(seats)
+}
+
+/// The optional `max_added` field: the most actions one `add_actions` call adds.
+fn read_max_added(module: &Table, hooks: &[String]) -> Result<Option<u32>, String> {
+    let max = match module.raw_get::<Value>("max_added") {
+        Ok(Value::Nil) => return Ok(None),
+        Ok(Value::Integer(n)) => n,
+        Ok(Value::Number(n)) if n.fract() == 0.0 => n as i64,
+        _ => return Err(bad_max_added()),
+    };
+    if !(1..=crate::engine::MAX_ADDED as i64).contains(&max) {
+        return Err(bad_max_added());
+    }
+    if !hooks.iter().any(|h| h == "add_actions") {
+        return Err("`max_added` is about `add_actions`, which the script does not define".into());
+    }
+    Ok(Some(max as u32))
+}
+
+fn bad_max_added() -> String {
+    format!(
+        "`max_added` must be a whole number from 1 to {} (the most actions one add_actions call adds)",
+        crate::engine::MAX_ADDED
+    )
+}
+
+/// The optional `after_when` field: `{query = "name", changed = true}` or `{query = "name",
+/// equals = value}`.
+fn read_after_when(module: &Table, hooks: &[String]) -> Result<Option<MoveCondition>, String> {
+    let bad = |why: &str| {
+        format!(
+            "`after_when` {why}: write {{query = \"soldiers_lost\", changed = true}} or {{query = \"last_die_face\", equals = \"ring\"}}"
+        )
+    };
+    let table = match module.raw_get::<Value>("after_when") {
+        Ok(Value::Nil) => return Ok(None),
+        Ok(Value::Table(table)) => table,
+        _ => return Err(bad("must be a table")),
+    };
+    let query = match table.raw_get::<Value>("query") {
+        Ok(Value::String(s)) => s
+            .to_str()
+            .map_err(|_| bad("needs a query name"))?
+            .to_string(),
+        _ => return Err(bad("needs a query name")),
+    };
+    if query.is_empty() || query.len() > 128 {
+        return Err(bad("needs a query name of 1 to 128 bytes"));
+    }
+    let changed = matches!(table.raw_get::<Value>("changed"), Ok(Value::Boolean(true)));
+    let equals = match table.raw_get::<Value>("equals") {
+        Ok(Value::Nil) => None,
+        Ok(value) => Some(
+            super::state::to_json(&value, "after_when.equals")
+                .map_err(|e| bad(&format!("has an `equals` that is not data ({e})")))?,
+        ),
+        Err(e) => return Err(e.to_string()),
+    };
+    if changed == equals.is_some() {
+        return Err(bad("needs either `changed = true` or `equals = …`"));
+    }
+    for pair in table.pairs::<Value, Value>() {
+        let (key, _) = pair.map_err(|e| e.to_string())?;
+        let known = matches!(&key, Value::String(k) if ["query", "changed", "equals"].contains(&&*k.to_string_lossy()));
+        if !known {
+            return Err(bad(
+                "has a field other than `query`, `changed` and `equals`",
+            ));
+        }
+    }
+    if !hooks.iter().any(|h| h == "after_action") {
+        return Err(
+            "`after_when` is about `after_action`, which the script does not define".into(),
+        );
+    }
+    Ok(Some(MoveCondition { query, equals }))
 }
 
 /// Most patterns in a script's `actions` list, and the longest one.

@@ -11,7 +11,7 @@ use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, LuaSerdeExt, MultiValue, Table, Value};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use veillee_sdk::{Event, Handle, Manifest, OperationKind, Seat, Text};
+use veillee_sdk::{Event, Handle, Manifest, OperationKind, Outcome, Seat, Text};
 
 use crate::{VariantError, VariantLimits};
 use veillee_engine::{EngineError, GameEngine};
@@ -69,6 +69,22 @@ pub struct ScriptInfo {
     /// other moves without calling the script (inside the plugin in simulations).
     #[serde(default)]
     pub actions: Vec<String>,
+    /// The seats whose actions its action hooks concern (`seats = {1}`): the listing hooks
+    /// run only for those seats' lists, `before_action` / `after_action` only around their
+    /// moves. Empty: every seat.
+    #[serde(default)]
+    pub seats: Vec<Seat>,
+    /// The most actions one `add_actions` call adds (`max_added = 4`): random playouts then
+    /// ask the hook only for a share of the turns (see [`veillee_sdk::WatchOn::Added`]); more
+    /// is an error that switches the script off.
+    #[serde(default)]
+    pub max_added: Option<u32>,
+    /// When `after_action` runs (`after_when = {query = "soldiers_lost", changed = true}` or
+    /// `{query = "last_die_face", equals = "ring"}`): only after a move that changes that
+    /// query's answer, or after which it equals the value. `None`: after every move it
+    /// concerns.
+    #[serde(default)]
+    pub after_when: Option<veillee_sdk::MoveCondition>,
     /// The hooks it defines, in [`HOOKS`] order.
     pub hooks: Vec<String>,
 }
@@ -88,6 +104,11 @@ pub struct Script {
     counts: [(Cell<u64>, Cell<u64>); HOOKS.len()],
     /// [`CTX_BUILDER`], loaded once.
     ctx_builder: Function,
+    /// Per hook, in [`HOOKS`] order: how many arguments after `ctx` its function declares
+    /// (`usize::MAX` for a function with `...`). Only those are built: a hook that does not
+    /// name an argument cannot read it, so `after_action = function(ctx, seat)` costs no
+    /// action table and no events.
+    arity: [usize; HOOKS.len()],
 }
 
 /// How often one hook of a script ran, and how often it changed something (see
@@ -203,6 +224,8 @@ pub enum HookResult {
         events: Vec<Event>,
         /// The game with the hook's commands applied (`None`: no command was issued).
         scratch: Option<Handle>,
+        /// The outcome it ended the game with (`ctx.game.end_game`), if it did.
+        ended: Option<Outcome>,
     },
     /// It asked for a choice not answered yet: nothing it did counts. One request for
     /// `ctx.choose`, one per seat asked for `ctx.choose_all` (all to be answered at once).
@@ -220,6 +243,7 @@ const HOST_RANDOM: i64 = 5;
 const HOST_CHOOSE: i64 = 6;
 const HOST_CHOOSE_ALL: i64 = 7;
 const HOST_EVENT: i64 = 8;
+const HOST_END_GAME: i64 = 9;
 
 /// Builds a hook call's `ctx` from the call's one host function: plain Lua closures, cheap
 /// to make, each naming its operation by number.
@@ -233,6 +257,7 @@ return function(host, id, players, state)
       command = function(name, args) return host(2, name, args) end,
       pass_turn = function() return host(3) end,
       status = function() return host(4) end,
+      end_game = function(outcome) return host(9, outcome) end,
     },
     players = players,
     state = state,
@@ -256,6 +281,8 @@ struct Call<'a, 'g> {
     events: Vec<Event>,
     pending: Option<Vec<ChoiceRequest>>,
     fatal: Option<EngineError>,
+    /// The outcome `ctx.game.end_game` gave, if it was called.
+    ended: Option<Outcome>,
 }
 
 impl Script {
@@ -287,6 +314,17 @@ impl Script {
             )));
         };
         let info = read_info(&module).map_err(bad)?;
+        let mut arity = [0; HOOKS.len()];
+        for (hook, arity) in HOOKS.iter().zip(&mut arity) {
+            if let Ok(Value::Function(f)) = module.raw_get::<Value>(*hook) {
+                let f = f.info();
+                *arity = if f.is_vararg {
+                    usize::MAX
+                } else {
+                    usize::from(f.num_params).saturating_sub(1)
+                };
+            }
+        }
         let ctx_builder: Function = lua
             .load(CTX_BUILDER)
             .set_name("=ctx")
@@ -304,6 +342,7 @@ impl Script {
             limits,
             counts: Default::default(),
             ctx_builder,
+            arity,
         })
     }
 
@@ -350,19 +389,35 @@ impl Script {
         &self.hash
     }
 
+    /// How many of its arguments after `ctx` this hook's function declares (`usize::MAX`
+    /// with `...`): the others are never built.
+    pub fn arity(&self, hook: &str) -> usize {
+        HOOKS
+            .iter()
+            .position(|h| *h == hook)
+            .map_or(0, |i| self.arity[i])
+    }
+
     /// Whether it defines this hook.
     pub fn has_hook(&self, hook: &str) -> bool {
         self.info.hooks.iter().any(|h| h == hook)
     }
 
-    /// Whether its action hooks concern the action `id` (see [`ScriptInfo::actions`]).
-    pub fn concerns(&self, id: &str) -> bool {
-        self.info.actions.is_empty()
-            || self
-                .info
-                .actions
-                .iter()
-                .any(|p| veillee_sdk::id_matches(p, id))
+    /// Whether its action hooks concern `seat`'s action `id` (see [`ScriptInfo::actions`]
+    /// and [`ScriptInfo::seats`]).
+    pub fn concerns(&self, seat: Seat, id: &str) -> bool {
+        self.concerns_seat(seat)
+            && (self.info.actions.is_empty()
+                || self
+                    .info
+                    .actions
+                    .iter()
+                    .any(|p| veillee_sdk::id_matches(p, id)))
+    }
+
+    /// Whether its action hooks concern `seat`'s actions at all (see [`ScriptInfo::seats`]).
+    pub fn concerns_seat(&self, seat: Seat) -> bool {
+        self.info.seats.is_empty() || self.info.seats.contains(&seat)
     }
 
     /// Memory its Lua state uses now, in bytes.
@@ -392,6 +447,7 @@ impl Script {
                 rng,
                 events: Vec::new(),
                 scratch: None,
+                ended: None,
             });
         };
         if let Some(i) = HOOKS.iter().position(|h| *h == hook) {
@@ -409,10 +465,12 @@ impl Script {
             events: Vec::new(),
             pending: None,
             fatal: None,
+            ended: None,
         });
         self.meter.reset();
         *self.lua.app_data_mut::<CallRng>().expect("set at load") =
             CallRng((powers != Powers::Read).then_some(rng));
+        let args = &args[..args.len().min(self.arity(hook))];
         let outcome = self.call_hook(&function, &call, args, data);
         let rng_after = self
             .lua
@@ -444,6 +502,7 @@ impl Script {
                 rng: rng_after,
                 events: call.events,
                 scratch: call.scratch,
+                ended: call.ended,
             }),
             Err(error) => {
                 drop_scratch(&mut call);
@@ -564,6 +623,36 @@ impl Script {
                         }
                         let text = to_text(lua, next(), de, "ctx.event's text")?;
                         c.events.push(Event::new(text));
+                        Ok(Value::Nil)
+                    }
+                    HOST_END_GAME => {
+                        let outcome = ctx::to_outcome(lua, next(), de)?;
+                        let mut c = call.borrow_mut();
+                        if c.powers != Powers::Full {
+                            return Err(mlua::Error::runtime(format!(
+                                "ctx.game.end_game is not available in {}",
+                                c.hook
+                            )));
+                        }
+                        if let Some(&seat) =
+                            outcome.winners.iter().find(|&&s| s >= c.game.players)
+                        {
+                            return Err(mlua::Error::runtime(format!(
+                                "ctx.game.end_game: seat {seat} cannot win, this game has {} players (seats 0 to {})",
+                                c.game.players,
+                                c.game.players.saturating_sub(1)
+                            )));
+                        }
+                        if !outcome.scores.is_empty()
+                            && outcome.scores.len() != usize::from(c.game.players)
+                        {
+                            return Err(mlua::Error::runtime(format!(
+                                "ctx.game.end_game: `scores` has {} numbers, one per seat is {}",
+                                outcome.scores.len(),
+                                c.game.players
+                            )));
+                        }
+                        c.ended = Some(outcome);
                         Ok(Value::Nil)
                     }
                     _ => Err(mlua::Error::runtime("ctx: bad call")),

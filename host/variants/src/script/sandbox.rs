@@ -117,6 +117,10 @@ pub(super) fn sandbox(file: &str, limits: &VariantLimits, meter: Rc<Meter>) -> m
     globals.raw_set("print", print_function(&lua, file, Rc::clone(&meter))?)?;
     charge_string_work(&lua, &meter, &string)?;
     hide_addresses(&lua)?;
+    lua.load(ORDERED_PAIRS)
+        .set_name("=pairs")
+        .set_mode(ChunkMode::Text)
+        .exec()?;
     lua.sandbox(true)?;
     lua.set_interrupt(move |lua| {
         if let Err(reason) = meter.charge(1) {
@@ -163,6 +167,42 @@ fn print_function(lua: &Lua, file: &str, meter: Rc<Meter>) -> mlua::Result<Funct
         Ok(())
     })
 }
+
+/// `pairs(t)` and `next(t)` refuse a table with a key that is not a string, a number or a
+/// boolean. Luau places such a key (a table, a function) by its memory address, which
+/// differs from one run to the next: walking over it would give a replayed game another
+/// order, so another game. Strings, numbers and booleans are placed by their value (Luau's
+/// string hash has no random seed), so the order of a table with only those keys follows from
+/// what was put in it and taken out, the same in every run. The whole table is checked before
+/// the first step (an answer that does not depend on the order), and `pairs` then hands
+/// Luau's own `next` on, which keeps its fast loop. Luau's `for k, v in t do` and `for k, v
+/// in next, t do` walk the table inside the interpreter (the second is compiled to Luau's
+/// built-in loop, whatever `next` holds): they cannot be checked (`variants/README.md`).
+const ORDERED_PAIRS: &str = r#"
+local rawnext, rawpairs, type, error = next, pairs, type, error
+local function check(t)
+  if type(t) ~= "table" then
+    return -- Luau's own functions say what is wrong
+  end
+  for k in rawnext, t do
+    local kind = type(k)
+    if kind ~= "string" and kind ~= "number" and kind ~= "boolean" then
+      error("pairs/next over a table with a " .. kind .. " as a key: its order follows memory "
+        .. "addresses and changes from run to run; keep such keys in a list and use ipairs", 3)
+    end
+  end
+end
+pairs = function(t)
+  check(t)
+  return rawpairs(t)
+end
+next = function(t, k)
+  if k == nil then
+    check(t)
+  end
+  return rawnext(t, k)
+end
+"#;
 
 /// `tostring` and `string.format("%s")` of a table or a function show its memory address,
 /// which differs from one run to the next: a script that kept or compared such a text would
