@@ -66,12 +66,16 @@
 //! `veillee_search` (a bot's information-set search inside the plugin, [`crate::search`]) and
 //! `veillee_evaluate` (the game's own evaluation, for the host's search when scripts change
 //! the rules); without them the host searches through the other calls and values an
-//! unfinished game at ½.
+//! unfinished game at ½; 1.11 added the optional scene field `Card::die` ([`crate::Die`]: a
+//! card drawn as a die, its faces and the one on top; its title, text and colour still name
+//! that face, which is what an older host draws) and the optional manifest field
+//! `play_time` ([`crate::PlayTime`]: how long a game takes at the table, shown in the
+//! library), both with serde defaults.
 
 /// Major version of the plugin ABI. A host and a plugin must agree on it.
 pub const ABI_MAJOR: u16 = 1;
 /// Minor version of the plugin ABI: additions only.
-pub const ABI_MINOR: u16 = 8;
+pub const ABI_MINOR: u16 = 11;
 
 /// The ABI version as `veillee_abi_version` returns it.
 pub const fn encoded_version() -> i32 {
