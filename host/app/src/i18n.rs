@@ -89,6 +89,8 @@ strings! {
     Loading => "Chargement des jeux…", "Loading the games…";
     Working => "Un instant…", "One moment…";
     Players => "Joueurs : {}", "Players: {}";
+    PlayTime => "{} min", "{} min";
+    DieFaces => "Faces : {}", "Faces: {}";
     Version => "Version {}", "Version {}";
     Builtin => "Intégré", "Built-in";
     Installed => "Installé", "Installed";

@@ -257,6 +257,15 @@ fn game_card(
                     ui.horizontal_wrapped(|ui| {
                         ui.label(lang.f(S::Players, &[&players]))
                             .on_hover_text(lang.f(S::Version, &[&m.version]));
+                        // How long a game takes, when the game says (ABI 1.11).
+                        if let Some(t) = m.play_time {
+                            let minutes = match t.min == t.max {
+                                true => t.min.to_string(),
+                                false => format!("{}–{}", t.min, t.max),
+                            };
+                            ui.label(RichText::new("·").color(MUTED));
+                            ui.label(lang.f(S::PlayTime, &[&minutes]));
+                        }
                     });
                     ui.horizontal_wrapped(|ui| {
                         let origin = if game.builtin {

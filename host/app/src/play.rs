@@ -201,6 +201,10 @@ impl PlayScreen {
         let assist = *self.assist.get_or_insert(shared.assist);
         let pace = assist.pace();
         self.scene.motion.pace = pace;
+        // What the whole table sees may move from one player's view to the next (roc noir
+        // between two humans); a view with something of its own never does.
+        self.scene.motion.public =
+            self.result.is_none() && self.view.as_ref().is_some_and(|v| !v.private);
         let now = ui.input(|i| i.time);
         self.time_log(now, pace);
         let Some(mut view) = self.view.clone() else {
@@ -565,8 +569,9 @@ impl PlayScreen {
             && finished.is_none()
             && self.error.is_none()
         {
-            // After the last move has been shown, line by line.
-            let shown = self.log_at.last().copied().unwrap_or(0.0) + f64::from(pace.seconds);
+            // After the last move has been shown, line by line and stage by stage.
+            let shown = (self.log_at.last().copied().unwrap_or(0.0) + f64::from(pace.seconds))
+                .max(self.scene.motion.settled_at());
             let due = *self
                 .bot_due
                 .get_or_insert((now + BOT_PAUSE_SECONDS).max(shown));

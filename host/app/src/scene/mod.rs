@@ -121,7 +121,8 @@ impl SceneView {
     ) -> Chosen {
         let mut chosen = None;
         let now = ui.input(|i| i.time);
-        self.motion.begin(ui.ctx(), scene, now);
+        let area = Rect::from_min_size(ui.cursor().min, ui.available_size());
+        self.motion.begin(ui.ctx(), scene, viewer, area, now);
         let first: HashSet<Target> = actions
             .iter()
             .filter_map(|a| a.path.first().cloned())
@@ -197,11 +198,16 @@ impl SceneView {
                     }
                 });
         }
-        // The pieces that left the board fade where they stood.
-        for (piece, rect, alpha) in self.motion.leaving(now) {
-            let mut painter = ui.painter().clone();
+        // What left the scene fades where it stood, over everything.
+        for (thing, rect, alpha) in self.motion.leaving(now) {
+            let mut painter = self.motion.painter_for(ui.painter(), rect, Rect::NOTHING);
             painter.multiply_opacity(alpha);
-            pieces::draw_piece(&painter, rect, piece, lang);
+            match thing {
+                motion::Thing::Piece(piece) => {
+                    pieces::draw_piece(&painter, rect, piece, lang, false)
+                }
+                motion::Thing::Card(card, _) => zones::paint_card(&painter, rect, card, lang, None),
+            }
         }
         for clicked in clicks {
             if let Some(id) = self.click(&clicked, actions) {
