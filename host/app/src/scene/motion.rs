@@ -406,3 +406,237 @@ impl Motion {
         self.until
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egui::{pos2, vec2, Context, RawInput};
+    use veillee_sdk::{text, Board, Colour, DieFace, Highlight, Shape, Zone};
+
+    const STAGE: f64 = 0.45;
+
+    /// A hand (seat 0's), a table zone and a board with one pawn.
+    fn scene(hand: &[&str], table: &[&str], pawn_at: (u16, u16)) -> Scene {
+        let card = |id: &&str| Card {
+            id: (*id).into(),
+            face_up: true,
+            title: text(*id, *id),
+            ..Card::default()
+        };
+        let mut board = Board {
+            id: "b".into(),
+            cols: 8,
+            rows: 8,
+            ..Board::default()
+        };
+        board.pieces.push(Piece::new(
+            "pawn",
+            pawn_at,
+            Shape::Disc,
+            Colour::rgb(200, 0, 0),
+        ));
+        let mut scene = Scene::new(text("", ""));
+        scene.boards.push(board);
+        scene.zones.push(Zone {
+            id: "hand".into(),
+            owner: Some(0),
+            cards: hand.iter().map(card).collect(),
+            ..Zone::default()
+        });
+        scene.zones.push(Zone {
+            id: "table".into(),
+            owner: None,
+            cards: table.iter().map(card).collect(),
+            ..Zone::default()
+        });
+        scene
+    }
+
+    /// Where the scene drawer would put each thing: cards in a row per zone, the pawn on a
+    /// 50-point grid.
+    fn places(scene: &Scene) -> Vec<(String, Rect, Thing)> {
+        let mut out = Vec::new();
+        for p in &scene.boards[0].pieces {
+            let at = pos2(f32::from(p.col) * 50.0, f32::from(p.row) * 50.0);
+            out.push((
+                key("b", &p.id),
+                Rect::from_min_size(at, vec2(50.0, 50.0)),
+                Thing::Piece(p.clone()),
+            ));
+        }
+        for (z, zone) in scene.zones.iter().enumerate() {
+            for (i, c) in zone.cards.iter().enumerate() {
+                let at = pos2(500.0 + i as f32 * 80.0, z as f32 * 200.0);
+                out.push((
+                    card_key(&zone.id, &c.id),
+                    Rect::from_min_size(at, vec2(70.0, 100.0)),
+                    Thing::Card(c.clone(), zone.owner),
+                ));
+            }
+        }
+        out
+    }
+
+    /// Draws `scene` as `viewer` sees it at time `t`: where each thing is shown, and how
+    /// opaque.
+    fn frame(
+        ctx: &Context,
+        motion: &mut Motion,
+        t: f64,
+        scene: &Scene,
+        viewer: Option<Seat>,
+    ) -> HashMap<String, (Rect, f32)> {
+        let input = RawInput {
+            time: Some(t),
+            ..RawInput::default()
+        };
+        let mut shown = HashMap::new();
+        ctx.run_pass(input, |ctx| {
+            motion.begin(ctx, scene, viewer, Rect::EVERYTHING, t);
+            for (k, place, thing) in places(scene) {
+                shown.insert(k.clone(), motion.place(ctx, &k, place, thing));
+            }
+        })
+        .drop_without_applying_deltas();
+        shown
+    }
+
+    fn centre(shown: &HashMap<String, (Rect, f32)>, k: &str) -> egui::Pos2 {
+        shown[k].0.center()
+    }
+
+    #[test]
+    fn a_card_played_flies_from_the_hand_to_the_table_and_lands_there() {
+        let ctx = Context::default();
+        let mut motion = Motion::default();
+        let before = scene(&["ace", "king"], &[], (0, 0));
+        let after = scene(&["king"], &["ace"], (0, 0));
+        let drawn = frame(&ctx, &mut motion, 1.0, &before, Some(0));
+        let from = centre(&drawn, "hand//ace");
+        let to = places(&after)
+            .into_iter()
+            .find(|(k, _, _)| k == "table//ace")
+            .unwrap()
+            .1
+            .center();
+        let mut path = Vec::new();
+        for i in 1..=12 {
+            let shown = frame(
+                &ctx,
+                &mut motion,
+                1.0 + f64::from(i) * 0.05,
+                &after,
+                Some(0),
+            );
+            path.push(centre(&shown, "table//ace"));
+        }
+        // It starts near the hand, goes nearer the table at every frame, and lands on it.
+        assert!(path[0].distance(from) < path[0].distance(to), "{path:?}");
+        assert!(
+            path.windows(2)
+                .all(|w| w[1].distance(to) <= w[0].distance(to) + 0.01),
+            "{path:?}"
+        );
+        assert!(path.last().unwrap().distance(to) < 0.5, "{path:?}");
+        assert!(!motion.busy(), "it is over");
+    }
+
+    #[test]
+    fn what_a_move_caused_waits_for_the_move_itself() {
+        let ctx = Context::default();
+        let mut motion = Motion::default();
+        let before = scene(&["ace"], &[], (0, 0));
+        // The card played is the last move; the pawn it pushed moves as a consequence.
+        let mut after = scene(&[], &["ace"], (3, 0));
+        after.highlights.push(Highlight {
+            target: Target::Card { id: "ace".into() },
+            kind: HighlightKind::LastMove,
+        });
+        frame(&ctx, &mut motion, 1.0, &before, Some(0));
+        let start = frame(&ctx, &mut motion, 1.01, &after, Some(0));
+        let pawn_from = start["b/pawn"].0.center();
+        // Half-way through the first stage: the card is on its way, the pawn has not left.
+        let mid = frame(&ctx, &mut motion, 1.01 + STAGE / 2.0, &after, Some(0));
+        assert_ne!(centre(&mid, "table//ace"), centre(&start, "table//ace"));
+        assert_eq!(centre(&mid, "b/pawn"), pawn_from, "the pawn waits its turn");
+        // In the second stage the pawn moves; after it, all is in place.
+        let second = frame(&ctx, &mut motion, 1.01 + STAGE * 1.5, &after, Some(0));
+        assert_ne!(centre(&second, "b/pawn"), pawn_from);
+        let end = frame(&ctx, &mut motion, 1.01 + STAGE * 3.0, &after, Some(0));
+        assert_eq!(centre(&end, "b/pawn"), pos2(175.0, 25.0));
+        assert!(motion.settled_at() >= 1.01 + STAGE * 2.0);
+    }
+
+    #[test]
+    fn nothing_travels_from_one_viewers_scene_into_anothers() {
+        let ctx = Context::default();
+        let mut motion = Motion::default();
+        // Seat 0's hand, then seat 1's view where the same card is on the table: a hand-off.
+        let mine = scene(&["ace"], &[], (0, 0));
+        let theirs = scene(&[], &["ace"], (2, 2));
+        frame(&ctx, &mut motion, 1.0, &mine, Some(0));
+        let shown = frame(&ctx, &mut motion, 1.01, &theirs, Some(1));
+        for (k, place, _) in places(&theirs) {
+            assert_eq!(shown[&k], (place, 1.0), "{k} is drawn in place at once");
+        }
+        assert!(!motion.busy());
+        assert!(
+            motion.leaving(1.01).is_empty(),
+            "seat 0's hand is not faded in"
+        );
+    }
+
+    #[test]
+    fn a_new_roll_turns_the_die_and_animation_off_moves_nothing() {
+        let ctx = Context::default();
+        let faces: Vec<DieFace> = (1..=6)
+            .map(|n| DieFace::pips(n, Colour::rgb(250, 250, 250), text("", "")))
+            .collect();
+        let with_die = |up, roll| {
+            let mut s = scene(&[], &[], (0, 0));
+            s.zones[1]
+                .cards
+                .push(Card::die("die", faces.clone(), up).rolled(roll));
+            s
+        };
+        let mut motion = Motion::default();
+        frame(&ctx, &mut motion, 1.0, &with_die(2, 1), None);
+        // The same face again, by a new roll: it turns all the same.
+        let input = RawInput {
+            time: Some(1.1),
+            ..RawInput::default()
+        };
+        ctx.run_pass(input, |ctx| {
+            motion.begin(ctx, &with_die(2, 2), None, Rect::EVERYTHING, 1.1);
+            assert_eq!(motion.rolling(ctx, "table//die"), Some(0.0));
+        })
+        .drop_without_applying_deltas();
+        let mut still = Motion {
+            pace: Pace {
+                on: false,
+                seconds: 0.45,
+            },
+            ..Motion::default()
+        };
+        frame(
+            &ctx,
+            &mut still,
+            1.0,
+            &scene(&["ace"], &[], (0, 0)),
+            Some(0),
+        );
+        let shown = frame(
+            &ctx,
+            &mut still,
+            1.01,
+            &scene(&[], &["ace"], (4, 4)),
+            Some(0),
+        );
+        assert_eq!(
+            centre(&shown, "b/pawn"),
+            pos2(225.0, 225.0),
+            "with animation off the pawn is on its square at once"
+        );
+        assert!(!still.busy());
+    }
+}
