@@ -45,6 +45,12 @@ renard=$(printf 'c3-c4\nd4xb4\nd3-d4\nq\n' \
     | sed -n 's/.*session \([0-9][0-9]*\).*/\1/p' | head -n 1)
 [ -n "$renard" ] || { echo "could not prepare a Renard session" >&2; exit 1; }
 
+# Roc noir a few rolls in: the die drawn with its face on top, each seat's ropes and knights.
+roc=$(printf '1\n1\n1\n1\n1\nq\n' \
+    | "$bin" play roc-noir --seats human,bot --seed 5 --lang en \
+    | sed -n 's/.*session \([0-9][0-9]*\).*/\1/p' | head -n 1)
+[ -n "$roc" ] || { echo "could not prepare a roc noir session" >&2; exit 1; }
+
 shoot() { # NAME START LANG [WIDTHxHEIGHT] [SCALE]
     local name=$1 start=$2 lang=$3 size=${4:-1366x860} scale=${5:-}
     VEILLEE_UI_START="$start" VEILLEE_UI_SIZE="$size" VEILLEE_UI_SCALE="$scale" \
@@ -75,6 +81,9 @@ fi
 shoot setup setup:siege en
 shoot play "resume:$session" en
 shoot play-castel "resume:$castel" en
+# The smallest screen the launcher is made for: Castel's hand and scores without scrolling.
+shoot play-castel-1024 "resume:$castel" en 1024x600
+shoot play-roc-noir "resume:$roc" en
 shoot saved saved en
 # A replay of the Castel game, as a spectator, a few moves in.
 shoot replay "replay:$castel:6" en

@@ -348,7 +348,8 @@ impl PlayScreen {
             .show(ui, |ui| {
                 // The decisions and scores scroll on their own when the window is small
                 // (a TV-sized interface scale); the log keeps the rest of the height.
-                let top_h = ui.available_height() * 0.78;
+                let short = ui.ctx().content_rect().height() < 700.0;
+                let top_h = ui.available_height() * if short { 0.84 } else { 0.78 };
                 egui::ScrollArea::vertical()
                     .id_salt("side-top")
                     .max_height(top_h)
@@ -421,7 +422,10 @@ impl PlayScreen {
                             });
                             ui.separator();
                         } else {
-                            ui.label(RichText::new(view.scene.message.get(code)).size(24.0));
+                            // Smaller on a short window (1024×600), where the scores must
+                            // fit under it.
+                            let (message, turn) = if short { (18.0, 21.0) } else { (24.0, 26.0) };
+                            ui.label(RichText::new(view.scene.message.get(code)).size(message));
                             if let Some(seat) = view.actor {
                                 let dot = view
                                     .manifest
@@ -440,7 +444,7 @@ impl PlayScreen {
                                                     &[&seat_name(&view.meta, seat)],
                                                 ),
                                             )
-                                            .size(26.0)
+                                            .size(turn)
                                             .strong()
                                             .color(ACCENT),
                                         )

@@ -26,7 +26,7 @@ mod zones;
 pub use scores::scores_ui;
 
 use board::draw_board;
-use zones::{card_size, draw_zone, zone_height};
+use zones::{card_size, draw_zone, fit_card_size, zone_height};
 
 use super::i18n::{Lang, S};
 use super::widgets::{self};
@@ -165,8 +165,9 @@ impl SceneView {
                     .id_salt("zones")
                     .auto_shrink([false, false])
                     .show(ui, |ui| {
-                        // Leave room for the scroll bar.
-                        let card = card_size(zones_rect.width() - 30.0);
+                        // Leave room for the scroll bar; smaller cards when the window
+                        // is short, so that the hand and the market fit.
+                        let card = fit_card_size(&zones, zones_rect.width() - 30.0, avail.y - 8.0);
                         for zone in &zones {
                             draw_zone(ui, zone, card, &lit, lang, &mut clicks);
                         }

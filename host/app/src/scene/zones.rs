@@ -21,6 +21,47 @@ pub(super) fn card_size(width: f32) -> egui::Vec2 {
     vec2(w.floor(), (w * 1.3).round())
 }
 
+/// The size of the cards for `zones` in a column `width` wide and `height` tall: as large as
+/// [`card_size`] makes them when everything fits; else narrower, then short (a name only, the
+/// rest in its tooltip), so that a small window (1024×600) shows the hand and the market
+/// without scrolling. When not everything fits, the largest size at which the face-up zones
+/// do (the rows of others' backs below them scroll); else the smallest.
+pub(super) fn fit_card_size(zones: &[&veillee_sdk::Zone], width: f32, height: f32) -> egui::Vec2 {
+    let full = card_size(width);
+    let total = |card: egui::Vec2, all: bool| -> f32 {
+        zones
+            .iter()
+            .filter(|z| all || !compact(z, None))
+            .map(|z| zone_height(z, card, width))
+            .sum()
+    };
+    let least = SHORT_LEAST.min(full.x);
+    let widths = move || {
+        (0..)
+            .map(move |i| full.x - 4.0 * i as f32)
+            .take_while(move |&w| w >= least)
+    };
+    let sizes = || {
+        let tall = widths().map(|w| vec2(w, (w * 1.3).round()));
+        std::iter::once(full)
+            .chain(tall)
+            .chain(widths().map(|w| vec2(w, short_height(w))))
+    };
+    [true, false]
+        .into_iter()
+        .find_map(|all| sizes().find(|&card| total(card, all) <= height))
+        .or_else(|| sizes().last())
+        .unwrap_or(full)
+}
+
+/// The narrowest card [`fit_card_size`] draws.
+const SHORT_LEAST: f32 = 64.0;
+
+/// A short card's height for its width: room for a name on two lines.
+fn short_height(width: f32) -> f32 {
+    (width * 0.62).round().max(50.0)
+}
+
 /// The size of a face-down card in a compact hand (someone else's).
 const BACK: egui::Vec2 = egui::Vec2::new(34.0, 48.0);
 
@@ -47,9 +88,10 @@ pub(super) fn zone_height(zone: &veillee_sdk::Zone, card: egui::Vec2, width: f32
     if compact(zone, None) {
         return title + BACK.y + 10.0;
     }
+    // Cards 12 apart across, 10 down (the launcher's item spacing).
     let per_row = ((width + 12.0) / (card.x + 12.0)).floor().max(1.0);
     let rows = (zone.cards.len() as f32 / per_row).ceil();
-    title + rows * (card.y + 12.0)
+    title + rows * (card.y + 10.0)
 }
 
 /// Draws a zone: its title and its cards (someone else's hidden hand as a compact row).
@@ -270,17 +312,32 @@ pub(super) fn paint_card(
     let fill = colour(card.colour);
     painter.rect_filled(rect, 10.0, fill);
     let ink = ink_on(fill);
-    // The title wraps (long names) and is centred; the text follows under it.
-    let title_font = FontId::proportional((size.x * 0.16).clamp(14.0, 19.0));
-    let mut job = egui::text::LayoutJob::simple(
-        card.title.get(lang.code()).to_string(),
-        title_font,
-        ink,
-        size.x - 12.0,
-    );
+    // The title wraps (long names) and is centred; the text follows under it. Its longest
+    // word fits across the card (a small card's "Enchanter" is not cut in two).
+    let name = card.title.get(lang.code());
+    let mut title_size = (size.x * 0.16).clamp(14.0, 19.0);
+    let widest = name
+        .split_whitespace()
+        .map(|word| {
+            let font = FontId::proportional(title_size);
+            painter.layout_no_wrap(word.to_string(), font, ink).size().x
+        })
+        .fold(0.0, f32::max);
+    if widest > size.x - 12.0 {
+        title_size = (title_size * (size.x - 12.0) / widest).max(10.0);
+    }
+    let title_font = FontId::proportional(title_size);
+    let mut job = egui::text::LayoutJob::simple(name.to_string(), title_font, ink, size.x - 12.0);
     job.halign = egui::Align::Center;
     let title = painter.layout_job(job);
     let title_h = title.size().y;
+    if size.y - title_h < 44.0 {
+        // A short card (a small window): its name alone, in its middle; the tooltip says
+        // the rest.
+        let top = rect.center().y - title_h / 2.0;
+        painter.galley(egui::pos2(rect.center().x, top), title, ink);
+        return;
+    }
     painter.galley(rect.center_top() + vec2(0.0, 8.0), title, ink);
     painter.line_segment(
         [
@@ -400,5 +457,48 @@ fn paint_die(
             FontId::proportional(15.0),
             widgets::TEXT,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn zone(id: &str, n: usize, face_up: bool) -> veillee_sdk::Zone {
+        veillee_sdk::Zone {
+            id: id.into(),
+            cards: (0..n)
+                .map(|i| veillee_sdk::Card {
+                    id: format!("{id}{i}"),
+                    face_up,
+                    ..veillee_sdk::Card::default()
+                })
+                .collect(),
+            ..veillee_sdk::Zone::default()
+        }
+    }
+
+    #[test]
+    fn a_short_window_gets_cards_small_enough_for_the_hand_and_the_exchange() {
+        // Castel for three at 1024×600: a hand of 7, an exchange of 10, two hidden hands.
+        let (hand, exchange) = (zone("hand", 7, true), zone("exchange", 10, true));
+        let (beige, red) = (zone("beige", 1, false), zone("red", 1, false));
+        let zones = [&hand, &exchange, &beige, &red];
+        let (width, height) = (222.0, 530.0);
+        let full = card_size(width);
+        let total = |card| -> f32 { zones.iter().map(|z| zone_height(z, card, width)).sum() };
+        assert!(total(full) > height, "the usual cards do not fit");
+        let fit = fit_card_size(&zones, width, height);
+        // The hand and the exchange fit in the height (the hidden hands, a row of backs
+        // each, may be under them).
+        let face_up = zone_height(&hand, fit, width) + zone_height(&exchange, fit, width);
+        assert!(face_up <= height, "{fit:?}: {face_up}");
+        assert!(fit.x < full.x && fit.y < full.y, "{fit:?} vs {full:?}");
+        assert!(
+            fit.x >= SHORT_LEAST && fit.y >= 50.0,
+            "still readable: {fit:?}"
+        );
+        // A tall window keeps the usual cards.
+        assert_eq!(fit_card_size(&zones, width, 2000.0), full);
     }
 }
