@@ -348,7 +348,7 @@ impl PlayScreen {
             .show(ui, |ui| {
                 // The decisions and scores scroll on their own when the window is small
                 // (a TV-sized interface scale); the log keeps the rest of the height.
-                let short = ui.ctx().content_rect().height() < 700.0;
+                let short = widgets::short_window(ui.ctx());
                 let top_h = ui.available_height() * if short { 0.84 } else { 0.78 };
                 egui::ScrollArea::vertical()
                     .id_salt("side-top")

@@ -167,7 +167,9 @@ impl SceneView {
                     .show(ui, |ui| {
                         // Leave room for the scroll bar; smaller cards when the window
                         // is short, so that the hand and the market fit.
-                        let card = fit_card_size(&zones, zones_rect.width() - 30.0, avail.y - 8.0);
+                        let short = crate::widgets::short_window(ui.ctx());
+                        let width = zones_rect.width() - 30.0;
+                        let card = fit_card_size(&zones, width, avail.y - 8.0, short);
                         for zone in &zones {
                             draw_zone(ui, zone, card, &lit, lang, &mut clicks);
                         }

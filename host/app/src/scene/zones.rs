@@ -22,11 +22,17 @@ pub(super) fn card_size(width: f32) -> egui::Vec2 {
 }
 
 /// The size of the cards for `zones` in a column `width` wide and `height` tall: as large as
-/// [`card_size`] makes them when everything fits; else narrower, then short (a name only, the
-/// rest in its tooltip), so that a small window (1024×600) shows the hand and the market
-/// without scrolling. When not everything fits, the largest size at which the face-up zones
-/// do (the rows of others' backs below them scroll); else the smallest.
-pub(super) fn fit_card_size(zones: &[&veillee_sdk::Zone], width: f32, height: f32) -> egui::Vec2 {
+/// [`card_size`] makes them when everything fits; else narrower (never too narrow for their
+/// text), then — on a `short` window (1024×600), so that the hand and the market show without
+/// scrolling — short cards: a name only, the rest in its tooltip. When not everything fits,
+/// the largest size at which the face-up zones do (the rows of others' backs below them
+/// scroll); else the usual size, and the column scrolls.
+pub(super) fn fit_card_size(
+    zones: &[&veillee_sdk::Zone],
+    width: f32,
+    height: f32,
+    short: bool,
+) -> egui::Vec2 {
     let full = card_size(width);
     let total = |card: egui::Vec2, all: bool| -> f32 {
         zones
@@ -35,27 +41,33 @@ pub(super) fn fit_card_size(zones: &[&veillee_sdk::Zone], width: f32, height: f3
             .map(|z| zone_height(z, card, width))
             .sum()
     };
-    let least = SHORT_LEAST.min(full.x);
-    let widths = move || {
-        (0..)
-            .map(move |i| full.x - 4.0 * i as f32)
-            .take_while(move |&w| w >= least)
+    // The widest card for each number of cards a row holds, from the usual one down.
+    let down_to = move |least: f32| {
+        (1..=12u8)
+            .map(move |n| {
+                let n = f32::from(n);
+                ((width - 12.0 * (n - 1.0)) / n).floor()
+            })
+            .filter(move |&w| w <= full.x && w >= least.min(full.x))
     };
     let sizes = || {
-        let tall = widths().map(|w| vec2(w, (w * 1.3).round()));
+        let tall = down_to(TALL_LEAST).map(|w| vec2(w, (w * 1.3).round()));
+        let small = down_to(SHORT_LEAST).map(|w| vec2(w, short_height(w)));
         std::iter::once(full)
             .chain(tall)
-            .chain(widths().map(|w| vec2(w, short_height(w))))
+            .chain(small.filter(move |_| short))
     };
     [true, false]
         .into_iter()
         .find_map(|all| sizes().find(|&card| total(card, all) <= height))
-        .or_else(|| sizes().last())
         .unwrap_or(full)
 }
 
+/// The narrowest card [`fit_card_size`] draws with its text.
+const TALL_LEAST: f32 = 90.0;
+
 /// The narrowest card [`fit_card_size`] draws.
-const SHORT_LEAST: f32 = 64.0;
+const SHORT_LEAST: f32 = 60.0;
 
 /// A short card's height for its width: room for a name on two lines.
 fn short_height(width: f32) -> f32 {
@@ -488,7 +500,7 @@ mod tests {
         let full = card_size(width);
         let total = |card| -> f32 { zones.iter().map(|z| zone_height(z, card, width)).sum() };
         assert!(total(full) > height, "the usual cards do not fit");
-        let fit = fit_card_size(&zones, width, height);
+        let fit = fit_card_size(&zones, width, height, true);
         // The hand and the exchange fit in the height (the hidden hands, a row of backs
         // each, may be under them).
         let face_up = zone_height(&hand, fit, width) + zone_height(&exchange, fit, width);
@@ -498,7 +510,13 @@ mod tests {
             fit.x >= SHORT_LEAST && fit.y >= 50.0,
             "still readable: {fit:?}"
         );
-        // A tall window keeps the usual cards.
-        assert_eq!(fit_card_size(&zones, width, 2000.0), full);
+        // Whatever the column's width, three to a row rather than a scrolling column.
+        let narrower = fit_card_size(&zones, 216.0, height, true);
+        let face_up = zone_height(&hand, narrower, 216.0) + zone_height(&exchange, narrower, 216.0);
+        assert!(face_up <= height, "{narrower:?}: {face_up}");
+        // A tall window keeps the usual cards; a window that is not short never gets cards
+        // without their text (the column scrolls).
+        assert_eq!(fit_card_size(&zones, width, 2000.0, true), full);
+        assert_eq!(fit_card_size(&zones, width, height, false), full);
     }
 }
