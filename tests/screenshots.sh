@@ -45,22 +45,29 @@ renard=$(printf 'c3-c4\nd4xb4\nd3-d4\nq\n' \
     | sed -n 's/.*session \([0-9][0-9]*\).*/\1/p' | head -n 1)
 [ -n "$renard" ] || { echo "could not prepare a Renard session" >&2; exit 1; }
 
-shoot() { # NAME START LANG [WIDTHxHEIGHT] [SCALE]
-    local name=$1 start=$2 lang=$3 size=${4:-1366x860} scale=${5:-}
+# Roc noir a few rolls in: the die drawn with its face on top, each seat's ropes and knights.
+roc=$(printf '1\n1\n1\n1\n1\nq\n' \
+    | "$bin" play roc-noir --seats human,bot --seed 5 --lang en \
+    | sed -n 's/.*session \([0-9][0-9]*\).*/\1/p' | head -n 1)
+[ -n "$roc" ] || { echo "could not prepare a roc noir session" >&2; exit 1; }
+
+shoot() { # NAME START LANG [WIDTHxHEIGHT] [SCALE] [SECONDS]
+    local name=$1 start=$2 lang=$3 size=${4:-1366x860} scale=${5:-} wait=${6:-6}
     VEILLEE_UI_START="$start" VEILLEE_UI_SIZE="$size" VEILLEE_UI_SCALE="$scale" \
         xvfb-run -a -s "-screen 0 ${size}x24" bash -c '
         "$0" --lang "$1" & pid=$!
-        sleep 6
+        sleep "$3"
         if ! kill -0 "$pid" 2>/dev/null; then echo "the window did not stay open" >&2; exit 1; fi
         # The pointer out of the way (it rests mid-screen, where a card would show its tooltip).
         if command -v xdotool >/dev/null; then xdotool mousemove 1 1; sleep 1; fi
         import -window root "$2"
         kill "$pid"; wait "$pid" 2>/dev/null || true
-    ' "$bin" "$lang" "$out/$name.png"
+    ' "$bin" "$lang" "$out/$name.png" "$wait"
     echo "saved $out/$name.png"
 }
 
-shoot library library en
+# The library once every game is prepared in the background and has its picture.
+shoot library library en 1366x860 "" 30
 shoot play-renard "resume:$renard" en
 if [ -x "$layouts" ]; then
     xvfb-run -a -s "-screen 0 1366x860x24" bash -c '
@@ -75,6 +82,9 @@ fi
 shoot setup setup:siege en
 shoot play "resume:$session" en
 shoot play-castel "resume:$castel" en
+# The smallest screen the launcher is made for: Castel's hand and scores without scrolling.
+shoot play-castel-1024 "resume:$castel" en 1024x600
+shoot play-roc-noir "resume:$roc" en
 shoot saved saved en
 # A replay of the Castel game, as a spectator, a few moves in.
 shoot replay "replay:$castel:6" en

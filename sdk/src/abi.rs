@@ -71,7 +71,11 @@
 //! bounded number of actions the host adds drawn inside the playout, a stop only when a move
 //! changes what a query answers) and `PlayoutStop::extra`; an older plugin ignores the rules
 //! and follows `listed` and `played`, which the host fills with a coarser watch, so it stops
-//! more often and plays the same rules.
+//! more often and plays the same rules. 1.11
+//! added the optional scene field `Card::die` ([`crate::Die`]: a card drawn as a die, its faces
+//! and the one on top; its title, text and colour still name that face, which is what an older
+//! host draws) and the optional manifest field `play_time` ([`crate::PlayTime`]: how long a
+//! game takes at the table, shown in the library), both with serde defaults.
 //!
 //! # The manifest section (1.9)
 //!
@@ -85,7 +89,7 @@
 /// Major version of the plugin ABI. A host and a plugin must agree on it.
 pub const ABI_MAJOR: u16 = 1;
 /// Minor version of the plugin ABI: additions only.
-pub const ABI_MINOR: u16 = 10;
+pub const ABI_MINOR: u16 = 11;
 
 /// The name of the optional custom section holding the plugin's manifest as JSON (ABI 1.9).
 pub const MANIFEST_SECTION: &str = "veillee-manifest";
@@ -220,6 +224,7 @@ mod tests {
             hidden_information: false,
             operations: Vec::new(),
             rules: None,
+            play_time: None,
         }
     }
 

@@ -35,7 +35,7 @@ pub use coords::{move_path, Coords};
 pub use error::GameError;
 pub use game::{unknown_operation, Game, Log};
 pub use manifest::{
-    Choice, Manifest, OperationKind, OperationSpec, OptionKind, OptionSpec, SeatInfo,
+    Choice, Manifest, OperationKind, OperationSpec, OptionKind, OptionSpec, PlayTime, SeatInfo,
 };
 pub use playout::{
     id_matches, random_playout, random_playout_until, MoveCondition, PlayoutResult, PlayoutStop,
@@ -44,8 +44,8 @@ pub use playout::{
 pub use rng::GameRng;
 pub use rules::Rules;
 pub use scene::{
-    Board, Card, Cell, HexCoords, HexOrientation, Highlight, HighlightKind, Layout, Line, Piece,
-    Scene, ScoreLine, Shape, Zone,
+    Board, Card, Cell, Die, DieFace, HexCoords, HexOrientation, Highlight, HighlightKind, Layout,
+    Line, Piece, Scene, ScoreLine, Shape, Zone,
 };
 pub use setup::{OptionValue, Seat, Setup};
 pub use status::{Outcome, Status};

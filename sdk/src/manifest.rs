@@ -34,6 +34,28 @@ pub struct Manifest {
     /// and options instead. Since ABI 1.2; older plugins simply have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Rules>,
+    /// How long a game takes at the table, as its box would say ("30–45 min"): the launcher's
+    /// library shows it on the game's card. Since ABI 1.11; older plugins have none and the
+    /// library says nothing about their length.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub play_time: Option<PlayTime>,
+}
+
+/// How long a game takes at the table, in minutes: from `min` (a quick game, players who know
+/// it) to `max` (a long one, or a first game). See [`Manifest::play_time`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayTime {
+    /// The shortest usual game, in minutes (at least 1).
+    pub min: u16,
+    /// The longest usual game, in minutes (at least `min`, at most a day).
+    pub max: u16,
+}
+
+impl PlayTime {
+    /// From `min` to `max` minutes.
+    pub fn minutes(min: u16, max: u16) -> Self {
+        PlayTime { min, max }
+    }
 }
 
 /// A seat at the table.
@@ -161,6 +183,15 @@ impl Manifest {
         for option in &self.options {
             if let Some(problem) = option.problem() {
                 problems.push(problem);
+            }
+        }
+        if let Some(time) = self.play_time {
+            if time.min == 0 || time.min > time.max || time.max > 24 * 60 {
+                problems.push(format!(
+                    "play time {}–{} minutes is not a valid range (1 to 1440 minutes, the \
+                     shortest first)",
+                    time.min, time.max
+                ));
             }
         }
         if let Some(rules) = &self.rules {

@@ -322,6 +322,101 @@ pub struct Card {
     pub text: Text,
     /// Colour of its face or back.
     pub colour: Colour,
+    /// A die rather than a card (since ABI 1.11): the launcher draws it as a die showing its
+    /// face on top. Its `title`, `text` and `colour` still say that face in words, for a
+    /// host that draws only cards (and the terminal). Build one with [`Card::die`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub die: Option<Die>,
+}
+
+impl Card {
+    /// A die in a zone, showing face `up` of `faces`: the card's title and colour are that
+    /// face's name and colour.
+    pub fn die(id: impl Into<String>, faces: Vec<DieFace>, up: u8) -> Self {
+        let die = Die { faces, up, roll: 0 };
+        let (title, colour) = die
+            .face()
+            .map_or((Text::default(), Colour::rgb(240, 240, 240)), |f| {
+                (f.name.clone(), f.colour)
+            });
+        Card {
+            id: id.into(),
+            face_up: true,
+            title,
+            text: Text::default(),
+            colour,
+            die: Some(die),
+        }
+    }
+
+    /// The same die, brought to its face by roll number `roll` (see [`Die::roll`]); a card
+    /// that is not a die stays as it is.
+    pub fn rolled(mut self, roll: u32) -> Self {
+        if let Some(die) = &mut self.die {
+            die.roll = roll;
+        }
+        self
+    }
+}
+
+/// A die: every face it has, and the one on top. The launcher draws the face on top (its
+/// colour, pips and mark) and, while a new face comes up, turns the die through the others.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Die {
+    /// Every face, in order (1 to 64 of them).
+    pub faces: Vec<DieFace>,
+    /// The face on top: an index into `faces`.
+    pub up: u8,
+    /// Which roll brought that face up (the number of rolls so far, say): a host shows a
+    /// new roll when it changes, even one that brings the same face up again.
+    #[serde(default)]
+    pub roll: u32,
+}
+
+impl Die {
+    /// The face on top (none if `up` is past the faces: [`Scene::problem`] says so).
+    pub fn face(&self) -> Option<&DieFace> {
+        self.faces.get(usize::from(self.up))
+    }
+}
+
+/// One face of a die: a colour, pips or a mark, and what it shows in words.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DieFace {
+    /// The face's colour.
+    pub colour: Colour,
+    /// Its pips, 0 to 9 (0: none, the face is its colour and its mark).
+    #[serde(default)]
+    pub pips: u8,
+    /// A mark drawn in its middle (`"◯"`), often empty.
+    #[serde(default)]
+    pub mark: String,
+    /// What it shows, in words ("Black, ring"): under the pointer, for screen readers and
+    /// in the terminal.
+    pub name: Text,
+}
+
+impl DieFace {
+    /// A face of `pips` pips (an ordinary die's `1`–`6`) in `colour`.
+    pub fn pips(pips: u8, colour: Colour, name: Text) -> Self {
+        DieFace {
+            colour,
+            pips,
+            mark: String::new(),
+            name,
+        }
+    }
+
+    /// A face that is its colour alone (a colour die).
+    pub fn plain(colour: Colour, name: Text) -> Self {
+        DieFace::pips(0, colour, name)
+    }
+
+    /// The same face with a mark in its middle.
+    pub fn marked(mut self, mark: impl Into<String>) -> Self {
+        self.mark = mark.into();
+        self
+    }
 }
 
 /// A score shown beside the board.
@@ -414,7 +509,8 @@ impl Scene {
 
     /// Why this scene cannot be drawn, if it cannot: a rotation beyond three quarter turns, a
     /// board whose cells do not fill its grid, a line with an end off the board or on a
-    /// hole, a piece off its board. The conformance kit and [`crate::testing`] check it.
+    /// hole, a piece off its board, a die that cannot show its face (see [`Zone::problem`]).
+    /// The conformance kit and [`crate::testing`] check it.
     pub fn problem(&self) -> Option<String> {
         if self.rotation > 3 {
             return Some(format!(
@@ -422,7 +518,38 @@ impl Scene {
                 self.rotation
             ));
         }
-        self.boards.iter().find_map(Board::problem)
+        self.boards
+            .iter()
+            .find_map(Board::problem)
+            .or_else(|| self.zones.iter().find_map(Zone::problem))
+    }
+}
+
+impl Zone {
+    /// Why this zone cannot be drawn, if it cannot (see [`Scene::problem`]): a die without
+    /// faces, with more than 64, with its face on top past them, or a face of more than 9
+    /// pips or a mark longer than 8 characters.
+    pub fn problem(&self) -> Option<String> {
+        self.cards.iter().find_map(|card| {
+            let die = card.die.as_ref()?;
+            let bad = die.faces.is_empty()
+                || die.faces.len() > 64
+                || usize::from(die.up) >= die.faces.len()
+                || die
+                    .faces
+                    .iter()
+                    .any(|f| f.pips > 9 || f.mark.chars().count() > 8);
+            bad.then(|| {
+                format!(
+                    "die `{}` in zone `{}` must have 1–64 faces of 0–9 pips and marks of at most \
+                     8 characters, and its face on top ({}) among its {} faces",
+                    card.id,
+                    self.id,
+                    die.up,
+                    die.faces.len()
+                )
+            })
+        })
     }
 }
 
@@ -541,5 +668,71 @@ impl Board {
         }
         self.cells
             .get(row as usize * self.cols as usize + col as usize)
+    }
+}
+
+#[cfg(test)]
+mod die_tests {
+    use super::*;
+    use crate::text;
+
+    fn faces(n: u8) -> Vec<DieFace> {
+        (1..=n)
+            .map(|p| DieFace::pips(p, Colour::rgb(250, 250, 250), Text::same(p.to_string())))
+            .collect()
+    }
+
+    fn with(card: Card) -> Scene {
+        let mut scene = Scene::new(text("", ""));
+        scene.zones.push(Zone {
+            id: "dice".into(),
+            cards: vec![card],
+            ..Zone::default()
+        });
+        scene
+    }
+
+    #[test]
+    fn a_die_names_its_face_on_top_and_an_older_reader_sees_a_card() {
+        let card = Card::die("d", faces(6), 2);
+        assert_eq!((card.title.en.as_str(), card.face_up), ("3", true));
+        assert_eq!(with(card.clone()).problem(), None);
+        // Written with its faces; a plain card is written as before ABI 1.11.
+        let json = serde_json::to_value(&card).unwrap();
+        assert_eq!(json["die"]["up"], 2);
+        let plain = serde_json::to_value(Card::default()).unwrap();
+        assert!(plain.get("die").is_none(), "{plain}");
+        assert_eq!(serde_json::from_value::<Card>(plain).unwrap().die, None);
+    }
+
+    #[test]
+    fn a_die_that_cannot_show_its_face_is_a_problem() {
+        let bad = [
+            Card::die("d", Vec::new(), 0),
+            Card::die("d", faces(6), 6),
+            Card::die("d", faces(65), 0),
+            Card::die(
+                "d",
+                vec![DieFace::pips(10, Colour::rgb(0, 0, 0), text("", ""))],
+                0,
+            ),
+            Card::die(
+                "d",
+                faces(1)
+                    .into_iter()
+                    .map(|f| f.marked("123456789"))
+                    .collect(),
+                0,
+            ),
+        ];
+        for card in bad {
+            let problem = with(card.clone()).problem();
+            assert!(
+                problem
+                    .as_deref()
+                    .is_some_and(|p| p.contains("die `d` in zone `dice`")),
+                "{card:?}: {problem:?}"
+            );
+        }
     }
 }

@@ -160,6 +160,7 @@ mod tests {
             hidden_information: false,
             operations: vec![],
             rules: None,
+            play_time: None,
         }
     }
 
@@ -229,6 +230,36 @@ mod tests {
         with.rules = Some(crate::Rules::new("# Démo\n", " \n"));
         let problems = with.problems().join("\n");
         assert!(problems.contains("French and English"), "{problems}");
+    }
+
+    #[test]
+    fn a_play_time_is_optional_and_must_be_a_range_of_minutes() {
+        // A 1.8 plugin's manifest has no `play_time`: it loads, with none.
+        let json = serde_json::to_value(manifest()).unwrap();
+        assert!(
+            json.get("play_time").is_none(),
+            "None is not written: {json}"
+        );
+        assert_eq!(
+            serde_json::from_value::<Manifest>(json).unwrap().play_time,
+            None
+        );
+        let mut timed = manifest();
+        timed.play_time = Some(crate::PlayTime::minutes(20, 40));
+        let json = serde_json::to_string(&timed).unwrap();
+        assert!(
+            json.contains(r#""play_time":{"min":20,"max":40}"#),
+            "{json}"
+        );
+        assert!(timed.problems().is_empty());
+        for (min, max) in [(0, 10), (40, 20), (30, 2000)] {
+            timed.play_time = Some(crate::PlayTime::minutes(min, max));
+            let problems = timed.problems().join("\n");
+            assert!(
+                problems.contains(&format!("play time {min}–{max} minutes")),
+                "{problems}"
+            );
+        }
     }
 
     #[test]

@@ -546,6 +546,7 @@ mod tests {
                 hidden_information: false,
                 operations: vec![],
                 rules: None,
+                play_time: None,
             }
         }
 

@@ -55,6 +55,7 @@ impl<const V: u8> Game for Dice<V> {
             hidden_information: false,
             operations: vec![],
             rules: None,
+            play_time: None,
         }
     }
 

@@ -36,6 +36,7 @@ impl<const BUG: u8> Game for Nim<BUG> {
             hidden_information: true,
             operations: vec![],
             rules: None,
+            play_time: None,
         }
     }
 

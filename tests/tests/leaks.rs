@@ -64,6 +64,7 @@ impl<const BUG: u8> Game for Renard<BUG> {
             hidden_information: true,
             operations: vec![],
             rules: None,
+            play_time: None,
         }
     }
 

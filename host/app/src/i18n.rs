@@ -89,6 +89,8 @@ strings! {
     Loading => "Chargement des jeux…", "Loading the games…";
     Working => "Un instant…", "One moment…";
     Players => "Joueurs : {}", "Players: {}";
+    PlayTime => "{}\u{a0}min", "{}\u{a0}min";
+    DieFaces => "Faces : {}", "Faces: {}";
     Version => "Version {}", "Version {}";
     Builtin => "Intégré", "Built-in";
     Installed => "Installé", "Installed";

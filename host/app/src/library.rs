@@ -254,10 +254,18 @@ fn game_card(
                     } else {
                         format!("{}–{}", m.min_players, m.max_players)
                     };
-                    ui.horizontal_wrapped(|ui| {
-                        ui.label(lang.f(S::Players, &[&players]))
-                            .on_hover_text(lang.f(S::Version, &[&m.version]));
-                    });
+                    // How long a game takes, when the game says (ABI 1.11), after the
+                    // players; it wraps after the dot, never inside "20–40 min".
+                    let mut line = lang.f(S::Players, &[&players]);
+                    if let Some(t) = m.play_time {
+                        let minutes = match t.min == t.max {
+                            true => t.min.to_string(),
+                            false => format!("{}–{}", t.min, t.max),
+                        };
+                        line = format!("{line} · {}", lang.f(S::PlayTime, &[&minutes]));
+                    }
+                    ui.label(line)
+                        .on_hover_text(lang.f(S::Version, &[&m.version]));
                     ui.horizontal_wrapped(|ui| {
                         let origin = if game.builtin {
                             S::Builtin

@@ -201,6 +201,10 @@ impl PlayScreen {
         let assist = *self.assist.get_or_insert(shared.assist);
         let pace = assist.pace();
         self.scene.motion.pace = pace;
+        // What the whole table sees may move from one player's view to the next (roc noir
+        // between two humans); a view with something of its own never does.
+        self.scene.motion.public =
+            self.result.is_none() && self.view.as_ref().is_some_and(|v| !v.private);
         let now = ui.input(|i| i.time);
         self.time_log(now, pace);
         let Some(mut view) = self.view.clone() else {
@@ -344,7 +348,8 @@ impl PlayScreen {
             .show(ui, |ui| {
                 // The decisions and scores scroll on their own when the window is small
                 // (a TV-sized interface scale); the log keeps the rest of the height.
-                let top_h = ui.available_height() * 0.78;
+                let short = widgets::short_window(ui.ctx());
+                let top_h = ui.available_height() * if short { 0.84 } else { 0.78 };
                 egui::ScrollArea::vertical()
                     .id_salt("side-top")
                     .max_height(top_h)
@@ -417,7 +422,10 @@ impl PlayScreen {
                             });
                             ui.separator();
                         } else {
-                            ui.label(RichText::new(view.scene.message.get(code)).size(24.0));
+                            // Smaller on a short window (1024×600), where the scores must
+                            // fit under it.
+                            let (message, turn) = if short { (18.0, 21.0) } else { (24.0, 26.0) };
+                            ui.label(RichText::new(view.scene.message.get(code)).size(message));
                             if let Some(seat) = view.actor {
                                 let dot = view
                                     .manifest
@@ -436,7 +444,7 @@ impl PlayScreen {
                                                     &[&seat_name(&view.meta, seat)],
                                                 ),
                                             )
-                                            .size(26.0)
+                                            .size(turn)
                                             .strong()
                                             .color(ACCENT),
                                         )
@@ -565,8 +573,9 @@ impl PlayScreen {
             && finished.is_none()
             && self.error.is_none()
         {
-            // After the last move has been shown, line by line.
-            let shown = self.log_at.last().copied().unwrap_or(0.0) + f64::from(pace.seconds);
+            // After the last move has been shown, line by line and stage by stage.
+            let shown = (self.log_at.last().copied().unwrap_or(0.0) + f64::from(pace.seconds))
+                .max(self.scene.motion.settled_at());
             let due = *self
                 .bot_due
                 .get_or_insert((now + BOT_PAUSE_SECONDS).max(shown));

@@ -11,7 +11,8 @@ use super::i18n::S;
 use super::play::{log_line, outcome_headline};
 use super::scene::{self, SceneView};
 use super::widgets::{self, ACCENT, MUTED};
-use super::worker::{repeats, seat_name, ReplayData, Request};
+use super::worker::{seat_name, ReplayData, Request};
+use veillee_runtime::session::repeats_label;
 
 /// Autoplay speeds, in moves per second.
 pub const SPEEDS: [f32; 4] = [0.5, 1.0, 2.0, 4.0];
@@ -281,7 +282,9 @@ impl ReplayScreen {
                         for seen in &data.seen.moves[..self.step] {
                             let who = seat_name(&data.meta, seen.seat);
                             log_line(ui, lang, &who, &seen.text);
-                            for event in seen.events.iter().filter(|e| !repeats(e, &seen.text)) {
+                            for event in
+                                seen.events.iter().filter(|e| !repeats_label(e, &seen.text))
+                            {
                                 log_line(ui, lang, "", event);
                             }
                         }

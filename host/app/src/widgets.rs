@@ -126,6 +126,12 @@ pub fn panel_frame(margin: i8) -> egui::Frame {
         .inner_margin(Margin::same(margin))
 }
 
+/// Whether the window is short (1024×600, or a large interface scale): the play screen
+/// draws smaller cards and text so that a hand and the scores fit without scrolling.
+pub fn short_window(ctx: &egui::Context) -> bool {
+    ctx.content_rect().height() < 700.0
+}
+
 /// The width of the play and replay screens' side panel in this window.
 pub fn side_width(ctx: &egui::Context) -> f32 {
     (ctx.content_rect().width() * 0.27).clamp(320.0, 440.0)

@@ -15,7 +15,7 @@ use veillee_runtime::catalog::{Catalog, GameEntry, Origin, Readiness};
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::{EngineError, GameEngine};
 use veillee_runtime::plugin::Runtime;
-use veillee_runtime::session::{LiveSession, SessionError, Sessions};
+use veillee_runtime::session::{repeats_label, LiveSession, SessionError, Sessions};
 use veillee_runtime::store::model::{PlayerKind, SeatPlayer, SessionMeta, VariantScript};
 use veillee_runtime::store::{SetAside, Store, StoreError};
 use veillee_runtime::variants::library::{self, ScriptSource};
@@ -278,7 +278,7 @@ pub fn move_lines(
 ) -> Vec<LogLine> {
     let mut lines = Vec::with_capacity(events.len() + 1);
     for event in events {
-        if repeats(&event.text, &label) {
+        if repeats_label(&event.text, &label) {
             continue;
         }
         lines.push(LogLine {
@@ -298,16 +298,6 @@ pub fn move_lines(
         },
     );
     lines
-}
-
-/// Whether an event's text only says the move's label again, maybe after who played it
-/// (`Black pawns: Draw`, `Pions noirs : Piocher`).
-pub fn repeats(event: &Text, label: &Text) -> bool {
-    let same = |e: &str, l: &str| {
-        e == l
-            || (!l.is_empty() && e.ends_with(l) && e[..e.len() - l.len()].trim_end().ends_with(':'))
-    };
-    same(&event.fr, &label.fr) && same(&event.en, &label.en)
 }
 
 /// The game being played, as the window draws it.

@@ -1299,6 +1299,25 @@ fn every_built_in_game_has_a_picture_of_its_starting_position_in_the_library() {
         .filter(|g| g.builtin)
         .map(|g| (g.manifest.id.clone(), g.manifest.name.en.clone()))
         .collect();
+    // Each card says how long a game takes (every built-in game's manifest has it).
+    let times: Vec<String> = h
+        .state()
+        .shared
+        .games
+        .iter()
+        .filter(|g| g.builtin)
+        .map(|g| {
+            let t = g.manifest.play_time.expect("a built-in game's play time");
+            format!(" · {}–{}\u{a0}min", t.min, t.max)
+        })
+        .collect();
+    for time in &times {
+        assert!(
+            h.query_by_label_contains(time).is_some(),
+            "{time}: {:?}",
+            labels(&h)
+        );
+    }
     assert!(games.len() >= 6, "{games:?}");
     wait(&mut h, "the pictures", |h| {
         games

@@ -8,10 +8,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use veillee_sdk::{Board, HexCoords, HexOrientation, Layout, Scene, Shape};
+use veillee_sdk::{Board, HexCoords, HexOrientation, Layout, Scene, ScoreLine, Seat, Shape};
 
-/// The scene as lines of text: boards, zones, scores and the message.
-pub fn render(scene: &Scene, lang: &str) -> String {
+/// The scene as lines of text: boards, zones, scores and the message. `seat` names a seat
+/// (its figures are printed on one line after its name).
+pub fn render(scene: &Scene, lang: &str, seat: &dyn Fn(Seat) -> String) -> String {
     let mut out = String::new();
     for board in &scene.boards {
         render_board(&mut out, board, lang);
@@ -20,21 +21,53 @@ pub fn render(scene: &Scene, lang: &str) -> String {
         let cards: Vec<String> = zone
             .cards
             .iter()
-            .map(|c| {
-                if c.face_up {
-                    format!("[{}]", c.title.get(lang))
-                } else {
-                    "[?]".into()
-                }
+            .map(|c| match &c.die {
+                Some(die) => die_text(die, c.title.get(lang)),
+                None if c.face_up => format!("[{}]", c.title.get(lang)),
+                None => "[?]".into(),
             })
             .collect();
         let _ = writeln!(out, "{}: {}", zone.title.get(lang), cards.join(" "));
     }
-    for score in &scene.scores {
-        let _ = writeln!(out, "  {}: {}", score.label.get(lang), score.value);
-    }
+    scores(&mut out, &scene.scores, lang, seat);
     let _ = writeln!(out, "{}", scene.message.get(lang));
     out
+}
+
+/// A die as text: the face on top as a die face character (`⚄` for five pips) or its mark,
+/// then its name: `[⚄ 5]`, `[◯ Black, ring]`.
+fn die_text(die: &veillee_sdk::Die, name: &str) -> String {
+    let face = die.face();
+    let glyph = match face.map(|f| f.pips) {
+        Some(p @ 1..=6) => char::from_u32(0x2680 + u32::from(p) - 1).map(String::from),
+        _ => face.filter(|f| !f.mark.is_empty()).map(|f| f.mark.clone()),
+    };
+    match glyph {
+        Some(g) => format!("[{g} {name}]"),
+        None => format!("[{name}]"),
+    }
+}
+
+/// The score lines: each figure about the whole game on its own line, then one line per
+/// seat, named, with its figures ("Red: Ropes 3, Knights in the treasure room 0/3").
+fn scores(out: &mut String, lines: &[ScoreLine], lang: &str, seat: &dyn Fn(Seat) -> String) {
+    for score in lines.iter().filter(|l| l.seat.is_none()) {
+        let _ = writeln!(out, "  {}: {}", score.label.get(lang), score.value);
+    }
+    let mut seats: Vec<Seat> = Vec::new();
+    for s in lines.iter().filter_map(|l| l.seat) {
+        if !seats.contains(&s) {
+            seats.push(s);
+        }
+    }
+    for s in seats {
+        let figures: Vec<String> = lines
+            .iter()
+            .filter(|l| l.seat == Some(s))
+            .map(|l| format!("{} {}", l.label.get(lang), l.value))
+            .collect();
+        let _ = writeln!(out, "  {}: {}", seat(s), figures.join(", "));
+    }
 }
 
 /// Characters before the first cell of a line: a row label right-aligned in 3, a space.
@@ -355,5 +388,52 @@ mod tests {
         let mut out = String::new();
         render_board(&mut out, &board, "en");
         assert_eq!(out, "     6\n     5 4 3\n     0 1 2\n");
+    }
+
+    #[test]
+    fn each_seats_figures_follow_its_name_on_one_line() {
+        let t = |s: &str| veillee_sdk::Text::same(s);
+        let scene = Scene {
+            scores: vec![
+                ScoreLine::seat(0, t("Cards in hand"), 7),
+                ScoreLine::seat(0, t("Draw pile"), 13),
+                ScoreLine::seat(1, t("Cards in hand"), 6),
+                ScoreLine::seat(1, t("Draw pile"), 12),
+                ScoreLine::general(t("Rolls"), "4/300"),
+            ],
+            message: t("Ana to play"),
+            ..Scene::default()
+        };
+        let names = |s: Seat| ["Ana", "Bruno"][s as usize].to_string();
+        assert_eq!(
+            render(&scene, "en", &names),
+            "  Rolls: 4/300\n  Ana: Cards in hand 7, Draw pile 13\n  Bruno: Cards in hand 6, Draw pile 12\nAna to play\n"
+        );
+    }
+
+    #[test]
+    fn a_die_shows_its_face_on_top_and_its_name() {
+        let white = Colour::rgb(250, 250, 250);
+        let six = (1..=6)
+            .map(|p| veillee_sdk::DieFace::pips(p, white, veillee_sdk::Text::same(p.to_string())))
+            .collect();
+        let pips = veillee_sdk::Card::die("d", six, 4);
+        let ring = veillee_sdk::Card::die(
+            "d",
+            vec![
+                veillee_sdk::DieFace::plain(white, veillee_sdk::Text::same("Black, ring"))
+                    .marked("◯"),
+            ],
+            0,
+        );
+        let mut scene = Scene::default();
+        scene.zones.push(veillee_sdk::Zone {
+            id: "dice".into(),
+            title: veillee_sdk::Text::same("Dice"),
+            owner: None,
+            cards: vec![pips, ring],
+        });
+        let out = render(&scene, "en", &|s| s.to_string());
+        assert_eq!(out, "Dice: [⚄ 5] [◯ Black, ring]\n\n");
     }
 }

@@ -82,7 +82,10 @@ pub fn run(catalog: &Catalog, user_variants: &Path, request: &Request) -> anyhow
     let failed = engine.failed_scripts(handle);
     let scene = engine.view(handle, viewer)?;
     if let Format::Text { lang } = format {
-        outln!("{}", as_text(&scene, &status, &legal, lang).trim_end());
+        outln!(
+            "{}",
+            as_text(&manifest, &scene, &status, &legal, lang).trim_end()
+        );
         return script_failures(&failed);
     }
     let legal: Vec<_> = legal
@@ -117,8 +120,20 @@ fn script_failures(failed: &[String]) -> anyhow::Result<()> {
 }
 
 /// The scene as the terminal draws it, then who is to act and with what, or the outcome.
-fn as_text(scene: &Scene, status: &Status, legal: &[(Seat, Vec<Action>)], lang: &str) -> String {
-    let mut out = render(scene, lang);
+fn as_text(
+    manifest: &veillee_sdk::Manifest,
+    scene: &Scene,
+    status: &Status,
+    legal: &[(Seat, Vec<Action>)],
+    lang: &str,
+) -> String {
+    let seat = |s: Seat| {
+        manifest.seats.get(s as usize).map_or_else(
+            || format!("seat {s}"),
+            |info| line(info.name.get(lang)).into_owned(),
+        )
+    };
+    let mut out = render(scene, lang, &seat);
     if let Status::Finished { outcome } = status {
         let _ = writeln!(out, "Over: {}", line(outcome.reason.get(lang)));
     }

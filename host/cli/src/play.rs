@@ -15,7 +15,7 @@ use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::{EngineError, GameEngine};
 use veillee_runtime::launch::{engine_for_new_game, engine_for_session};
 use veillee_runtime::options::setup_with_options;
-use veillee_runtime::session::{LiveSession, SessionError, Sessions, TURN_TIME_KEY};
+use veillee_runtime::session::{repeats_label, LiveSession, SessionError, Sessions, TURN_TIME_KEY};
 use veillee_runtime::store::limits;
 use veillee_runtime::store::model::{BotLevel, SeatPlayer};
 
@@ -166,6 +166,7 @@ fn play_loop(
     inputs: &mut Inputs,
 ) -> anyhow::Result<()> {
     let manifest = engine.manifest().clone();
+    let names = |s: Seat| shown_seat(&manifest, s, lang);
     let mut last_human: Option<Seat> = None;
     // What was played, and how far each human has read it: a line is printed as the human
     // at the terminal reads it (their own secrets, the public text of the others').
@@ -190,7 +191,7 @@ fn play_loop(
         let status = engine.status(live.game)?;
         let seat = match &status {
             Status::Finished { outcome } => {
-                outln!("{}", render(&engine.view(live.game, None)?, lang));
+                outln!("{}", render(&engine.view(live.game, None)?, lang, &names));
                 let winners: Vec<String> = outcome
                     .winners
                     .iter()
@@ -221,7 +222,7 @@ fn play_loop(
         if let Some(phones) = phones.as_mut().filter(|p| p.holds(seat)) {
             if shown != Some(live.meta.moves) {
                 shown = Some(live.meta.moves);
-                outln!("\n{}", render(&engine.view(live.game, None)?, lang));
+                outln!("\n{}", render(&engine.view(live.game, None)?, lang, &names));
                 let waiting: Vec<String> = status
                     .seats()
                     .iter()
@@ -253,6 +254,7 @@ fn play_loop(
                         &mut live,
                         inputs,
                         Some(phones),
+                        &mut told,
                         lang,
                     )? {
                         return Ok(());
@@ -284,7 +286,8 @@ fn play_loop(
                         let who = seat_name(&manifest, seat, lang);
                         phones.note(live.meta.moves - 1, &who, seat, &action, &events);
                     }
-                    told.played.push((seat, action, events));
+                    told.played
+                        .push((live.meta.moves - 1, seat, action, events));
                     told.show(last_human, &manifest, lang);
                 }
                 BotTurn::Stuck { refused } => {
@@ -319,7 +322,10 @@ fn play_loop(
                 told.catch_up(seat, &manifest, lang);
             }
             last_human = Some(seat);
-            outln!("\n{}", render(&engine.view(live.game, Some(seat))?, lang));
+            outln!(
+                "\n{}",
+                render(&engine.view(live.game, Some(seat))?, lang, &names)
+            );
             for (i, action) in actions.iter().enumerate() {
                 outln!(
                     "  {:>3}. {}  [{}]",
@@ -333,7 +339,10 @@ fn play_loop(
                 Answer::Action(i) => i,
                 other => {
                     let phones = phones.as_mut();
-                    if at_the_screen(other, sessions, engine, &mut live, inputs, phones, lang)? {
+                    let told = &mut told;
+                    if at_the_screen(
+                        other, sessions, engine, &mut live, inputs, phones, told, lang,
+                    )? {
                         return Ok(());
                     }
                     moved_back = true;
@@ -361,7 +370,8 @@ fn play_loop(
             let who = seat_name(&manifest, seat, lang);
             phones.note(live.meta.moves - 1, &who, seat, action, &events);
         }
-        told.played.push((seat, action.clone(), events));
+        told.played
+            .push((live.meta.moves - 1, seat, action.clone(), events));
         // Printed as the human at the terminal reads it (a spectator's text before any).
         told.show(last_human, &manifest, lang);
     }
@@ -372,7 +382,8 @@ fn play_loop(
 /// cleared, and the next human catches up on what they missed, as they may read it).
 #[derive(Default)]
 struct Told {
-    played: Vec<(Seat, veillee_sdk::Action, Vec<veillee_sdk::Event>)>,
+    /// (the move's number, from 0; who; what; what it caused).
+    played: Vec<(u32, Seat, veillee_sdk::Action, Vec<veillee_sdk::Event>)>,
     shown: usize,
     read: std::collections::BTreeMap<Seat, usize>,
 }
@@ -389,14 +400,27 @@ impl Told {
         self.print(from, Some(viewer), manifest, lang);
     }
 
+    /// Moves were taken back, down to `moves` played: nobody is told them again.
+    fn taken_back(&mut self, moves: u32) {
+        self.played.retain(|(index, ..)| *index < moves);
+        let left = self.played.len();
+        self.shown = self.shown.min(left);
+        for read in self.read.values_mut() {
+            *read = (*read).min(left);
+        }
+    }
+
     fn print(&mut self, from: usize, reader: Option<Seat>, manifest: &Manifest, lang: &str) {
-        for (seat, action, events) in self.played.iter().skip(from) {
+        for (_, seat, action, events) in self.played.iter().skip(from) {
             outln!(
                 "{}: {}",
                 shown_seat(manifest, *seat, lang),
                 line(action.label_for(*seat, reader).get(lang))
             );
-            for event in events {
+            // An event that only says the move again (Castel's "Black pawns: Draw") is
+            // left out, as in the window.
+            let label = &action.label;
+            for event in events.iter().filter(|e| !repeats_label(&e.text, label)) {
                 outln!(
                     "    {}",
                     line(event.text_for(Some(*seat), reader).get(lang))
@@ -482,6 +506,7 @@ fn phone_turn(
 
 /// Undo, redo or save and quit, typed at the terminal (by a human whose turn it is, or at
 /// the big screen while phones play); `true` when the game is left.
+#[allow(clippy::too_many_arguments)]
 fn at_the_screen(
     answer: Answer,
     sessions: &Sessions,
@@ -489,11 +514,13 @@ fn at_the_screen(
     live: &mut LiveSession,
     inputs: &mut Inputs,
     phones: Option<&mut Phones>,
+    told: &mut Told,
     lang: &str,
 ) -> anyhow::Result<bool> {
     match answer {
         Answer::Undo => {
             let undone = undo(sessions, engine, live, inputs, lang)?;
+            told.taken_back(live.meta.moves);
             if let (Some(phones), Some(count)) = (phones, undone) {
                 phones.log().taken_back(live.meta.moves, count);
             }

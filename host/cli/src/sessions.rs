@@ -269,7 +269,7 @@ pub fn show_view(file: &Path, at: Option<u32>, lang: &str) -> anyhow::Result<()>
         0 => &view.start,
         n => &view.moves[n as usize - 1].scene,
     };
-    outln!("\n{}", crate::board_text::render(scene, lang));
+    outln!("\n{}", crate::board_text::render(scene, lang, &name));
     Ok(())
 }
 

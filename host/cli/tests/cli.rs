@@ -256,6 +256,42 @@ fn the_terminal_shows_a_secret_answer_only_to_its_seat() {
     assert!(!beige.contains("ruby"), "{beige}");
 }
 
+/// The terminal at a hidden-information game: each seat's figures on a line after its name,
+/// a move's event that only says the move again left out, and a move taken back never told
+/// to the next player.
+#[test]
+fn the_terminal_names_each_seats_figures_and_tells_no_undone_move() {
+    let dir = tempfile::tempdir().unwrap();
+    // Black places the knight on b5, takes it back, places it on c5 and draws; the screen
+    // is handed to Beige, who quits.
+    let out = veillee_with_input(
+        dir.path(),
+        &["play", "castel", "--seats", "human,human", "--seed", "3"],
+        "place-chevalier-noir-b5\nu\nplace-chevalier-noir-c5\ndraw\n\nq\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("\n  Black pawns: Cards in hand 9, Draw pile 13\n  Beige pawns: Cards in hand 9, Draw pile 13\n"),
+        "{text}"
+    );
+    assert!(text.contains("Undone (1 moves)."), "{text}");
+    // Castel's event "Black pawns: Draw" says the move "Draw" again: one line, not two.
+    assert!(text.contains("Black pawns: Draw\n"), "{text}");
+    assert!(!text.contains("    Black pawns: Draw"), "{text}");
+    let (_, beige) = text
+        .split_once("==== Pass to Beige pawns")
+        .unwrap_or_else(|| panic!("a hand-off screen: {text}"));
+    assert!(
+        beige.contains("Black pawns: Place Black Knight: c5\nBlack pawns: Draw\n"),
+        "{beige}"
+    );
+    assert!(
+        !beige.contains("Black Knight: b5"),
+        "the move taken back is not told: {beige}"
+    );
+}
+
 /// A game in progress shared as one seat saw it: Beige's file tells that Black answered,
 /// not what, and holds no seed and no move ids; Black's own file has Black's answer. The
 /// full export warns that it holds everyone's secrets.

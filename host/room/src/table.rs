@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 use veillee_runtime::engine::{EngineError, GameEngine};
+use veillee_runtime::session::repeats_label;
 use veillee_sdk::{Action, Event, Handle, Private, Scene, Seat, Status, Target, Text};
 
 /// How many log lines a phone is sent (the latest).
@@ -62,7 +63,7 @@ pub fn move_lines(who: &str, seat: Seat, action: &Action, events: &[Event]) -> V
     lines.extend(
         events
             .iter()
-            .filter(|e| e.text != action.label)
+            .filter(|e| !repeats_label(&e.text, &action.label))
             .map(|e| LogLine {
                 who: String::new(),
                 actor: Some(seat),

@@ -174,6 +174,7 @@ mod tests {
             hidden_information: false,
             operations: Vec::new(),
             rules: None,
+            play_time: None,
         }
     }
 

@@ -53,6 +53,8 @@ pub fn manifest() -> Manifest {
             include_str!("../rules/fr.md"),
             include_str!("../rules/en.md"),
         )),
+        // The author's estimate for people who know the rules (no box to quote).
+        play_time: Some(veillee_sdk::PlayTime::minutes(20, 45)),
     }
 }
 
@@ -123,6 +125,7 @@ fn card_face(game: &Castel, c: u8) -> Card {
         title: text(fr, en),
         text: text(format!("{zf} — {ef}"), format!("{ze} — {ee}")),
         colour: zone_colour(def.zone),
+        die: None,
     }
 }
 

@@ -94,6 +94,8 @@ pub fn manifest() -> Manifest {
             include_str!("../rules/fr.md"),
             include_str!("../rules/en.md"),
         )),
+        // The author's estimate for people who know the rules (no box to quote).
+        play_time: Some(veillee_sdk::PlayTime::minutes(45, 90)),
     }
 }
 

@@ -262,10 +262,17 @@ mod tests {
             };
             let answer = table.operation(h, &call("last_die_face")).unwrap();
             assert_eq!(answer, json!(expected), "seed {seed}, face {face}");
-            // The face agrees with the knight named in the event and the scene's die card.
+            // The face agrees with the knight named in the event and the scene's die.
             let scene = table.view(h, None).unwrap();
-            let die = &scene.zones.iter().find(|z| z.id == "die").unwrap().cards[0];
-            assert_eq!(die.text.en == "ring", expected == "ring");
+            let card = &scene.zones.iter().find(|z| z.id == "die").unwrap().cards[0];
+            let up = card.die.as_ref().and_then(|d| d.face()).expect("a die");
+            assert_eq!(up.mark == "◯", expected == "ring");
+            let named = if expected == "ring" {
+                "black, ring"
+            } else {
+                expected
+            };
+            assert_eq!(card.title.en.to_lowercase(), named, "seed {seed}");
             assert_eq!(table.operation(h, &call("rolls")).unwrap(), json!(1));
             seen.insert(expected);
         }

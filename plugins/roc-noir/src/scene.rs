@@ -5,8 +5,8 @@
 //! pour tout le monde »).
 
 use veillee_sdk::{
-    text, Board, Card, Cell, Colour, Highlight, HighlightKind, Piece, Scene, ScoreLine, Seat,
-    Shape, Target, Zone,
+    text, Board, Card, Cell, Colour, DieFace, Highlight, HighlightKind, Piece, Scene, ScoreLine,
+    Seat, Shape, Target, Zone,
 };
 
 use crate::board::{self, Node, NO, ROOM, TILES, TREASURE};
@@ -28,6 +28,31 @@ pub fn rail_card_id(seat: Seat, helmet: u8, p: Portrait) -> String {
         HELMETS[helmet as usize],
         portrait_name(p)
     )
+}
+
+/// The knight die's six faces: two of each helmet's colour, the ring on [`RING_FACE`].
+fn die_faces() -> Vec<DieFace> {
+    (0..6u8)
+        .map(|f| {
+            let h = usize::from(f / 2);
+            let colour = helmet_colour(f / 2);
+            let (fr, en) = (capital(HELMETS_FR[h]), capital(HELMETS[h]));
+            if f == RING_FACE {
+                DieFace::plain(colour, text(format!("{fr}, anneau"), format!("{en}, ring")))
+                    .marked("◯")
+            } else {
+                DieFace::plain(colour, text(fr, en))
+            }
+        })
+        .collect()
+}
+
+/// `noir` → `Noir`.
+fn capital(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// Helmet labels on the knights.
@@ -109,31 +134,14 @@ impl RocNoir {
         }
 
         let mut zones = Vec::new();
-        // The die's last face (a variant turns the castle on the ring).
+        // The die's last face, drawn as a die (a variant turns the castle on the ring).
         zones.push(Zone {
             id: "die".into(),
             title: text("Dé", "Die"),
             owner: None,
             cards: self
                 .die
-                .map(|f| {
-                    let h = (f / 2) as usize;
-                    let ring = f == RING_FACE;
-                    vec![Card {
-                        id: "die".into(),
-                        face_up: true,
-                        title: text(
-                            format!("{}{}", HELMETS_FR[h], if ring { " ◯" } else { "" }),
-                            format!("{}{}", HELMETS[h], if ring { " ◯" } else { "" }),
-                        ),
-                        text: if ring {
-                            text("anneau", "ring")
-                        } else {
-                            text("", "")
-                        },
-                        colour: helmet_colour(h as u8),
-                    }]
-                })
+                .map(|up| vec![Card::die("die", die_faces(), up).rolled(self.rolls)])
                 .unwrap_or_default(),
         });
         // Each rail, face up (public), grouped by helmet.
@@ -162,6 +170,7 @@ impl RocNoir {
                             ),
                         ),
                         colour: helmet_colour(h),
+                        die: None,
                     });
                 }
             }
@@ -191,6 +200,7 @@ impl RocNoir {
                         title: text("", ""),
                         text: text("", ""),
                         colour: helmet_colour(g),
+                        die: None,
                     })
                     .collect(),
             });
@@ -201,22 +211,18 @@ impl RocNoir {
             let home = (0..3)
                 .filter(|&h| self.pos[s as usize][h] == TREASURE)
                 .count();
-            scores.push(ScoreLine {
-                label: text(
-                    format!("{} : chevaliers au trésor", SEAT_FR[s as usize]),
-                    format!("{}: knights in the treasure room", SEAT_EN[s as usize]),
-                ),
-                value: format!("{home}/3"),
-                seat: Some(s),
-            });
-            scores.push(ScoreLine {
-                label: text(
-                    format!("{} : cordes", SEAT_FR[s as usize]),
-                    format!("{}: ropes", SEAT_EN[s as usize]),
-                ),
-                value: self.ropes[s as usize].to_string(),
-                seat: Some(s),
-            });
+            // The seat is the line's column (or its name, in the terminal): the label
+            // says only what is counted.
+            scores.push(ScoreLine::seat(
+                s,
+                text("Chevaliers au trésor", "Knights in the treasure room"),
+                format!("{home}/3"),
+            ));
+            scores.push(ScoreLine::seat(
+                s,
+                text("Cordes", "Ropes"),
+                self.ropes[s as usize],
+            ));
         }
         scores.push(ScoreLine {
             label: text("Lancers", "Rolls"),

@@ -192,6 +192,21 @@ fn rn_t1_the_roll_is_a_reveal_and_names_the_knight() {
     let scene = g.view(None);
     let die = scene.zones.iter().find(|z| z.id == "die").unwrap();
     assert_eq!(die.cards.len(), 1);
+    // Drawn as a die: six faces, two of each helmet, the ring on one of the black ones; the
+    // card's title names the face on top for a host that draws only cards.
+    let card = &die.cards[0];
+    let drawn = card.die.as_ref().expect("the card is a die");
+    assert_eq!(
+        (drawn.faces.len(), drawn.up, drawn.roll),
+        (6, face, g.rolls)
+    );
+    assert_eq!(drawn.faces[crate::RING_FACE as usize].mark, "◯");
+    assert_eq!(
+        drawn.faces[crate::RING_FACE as usize].name.en,
+        "Black, ring"
+    );
+    assert_eq!(card.title, drawn.faces[face as usize].name);
+    assert_eq!(scene.problem(), None);
     assert_eq!(scene.rotation, 0);
     // The ring face says so, in the event and the scene.
     let mut seen_ring = false;
@@ -453,7 +468,7 @@ fn ropes_shown(scene: &veillee_sdk::Scene, seat: u8) -> String {
     scene
         .scores
         .iter()
-        .find(|l| l.seat == Some(seat) && l.label.en.ends_with("ropes"))
+        .find(|l| l.seat == Some(seat) && l.label.en == "Ropes")
         .map(|l| l.value.clone())
         .unwrap_or_else(|| panic!("no rope count for seat {seat}"))
 }

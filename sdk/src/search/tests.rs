@@ -126,6 +126,7 @@ fn manifest(id: &str) -> Manifest {
         hidden_information: true,
         operations: vec![],
         rules: None,
+        play_time: None,
     }
 }
 

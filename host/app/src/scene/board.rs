@@ -9,7 +9,6 @@ use egui::{
 use veillee_sdk::{Board, Cell, HighlightKind, Layout, Line, Piece, Target};
 
 use super::geometry::Geometry;
-use super::motion::Motion;
 use super::pieces::draw_piece;
 use super::Lit;
 use crate::i18n::Lang;
@@ -144,7 +143,7 @@ pub(super) fn draw_board(
     if lit.still {
         for ((col, row), stack) in &stacks {
             let place = draw.rect(*col, *row);
-            draw_stack(&painter, place, stack, &board.id, lit.motion, lang);
+            draw_stack(&painter, place, stack, &board.id, lit, lang);
         }
         return;
     }
@@ -503,7 +502,7 @@ impl CellAt<'_> {
         } else {
             response.on_hover_text(names.join(", "))
         };
-        draw_stack(painter, r, self.stack, &self.board.id, lit.motion, lang);
+        draw_stack(painter, r, self.stack, &self.board.id, lit, lang);
         let occupied = !self.stack.is_empty();
         if is_selected {
             draw.outline(
@@ -550,27 +549,18 @@ fn draw_moving(
     place: Rect,
     piece: &Piece,
     board: &str,
-    motion: &Motion,
+    lit: &Lit,
     lang: Lang,
 ) {
     let key = super::motion::key(board, &piece.id);
-    let (rect, alpha) = motion.place(painter.ctx(), &key, place, piece);
+    let thing = super::motion::Thing::Piece(piece.clone());
+    let (rect, alpha) = lit.motion.place(painter.ctx(), &key, place, thing);
     if alpha <= 0.0 {
         return;
     }
-    // Over the whole scene while it moves, so that no cell is drawn over it.
-    let clip = painter.clip_rect();
-    let mut painter = painter.clone();
-    if rect != place {
-        painter = painter
-            .with_layer_id(egui::LayerId::new(
-                egui::Order::Foreground,
-                egui::Id::unique("veillee-moving"),
-            ))
-            .with_clip_rect(clip);
-    }
+    let mut painter = lit.motion.painter_for(painter, rect, place);
     painter.multiply_opacity(alpha);
-    draw_piece(&painter, rect, piece, lang);
+    draw_piece(&painter, rect, piece, lang, lit.still);
 }
 
 fn draw_stack(
@@ -578,7 +568,7 @@ fn draw_stack(
     r: Rect,
     stack: &[&Piece],
     board: &str,
-    motion: &Motion,
+    lit: &Lit,
     lang: Lang,
 ) {
     let n = stack.len();
@@ -586,7 +576,7 @@ fn draw_stack(
         return;
     }
     if n == 1 {
-        draw_moving(painter, r, stack[0], board, motion, lang);
+        draw_moving(painter, r, stack[0], board, lit, lang);
         return;
     }
     let s = r.width();
@@ -600,7 +590,7 @@ fn draw_stack(
             Rect::from_center_size(centre, vec2(s * scale, s * scale)),
             piece,
             board,
-            motion,
+            lit,
             lang,
         );
     }

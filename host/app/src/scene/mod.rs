@@ -26,7 +26,7 @@ mod zones;
 pub use scores::scores_ui;
 
 use board::draw_board;
-use zones::{card_size, draw_zone, zone_height};
+use zones::{card_size, draw_zone, fit_card_size, zone_height};
 
 use super::i18n::{Lang, S};
 use super::widgets::{self};
@@ -121,7 +121,8 @@ impl SceneView {
     ) -> Chosen {
         let mut chosen = None;
         let now = ui.input(|i| i.time);
-        self.motion.begin(ui.ctx(), scene, now);
+        let area = Rect::from_min_size(ui.cursor().min, ui.available_size());
+        self.motion.begin(ui.ctx(), scene, viewer, area, now);
         let first: HashSet<Target> = actions
             .iter()
             .filter_map(|a| a.path.first().cloned())
@@ -164,8 +165,11 @@ impl SceneView {
                     .id_salt("zones")
                     .auto_shrink([false, false])
                     .show(ui, |ui| {
-                        // Leave room for the scroll bar.
-                        let card = card_size(zones_rect.width() - 30.0);
+                        // Leave room for the scroll bar; smaller cards when the window
+                        // is short, so that the hand and the market fit.
+                        let short = crate::widgets::short_window(ui.ctx());
+                        let width = zones_rect.width() - 30.0;
+                        let card = fit_card_size(&zones, width, avail.y - 8.0, short);
                         for zone in &zones {
                             draw_zone(ui, zone, card, &lit, lang, &mut clicks);
                         }
@@ -197,11 +201,16 @@ impl SceneView {
                     }
                 });
         }
-        // The pieces that left the board fade where they stood.
-        for (piece, rect, alpha) in self.motion.leaving(now) {
-            let mut painter = ui.painter().clone();
+        // What left the scene fades where it stood, over everything.
+        for (thing, rect, alpha) in self.motion.leaving(now) {
+            let mut painter = self.motion.painter_for(ui.painter(), rect, Rect::NOTHING);
             painter.multiply_opacity(alpha);
-            pieces::draw_piece(&painter, rect, piece, lang);
+            match thing {
+                motion::Thing::Piece(piece) => {
+                    pieces::draw_piece(&painter, rect, piece, lang, false)
+                }
+                motion::Thing::Card(card, _) => zones::paint_card(&painter, rect, card, lang, None),
+            }
         }
         for clicked in clicks {
             if let Some(id) = self.click(&clicked, actions) {

@@ -36,8 +36,10 @@ fn full_name(
 }
 
 /// Draws a piece by shape in its colour, outlined so that it reads on any cell, with its
-/// label — or its full name in the launcher's language, when it has one that fits.
-pub(super) fn draw_piece(painter: &egui::Painter, r: Rect, piece: &Piece, lang: Lang) {
+/// label — or its full name in the launcher's language, when it has one that fits. In a
+/// `still` picture (the library's, small) a label that does not fit on the piece is left
+/// out rather than spread over its neighbours.
+pub(super) fn draw_piece(painter: &egui::Painter, r: Rect, piece: &Piece, lang: Lang, still: bool) {
     let fill = colour(piece.colour);
     let ink = ink_on(fill);
     let outline = Stroke::new((r.width() * 0.035).max(1.5), ink.gamma_multiply(0.85));
@@ -149,8 +151,15 @@ pub(super) fn draw_piece(painter: &egui::Painter, r: Rect, piece: &Piece, lang: 
         let mut galley =
             painter.layout_no_wrap(piece.label.clone(), FontId::proportional(size), ink);
         if galley.size().x > room {
-            size = (size * room / galley.size().x).max(11.0);
+            let fit = size * room / galley.size().x;
+            if still && fit < 11.0 {
+                return;
+            }
+            size = fit.max(11.0);
             galley = painter.layout_no_wrap(piece.label.clone(), FontId::proportional(size), ink);
+        }
+        if still && galley.size().y > s {
+            return;
         }
         let at = c - galley.size() / 2.0;
         // A faint halo so the label reads over the shape's own lines.

@@ -78,7 +78,16 @@ pub fn scores_ui(ui: &mut Ui, scene: &Scene, lang: Lang, seat: impl Fn(Seat) -> 
         .sum::<f32>()
         + names
         + 14.0;
-    if wide > ui.available_width() {
+    // Too wide on one line each: the figures' names wrap in narrower columns (a 1024-wide
+    // window's panel), unless even those would be too narrow to read.
+    let gaps = 10.0 * (labels.len() as f32 + 1.0);
+    let named = seats
+        .iter()
+        .map(|&s| measure(&seat(s).0, body.clone()) + 20.0)
+        .fold(0.0, f32::max);
+    let column = (ui.available_width() - named - gaps) / labels.len() as f32;
+    let wrapped = wide > ui.available_width();
+    if wrapped && column < 48.0 {
         for &s in &seats {
             let (name, dot) = seat(s);
             ui.horizontal(|ui| {
@@ -104,15 +113,21 @@ pub fn scores_ui(ui: &mut Ui, scene: &Scene, lang: Lang, seat: impl Fn(Seat) -> 
     }
     egui::Grid::new("seat-scores")
         .num_columns(labels.len() + 1)
-        .spacing([14.0, 6.0])
+        .spacing(if wrapped { [10.0, 4.0] } else { [14.0, 6.0] })
         .show(ui, |ui| {
             ui.label("");
             for label in &labels {
-                ui.label(
-                    egui::RichText::new(label.get(code))
-                        .small()
-                        .color(widgets::MUTED),
-                );
+                let text = egui::RichText::new(label.get(code))
+                    .small()
+                    .color(widgets::MUTED);
+                if wrapped {
+                    ui.vertical(|ui| {
+                        ui.set_max_width(column);
+                        ui.add(egui::Label::new(text).wrap());
+                    });
+                } else {
+                    ui.label(text);
+                }
             }
             ui.end_row();
             for &s in &seats {

@@ -3,8 +3,9 @@
 use egui::{vec2, Align2, Color32, FontId, Rect, Sense, Stroke, Ui};
 use veillee_sdk::{HighlightKind, Target};
 
+use super::motion::{card_key, Thing};
 use super::Lit;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, S};
 use crate::widgets::{self, colour, ink_on, ACCENT};
 
 /// The size of a face-up card for a column this wide: four to a row in a narrow column,
@@ -18,6 +19,59 @@ pub(super) fn card_size(width: f32) -> egui::Vec2 {
         .min(most)
         .max(1.0);
     vec2(w.floor(), (w * 1.3).round())
+}
+
+/// The size of the cards for `zones` in a column `width` wide and `height` tall: as large as
+/// [`card_size`] makes them when everything fits; else narrower (never too narrow for their
+/// text), then — on a `short` window (1024×600), so that the hand and the market show without
+/// scrolling — short cards: a name only, the rest in its tooltip. When not everything fits,
+/// the largest size at which the face-up zones do (the rows of others' backs below them
+/// scroll); else the usual size, and the column scrolls.
+pub(super) fn fit_card_size(
+    zones: &[&veillee_sdk::Zone],
+    width: f32,
+    height: f32,
+    short: bool,
+) -> egui::Vec2 {
+    let full = card_size(width);
+    let total = |card: egui::Vec2, all: bool| -> f32 {
+        zones
+            .iter()
+            .filter(|z| all || !compact(z, None))
+            .map(|z| zone_height(z, card, width))
+            .sum()
+    };
+    // The widest card for each number of cards a row holds, from the usual one down.
+    let down_to = move |least: f32| {
+        (1..=12u8)
+            .map(move |n| {
+                let n = f32::from(n);
+                ((width - 12.0 * (n - 1.0)) / n).floor()
+            })
+            .filter(move |&w| w <= full.x && w >= least.min(full.x))
+    };
+    let sizes = || {
+        let tall = down_to(TALL_LEAST).map(|w| vec2(w, (w * 1.3).round()));
+        let small = down_to(SHORT_LEAST).map(|w| vec2(w, short_height(w)));
+        std::iter::once(full)
+            .chain(tall)
+            .chain(small.filter(move |_| short))
+    };
+    [true, false]
+        .into_iter()
+        .find_map(|all| sizes().find(|&card| total(card, all) <= height))
+        .unwrap_or(full)
+}
+
+/// The narrowest card [`fit_card_size`] draws with its text.
+const TALL_LEAST: f32 = 90.0;
+
+/// The narrowest card [`fit_card_size`] draws.
+const SHORT_LEAST: f32 = 60.0;
+
+/// A short card's height for its width: room for a name on two lines.
+fn short_height(width: f32) -> f32 {
+    (width * 0.62).round().max(50.0)
 }
 
 /// The size of a face-down card in a compact hand (someone else's).
@@ -40,12 +94,16 @@ pub(super) fn zone_height(zone: &veillee_sdk::Zone, card: egui::Vec2, width: f32
     if zone.cards.is_empty() {
         return title;
     }
+    if zone.cards.iter().all(|c| c.die.is_some()) {
+        return title + die_size(card).y + 12.0;
+    }
     if compact(zone, None) {
         return title + BACK.y + 10.0;
     }
+    // Cards 12 apart across, 10 down (the launcher's item spacing).
     let per_row = ((width + 12.0) / (card.x + 12.0)).floor().max(1.0);
     let rows = (zone.cards.len() as f32 / per_row).ceil();
-    title + rows * (card.y + 12.0)
+    title + rows * (card.y + 10.0)
 }
 
 /// Draws a zone: its title and its cards (someone else's hidden hand as a compact row).
@@ -71,7 +129,12 @@ pub(super) fn draw_zone(
                 response.widget_info(|| {
                     egui::WidgetInfo::labeled(egui::Role::Image, false, format!("card {}", c.id))
                 });
-                card_back(ui.painter(), rect, Some(colour(c.colour)));
+                let key = card_key(&zone.id, &c.id);
+                let thing = Thing::Card(c.clone(), zone.owner);
+                let (shown, alpha) = lit.motion.place(ui.ctx(), &key, rect, thing);
+                let mut painter = lit.motion.painter_for(ui.painter(), shown, rect);
+                painter.multiply_opacity(alpha);
+                card_back(&painter, shown, Some(colour(c.colour)));
             }
         });
         return;
@@ -80,11 +143,18 @@ pub(super) fn draw_zone(
     ui.horizontal_wrapped(|ui| {
         for c in &zone.cards {
             let target = Target::Card { id: c.id.clone() };
-            if draw_card(ui, c, card, &target, lit, lang) {
+            if draw_card(ui, zone, c, card, &target, lit, lang) {
                 clicks.push(vec![target]);
             }
         }
     });
+}
+
+/// The size a die is drawn at beside cards of `card` size: a square, with its face's name
+/// under it.
+fn die_size(card: egui::Vec2) -> egui::Vec2 {
+    let side = (card.x * 0.7).clamp(40.0, 90.0);
+    vec2(card.x.max(side), side + 26.0)
 }
 
 /// The back of a card: a deep blue with a frame and a star, and the owner's colour as a
@@ -115,9 +185,10 @@ fn card_back(painter: &egui::Painter, rect: Rect, owner: Option<Color32>) {
     );
 }
 
-/// Draws one card; returns true when it was clicked as a legal target.
+/// Draws one card (or die) of `zone`; returns true when it was clicked as a legal target.
 fn draw_card(
     ui: &mut Ui,
+    zone: &veillee_sdk::Zone,
     card: &veillee_sdk::Card,
     size: egui::Vec2,
     target: &Target,
@@ -131,6 +202,11 @@ fn draw_card(
     } else {
         Sense::hover()
     };
+    let size = if card.die.is_some() {
+        die_size(size)
+    } else {
+        size
+    };
     let (rect, response) = ui.allocate_exact_size(size, sense);
     let name = if card.face_up {
         card.title.get(lang.code()).to_string()
@@ -139,54 +215,51 @@ fn draw_card(
     };
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, clickable, &name));
     // The whole card in words, on hover and on a long press: its name, where it goes and
-    // what it does (the card itself may be too small for all of it).
-    let response = if card.face_up && !card.text.get(lang.code()).is_empty() {
-        let words = format!(
+    // what it does (the card itself may be too small for all of it); a die's faces.
+    let words = match &card.die {
+        Some(die) => {
+            let faces: Vec<&str> = die.faces.iter().map(|f| f.name.get(lang.code())).collect();
+            format!(
+                "{}\n{}",
+                card.title.get(lang.code()),
+                lang.f(S::DieFaces, &[&faces.join(", ")])
+            )
+        }
+        None if card.face_up && !card.text.get(lang.code()).is_empty() => format!(
             "{}\n{}",
             card.title.get(lang.code()),
             card.text.get(lang.code())
-        );
+        ),
+        None => String::new(),
+    };
+    let response = if words.is_empty() {
+        response
+    } else {
         if response.long_touched() {
             response.show_tooltip_text(words.clone());
         }
         response.on_hover_text(words)
-    } else {
-        response
     };
+    let key = card_key(&zone.id, &card.id);
+    let thing = Thing::Card(card.clone(), zone.owner);
+    let (shown, alpha) = lit.motion.place(ui.ctx(), &key, rect, thing);
+    let mut moving = lit
+        .motion
+        .painter_for(&ui.painter_at(rect.expand(4.0)), shown, rect);
+    moving.multiply_opacity(alpha);
+    paint_card(
+        &moving,
+        shown,
+        card,
+        lang,
+        lit.motion.rolling(ui.ctx(), &key),
+    );
     let painter = ui.painter_at(rect.expand(4.0));
-    if card.face_up {
-        let fill = colour(card.colour);
-        painter.rect_filled(rect, 10.0, fill);
-        let ink = ink_on(fill);
-        // The title wraps (long names) and is centred; the text follows under it.
-        let title_font = FontId::proportional((size.x * 0.16).clamp(14.0, 19.0));
-        let mut job = egui::text::LayoutJob::simple(
-            card.title.get(lang.code()).to_string(),
-            title_font,
-            ink,
-            size.x - 12.0,
-        );
-        job.halign = egui::Align::Center;
-        let title = painter.layout_job(job);
-        let title_h = title.size().y;
-        painter.galley(rect.center_top() + vec2(0.0, 8.0), title, ink);
-        painter.line_segment(
-            [
-                rect.left_top() + vec2(10.0, 14.0 + title_h),
-                rect.right_top() + vec2(-10.0, 14.0 + title_h),
-            ],
-            Stroke::new(1.0, ink.gamma_multiply(0.4)),
-        );
-        let galley = painter.layout(
-            card.text.get(lang.code()).to_string(),
-            FontId::proportional((size.x * 0.12).clamp(12.0, 15.0)),
-            ink,
-            size.x - 16.0,
-        );
-        painter.galley(rect.left_top() + vec2(8.0, 20.0 + title_h), galley, ink);
-    } else {
-        card_back(&painter, rect, Some(colour(card.colour)));
-    }
+    let rect = match card.die {
+        // The marks go around the die itself, not its name.
+        Some(_) => die_rect(rect),
+        None => rect,
+    };
     if let Some(kind) = lit.highlight(std::slice::from_ref(target)) {
         let c = if kind == HighlightKind::Danger {
             widgets::DANGER
@@ -227,4 +300,223 @@ fn draw_card(
         );
     }
     clickable && response.clicked()
+}
+
+/// Paints a card at `rect`: its face (title, a line, its text), its back, or a die — which
+/// turns through its faces while `rolling` (0 to 1) after a new roll.
+pub(super) fn paint_card(
+    painter: &egui::Painter,
+    rect: Rect,
+    card: &veillee_sdk::Card,
+    lang: Lang,
+    rolling: Option<f32>,
+) {
+    if let Some(die) = &card.die {
+        let name = card.title.get(lang.code());
+        paint_die(painter, rect, die, name, rolling);
+        return;
+    }
+    if !card.face_up {
+        card_back(painter, rect, Some(colour(card.colour)));
+        return;
+    }
+    let size = rect.size();
+    let fill = colour(card.colour);
+    painter.rect_filled(rect, 10.0, fill);
+    let ink = ink_on(fill);
+    // The title wraps (long names) and is centred; the text follows under it. Its longest
+    // word fits across the card (a small card's "Enchanter" is not cut in two).
+    let name = card.title.get(lang.code());
+    let mut title_size = (size.x * 0.16).clamp(14.0, 19.0);
+    let widest = name
+        .split_whitespace()
+        .map(|word| {
+            let font = FontId::proportional(title_size);
+            painter.layout_no_wrap(word.to_string(), font, ink).size().x
+        })
+        .fold(0.0, f32::max);
+    if widest > size.x - 12.0 {
+        title_size = (title_size * (size.x - 12.0) / widest).max(10.0);
+    }
+    let title_font = FontId::proportional(title_size);
+    let mut job = egui::text::LayoutJob::simple(name.to_string(), title_font, ink, size.x - 12.0);
+    job.halign = egui::Align::Center;
+    let title = painter.layout_job(job);
+    let title_h = title.size().y;
+    if size.y - title_h < 44.0 {
+        // A short card (a small window): its name alone, in its middle; the tooltip says
+        // the rest.
+        let top = rect.center().y - title_h / 2.0;
+        painter.galley(egui::pos2(rect.center().x, top), title, ink);
+        return;
+    }
+    painter.galley(rect.center_top() + vec2(0.0, 8.0), title, ink);
+    painter.line_segment(
+        [
+            rect.left_top() + vec2(10.0, 14.0 + title_h),
+            rect.right_top() + vec2(-10.0, 14.0 + title_h),
+        ],
+        Stroke::new(1.0, ink.gamma_multiply(0.4)),
+    );
+    let galley = painter.layout(
+        card.text.get(lang.code()).to_string(),
+        FontId::proportional((size.x * 0.12).clamp(12.0, 15.0)),
+        ink,
+        size.x - 16.0,
+    );
+    painter.galley(rect.left_top() + vec2(8.0, 20.0 + title_h), galley, ink);
+}
+
+/// Where the die itself is drawn in its place: a square at the top, its name under it.
+fn die_rect(rect: Rect) -> Rect {
+    let side = (rect.height() - 26.0).min(rect.width()).max(1.0);
+    Rect::from_center_size(
+        egui::pos2(rect.center().x, rect.top() + side / 2.0),
+        vec2(side, side),
+    )
+}
+
+/// Where the pips of a face of `n` pips go, on a 3×3 grid from -1 to 1.
+fn pip_places(n: u8) -> &'static [(f32, f32)] {
+    const C: (f32, f32) = (0.0, 0.0);
+    const TL: (f32, f32) = (-1.0, -1.0);
+    const TR: (f32, f32) = (1.0, -1.0);
+    const BL: (f32, f32) = (-1.0, 1.0);
+    const BR: (f32, f32) = (1.0, 1.0);
+    const ML: (f32, f32) = (-1.0, 0.0);
+    const MR: (f32, f32) = (1.0, 0.0);
+    const TM: (f32, f32) = (0.0, -1.0);
+    const BM: (f32, f32) = (0.0, 1.0);
+    match n {
+        1 => &[C],
+        2 => &[TR, BL],
+        3 => &[TR, C, BL],
+        4 => &[TL, TR, BL, BR],
+        5 => &[TL, TR, C, BL, BR],
+        6 => &[TL, TR, ML, MR, BL, BR],
+        7 => &[TL, TR, ML, C, MR, BL, BR],
+        8 => &[TL, TM, TR, ML, MR, BL, BM, BR],
+        9 => &[TL, TM, TR, ML, C, MR, BL, BM, BR],
+        _ => &[],
+    }
+}
+
+/// Paints a die: its face on top (colour, pips, mark) and the face's name under it; while
+/// `rolling`, it tumbles through its other faces and settles.
+fn paint_die(
+    painter: &egui::Painter,
+    rect: Rect,
+    die: &veillee_sdk::Die,
+    name: &str,
+    rolling: Option<f32>,
+) {
+    let n = die.faces.len().max(1);
+    let up = usize::from(die.up);
+    let (face, bounce) = match rolling {
+        Some(p) if p < 1.0 => {
+            // Eight faces go by, then the one on top.
+            let step = (p * 8.0) as usize;
+            let shown = if step >= 7 { up } else { (up + 1 + step) % n };
+            (
+                die.faces.get(shown),
+                (p * std::f32::consts::PI).sin() * 0.12,
+            )
+        }
+        _ => (die.faces.get(up), 0.0),
+    };
+    let Some(face) = face else {
+        return;
+    };
+    let body = die_rect(rect);
+    let body = Rect::from_center_size(body.center(), body.size() * (1.0 - bounce));
+    let side = body.width();
+    let fill = colour(face.colour);
+    let ink = ink_on(fill);
+    painter.rect_filled(
+        body.translate(vec2(0.0, side * 0.05)),
+        side * 0.18,
+        Color32::from_black_alpha(90),
+    );
+    painter.rect(
+        body,
+        side * 0.18,
+        fill,
+        Stroke::new((side * 0.03).max(1.5), ink.gamma_multiply(0.7)),
+        egui::StrokeKind::Inside,
+    );
+    let spread = side * 0.27;
+    for &(x, y) in pip_places(face.pips) {
+        painter.circle_filled(
+            body.center() + vec2(x * spread, y * spread),
+            side * 0.08,
+            ink,
+        );
+    }
+    if !face.mark.is_empty() {
+        painter.text(
+            body.center(),
+            Align2::CENTER_CENTER,
+            &face.mark,
+            FontId::proportional(side * 0.5),
+            ink,
+        );
+    }
+    if rect.height() > body.height() + 12.0 {
+        painter.text(
+            egui::pos2(rect.center().x, rect.bottom() - 2.0),
+            Align2::CENTER_BOTTOM,
+            name,
+            FontId::proportional(15.0),
+            widgets::TEXT,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn zone(id: &str, n: usize, face_up: bool) -> veillee_sdk::Zone {
+        veillee_sdk::Zone {
+            id: id.into(),
+            cards: (0..n)
+                .map(|i| veillee_sdk::Card {
+                    id: format!("{id}{i}"),
+                    face_up,
+                    ..veillee_sdk::Card::default()
+                })
+                .collect(),
+            ..veillee_sdk::Zone::default()
+        }
+    }
+
+    #[test]
+    fn a_short_window_gets_cards_small_enough_for_the_hand_and_the_exchange() {
+        // Castel for three at 1024×600: a hand of 7, an exchange of 10, two hidden hands.
+        let (hand, exchange) = (zone("hand", 7, true), zone("exchange", 10, true));
+        let (beige, red) = (zone("beige", 1, false), zone("red", 1, false));
+        let zones = [&hand, &exchange, &beige, &red];
+        let (width, height) = (222.0, 530.0);
+        let full = card_size(width);
+        let total = |card| -> f32 { zones.iter().map(|z| zone_height(z, card, width)).sum() };
+        assert!(total(full) > height, "the usual cards do not fit");
+        let fit = fit_card_size(&zones, width, height, true);
+        // The hand and the exchange fit in the height (the hidden hands, a row of backs
+        // each, may be under them).
+        let face_up = zone_height(&hand, fit, width) + zone_height(&exchange, fit, width);
+        assert!(face_up <= height, "{fit:?}: {face_up}");
+        assert!(fit.x < full.x && fit.y < full.y, "{fit:?} vs {full:?}");
+        assert!(
+            fit.x >= SHORT_LEAST && fit.y >= 50.0,
+            "still readable: {fit:?}"
+        );
+        // Whatever the column's width, three to a row rather than a scrolling column.
+        let narrower = fit_card_size(&zones, 216.0, height, true);
+        let face_up = zone_height(&hand, narrower, 216.0) + zone_height(&exchange, narrower, 216.0);
+        assert!(face_up <= height, "{narrower:?}: {face_up}");
+        // A tall window keeps the usual cards; a window that is not short never gets cards
+        // without their text (the column scrolls).
+        assert_eq!(fit_card_size(&zones, width, 2000.0, true), full);
+        assert_eq!(fit_card_size(&zones, width, height, false), full);
+    }
 }

@@ -23,6 +23,7 @@ const WORDS = {
     refused: 'Place refusée',
     noLink: 'Scannez le code QR de votre place sur le grand écran pour rejoindre la partie.',
     you: 'vous',
+    dieFaces: (faces) => `faces : ${faces}`,
   },
   en: {
     yourTurn: 'Your turn',
@@ -38,6 +39,7 @@ const WORDS = {
     refused: 'Seat refused',
     noLink: "Scan your seat's QR code on the big screen to join the game.",
     you: 'you',
+    dieFaces: (faces) => `faces: ${faces}`,
   },
 };
 
@@ -371,7 +373,15 @@ function cardButton(card, lit) {
   const button = el('button', { class: classes.join(' '), type: 'button', 'data-card': card.id });
   button.style.background = card.colour;
   button.style.color = inkOn(card.colour);
-  if (card.face_up) {
+  if (card.die) {
+    // A die (ABI 1.11): its face on top, drawn, and the face's name.
+    button.classList.add('die');
+    button.style.background = 'transparent';
+    button.style.color = '';
+    button.append(dieFace(card.die), el('small', { text: tr(card.title) }));
+    const faces = card.die.faces.map((f) => tr(f.name)).join(', ');
+    button.setAttribute('aria-label', `${tr(card.title)} — ${w('dieFaces', faces)}`);
+  } else if (card.face_up) {
     button.append(el('b', { text: tr(card.title) }), el('small', { text: tr(card.text) }));
     button.setAttribute('aria-label', `${tr(card.title)} — ${tr(card.text)}`);
   } else {
@@ -385,6 +395,28 @@ function cardButton(card, lit) {
     button.disabled = true;
   }
   return button;
+}
+
+// Where a face's pips go on a 3×3 grid (-1 to 1), by their number (as the window draws them).
+const PIPS = {
+  1: [[0, 0]], 2: [[1, -1], [-1, 1]], 3: [[1, -1], [0, 0], [-1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+  7: [[-1, -1], [1, -1], [-1, 0], [0, 0], [1, 0], [-1, 1], [1, 1]],
+  8: [[-1, -1], [0, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [0, 1], [1, 1]],
+  9: [[-1, -1], [0, -1], [1, -1], [-1, 0], [0, 0], [1, 0], [-1, 1], [0, 1], [1, 1]],
+};
+
+// A die's face on top as a small picture: its colour, pips and mark.
+function dieFace(die) {
+  const face = die.faces[die.up];
+  const root = svg('svg', { viewBox: '0 0 100 100', width: 64, height: 64, role: 'img' });
+  if (!face) return root;
+  const ink = inkOn(face.colour);
+  root.append(svg('rect', { x: 4, y: 4, width: 92, height: 92, rx: 18, fill: face.colour, stroke: ink, 'stroke-opacity': 0.6, 'stroke-width': 3 }));
+  (PIPS[face.pips] || []).forEach(([x, y]) => root.append(svg('circle', { cx: 50 + x * 27, cy: 50 + y * 27, r: 8, fill: ink })));
+  if (face.mark) root.append(text(50, 52, face.mark, 50, ink, 0.5));
+  return root;
 }
 
 // Black or white, whichever reads on a colour.

@@ -36,6 +36,17 @@ pub struct Seen {
     pub status: Status,
 }
 
+/// Whether an event's text only says its move's label again, maybe after who played it
+/// (Castel's "Black pawns: Draw" after the move "Draw"): every front end leaves such a line
+/// out of its log (the window, the terminal, the phones, the replay).
+pub fn repeats_label(event: &Text, label: &Text) -> bool {
+    let same = |e: &str, l: &str| {
+        e == l
+            || (!l.is_empty() && e.ends_with(l) && e[..e.len() - l.len()].trim_end().ends_with(':'))
+    };
+    same(&event.fr, &label.fr) && same(&event.en, &label.en)
+}
+
 impl Sessions {
     /// Every move of session `id`, replayed with `engine` (the session's game) on a game of
     /// its own: the session is only read.

@@ -19,7 +19,7 @@ use crate::store::model::{
 };
 use crate::store::{limits, SessionChange, Store, StoreError};
 
-pub use history::{Played, Seen};
+pub use history::{repeats_label, Played, Seen};
 pub use replay::{Diverged, TURN_TIME_KEY};
 pub use seat_view::{read_seat_view, SeatView, SeenMove, SEAT_VIEW_FORMAT, SEAT_VIEW_VERSION};
 
