@@ -742,15 +742,15 @@ fn pass_turn_ends_the_turn_where_the_game_declares_it_and_names_the_commands_els
     let next = seat_to_act(&mut roc, game).unwrap();
     assert_eq!(next, (first + 1) % 3);
     assert!(ids(&mut roc, game, next).contains(&"roll".to_string()));
-    // Château Noir does not: the script is switched off with the commands it offers.
+    // Bâtisseurs does not: the script is switched off with the commands it offers.
     let text = r#"return {
-        id = "short", name = "s", description = "s", game = "chateau-noir", version = "1",
+        id = "short", name = "s", description = "s", game = "batisseurs", version = "1",
         after_action = function(ctx) ctx.game.pass_turn() end,
       }"#;
-    let mut noir = engine("chateau-noir", vec![script(text)]);
-    let game = noir.create(&Setup::new(2, 1)).unwrap();
-    random_game_moves(&mut noir, game, 1, 1);
-    let disabled = noir.disabled(game);
+    let mut batisseurs = engine("batisseurs", vec![script(text)]);
+    let game = batisseurs.create(&Setup::new(2, 1)).unwrap();
+    random_game_moves(&mut batisseurs, game, 1, 1);
+    let disabled = batisseurs.disabled(game);
     assert_eq!(disabled.len(), 1, "{disabled:?}");
     assert!(
         disabled[0].1.contains("no command `pass_turn`"),
