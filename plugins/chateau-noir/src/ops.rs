@@ -217,7 +217,7 @@ mod tests {
                 break;
             }
             let seat = game.status().seats()[0];
-            let first = game.moves(seat)[0].clone();
+            let first = game.moves(seat)[0];
             game.play(seat, &first, &mut veillee_sdk::Log::off());
         }
         assert!(offered(&game), "end-turn comes up");
