@@ -742,15 +742,30 @@ fn pass_turn_ends_the_turn_where_the_game_declares_it_and_names_the_commands_els
     let next = seat_to_act(&mut roc, game).unwrap();
     assert_eq!(next, (first + 1) % 3);
     assert!(ids(&mut roc, game, next).contains(&"roll".to_string()));
-    // Bâtisseurs does not: the script is switched off with the commands it offers.
+    // Bâtisseurs too: after White's move the rule passes for Black, White moves again.
     let text = r#"return {
         id = "short", name = "s", description = "s", game = "batisseurs", version = "1",
         after_action = function(ctx) ctx.game.pass_turn() end,
       }"#;
     let mut batisseurs = engine("batisseurs", vec![script(text)]);
     let game = batisseurs.create(&Setup::new(2, 1)).unwrap();
-    random_game_moves(&mut batisseurs, game, 1, 1);
-    let disabled = batisseurs.disabled(game);
+    batisseurs.apply(game, 0, "e9-e8").unwrap();
+    assert!(
+        batisseurs.disabled(game).is_empty(),
+        "{:?}",
+        batisseurs.disabled(game)
+    );
+    assert_eq!(seat_to_act(&mut batisseurs, game), Some(0));
+    assert!(ids(&mut batisseurs, game, 0).contains(&"e8-e7".to_string()));
+    // Renard does not: the script is switched off with the commands it offers.
+    let text = r#"return {
+        id = "short", name = "s", description = "s", game = "renard", version = "1",
+        after_action = function(ctx) ctx.game.pass_turn() end,
+      }"#;
+    let mut renard = engine("renard", vec![script(text)]);
+    let game = renard.create(&Setup::new(2, 1)).unwrap();
+    random_game_moves(&mut renard, game, 1, 1);
+    let disabled = renard.disabled(game);
     assert_eq!(disabled.len(), 1, "{disabled:?}");
     assert!(
         disabled[0].1.contains("no command `pass_turn`"),
