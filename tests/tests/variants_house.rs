@@ -757,15 +757,30 @@ fn pass_turn_ends_the_turn_where_the_game_declares_it_and_names_the_commands_els
     );
     assert_eq!(seat_to_act(&mut batisseurs, game), Some(0));
     assert!(ids(&mut batisseurs, game, 0).contains(&"e8-e7".to_string()));
-    // Renard does not: the script is switched off with the commands it offers.
+    // Renard too: after a hen's move the rule passes for the fox, the hens move again.
     let text = r#"return {
         id = "short", name = "s", description = "s", game = "renard", version = "1",
         after_action = function(ctx) ctx.game.pass_turn() end,
       }"#;
     let mut renard = engine("renard", vec![script(text)]);
     let game = renard.create(&Setup::new(2, 1)).unwrap();
-    random_game_moves(&mut renard, game, 1, 1);
-    let disabled = renard.disabled(game);
+    renard.apply(game, 0, "c3-c4").unwrap();
+    assert!(
+        renard.disabled(game).is_empty(),
+        "{:?}",
+        renard.disabled(game)
+    );
+    assert_eq!(seat_to_act(&mut renard, game), Some(0));
+    assert!(ids(&mut renard, game, 0).contains(&"c4-c5".to_string()));
+    // Castel does not: the script is switched off with the commands it offers.
+    let text = r#"return {
+        id = "short", name = "s", description = "s", game = "castel", version = "1",
+        after_action = function(ctx) ctx.game.pass_turn() end,
+      }"#;
+    let mut castel = engine("castel", vec![script(text)]);
+    let game = castel.create(&Setup::new(2, 1)).unwrap();
+    random_game_moves(&mut castel, game, 1, 1);
+    let disabled = castel.disabled(game);
     assert_eq!(disabled.len(), 1, "{disabled:?}");
     assert!(
         disabled[0].1.contains("no command `pass_turn`"),
