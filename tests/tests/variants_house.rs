@@ -11,7 +11,9 @@
 //! * a `before_action` that refuses every move never makes a playout loop;
 //! * `seats`, `max_added` and `after_when` (ABI 1.10 `PlayoutWatch::rules`): the hooks run
 //!   for exactly the moves they name, and the playout stops only for those;
-//! * `ctx.game.end_game` ends every built-in game, saved with it and in playouts.
+//! * `ctx.game.end_game` ends every built-in game, saved with it and in playouts;
+//! * `ctx.game.pass_turn` ends the turn in every built-in game (each declares `pass_turn`), and
+//!   switches the script off, naming the commands, in a game without the command.
 
 use serde_json::{json, Value};
 use veillee_runtime::conformance::{check, CheckConfig};
@@ -727,7 +729,7 @@ fn end_game_is_refused_where_it_cannot_be_and_with_a_seat_the_game_has_not() {
 }
 
 #[test]
-fn pass_turn_ends_the_turn_where_the_game_declares_it_and_names_the_commands_elsewhere() {
+fn pass_turn_ends_the_turn_in_every_built_in_game_and_names_the_commands_elsewhere() {
     // roc noir declares `pass_turn`: a rule that ends the turn right after the roll.
     let text = r#"return {
         id = "short", name = "s", description = "s", game = "roc-noir", version = "1",
@@ -772,15 +774,47 @@ fn pass_turn_ends_the_turn_where_the_game_declares_it_and_names_the_commands_els
     );
     assert_eq!(seat_to_act(&mut renard, game), Some(0));
     assert!(ids(&mut renard, game, 0).contains(&"c4-c5".to_string()));
-    // Castel does not: the script is switched off with the commands it offers.
+    // Castel too: after the first of two actions the rule ends the turn, the next seat acts.
     let text = r#"return {
         id = "short", name = "s", description = "s", game = "castel", version = "1",
         after_action = function(ctx) ctx.game.pass_turn() end,
       }"#;
     let mut castel = engine("castel", vec![script(text)]);
     let game = castel.create(&Setup::new(2, 1)).unwrap();
-    random_game_moves(&mut castel, game, 1, 1);
-    let disabled = castel.disabled(game);
+    let first = seat_to_act(&mut castel, game).unwrap();
+    castel.apply(game, first, "draw").unwrap();
+    assert!(
+        castel.disabled(game).is_empty(),
+        "{:?}",
+        castel.disabled(game)
+    );
+    assert_eq!(seat_to_act(&mut castel, game), Some(1 - first));
+    // Every built-in game declares the command.
+    for (id, _) in veillee_runtime::builtin::BUILTIN_PLUGINS {
+        let offers = engine(id, Vec::new())
+            .manifest()
+            .operations
+            .iter()
+            .any(|op| op.name == "pass_turn" && op.kind == veillee_sdk::OperationKind::Command);
+        assert!(offers, "{id} declares pass_turn");
+    }
+    // A game that does not (the guide's Nim, a plugin of ABI 1.3): the script is switched off
+    // with the commands it offers.
+    let fixture = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/abi-1.3/nim.wasm"
+    ));
+    let (mut catalog, _dir) = veillee_tests::temp_catalog();
+    catalog.install(fixture).expect("the 1.3 plugin installs");
+    let text = r#"return {
+        id = "short", name = "s", description = "s", game = "nim", version = "1",
+        after_action = function(ctx) ctx.game.pass_turn() end,
+      }"#;
+    let mut nim =
+        VariantEngine::new(Box::new(catalog.engine("nim").unwrap()), vec![script(text)]).unwrap();
+    let game = nim.create(&Setup::new(2, 1)).unwrap();
+    random_game_moves(&mut nim, game, 1, 1);
+    let disabled = nim.disabled(game);
     assert_eq!(disabled.len(), 1, "{disabled:?}");
     assert!(
         disabled[0].1.contains("no command `pass_turn`"),
