@@ -730,65 +730,46 @@ fn end_game_is_refused_where_it_cannot_be_and_with_a_seat_the_game_has_not() {
 
 #[test]
 fn pass_turn_ends_the_turn_in_every_built_in_game_and_names_the_commands_elsewhere() {
-    // roc noir declares `pass_turn`: a rule that ends the turn right after the roll.
-    let text = r#"return {
-        id = "short", name = "s", description = "s", game = "roc-noir", version = "1",
-        actions = { "roll" },
-        after_action = function(ctx) ctx.game.pass_turn() end,
-      }"#;
-    let mut roc = engine("roc-noir", vec![script(text)]);
-    let game = roc.create(&Setup::new(3, 4)).unwrap();
-    let first = seat_to_act(&mut roc, game).unwrap();
-    roc.apply(game, first, "roll").unwrap();
-    assert!(roc.disabled(game).is_empty(), "{:?}", roc.disabled(game));
-    let next = seat_to_act(&mut roc, game).unwrap();
-    assert_eq!(next, (first + 1) % 3);
-    assert!(ids(&mut roc, game, next).contains(&"roll".to_string()));
-    // Bâtisseurs too: after White's move the rule passes for Black, White moves again.
-    let text = r#"return {
-        id = "short", name = "s", description = "s", game = "batisseurs", version = "1",
-        after_action = function(ctx) ctx.game.pass_turn() end,
-      }"#;
-    let mut batisseurs = engine("batisseurs", vec![script(text)]);
-    let game = batisseurs.create(&Setup::new(2, 1)).unwrap();
-    batisseurs.apply(game, 0, "e9-e8").unwrap();
-    assert!(
-        batisseurs.disabled(game).is_empty(),
-        "{:?}",
-        batisseurs.disabled(game)
-    );
-    assert_eq!(seat_to_act(&mut batisseurs, game), Some(0));
-    assert!(ids(&mut batisseurs, game, 0).contains(&"e8-e7".to_string()));
-    // Renard too: after a hen's move the rule passes for the fox, the hens move again.
-    let text = r#"return {
-        id = "short", name = "s", description = "s", game = "renard", version = "1",
-        after_action = function(ctx) ctx.game.pass_turn() end,
-      }"#;
-    let mut renard = engine("renard", vec![script(text)]);
-    let game = renard.create(&Setup::new(2, 1)).unwrap();
-    renard.apply(game, 0, "c3-c4").unwrap();
-    assert!(
-        renard.disabled(game).is_empty(),
-        "{:?}",
-        renard.disabled(game)
-    );
-    assert_eq!(seat_to_act(&mut renard, game), Some(0));
-    assert!(ids(&mut renard, game, 0).contains(&"c4-c5".to_string()));
-    // Castel too: after the first of two actions the rule ends the turn, the next seat acts.
-    let text = r#"return {
-        id = "short", name = "s", description = "s", game = "castel", version = "1",
-        after_action = function(ctx) ctx.game.pass_turn() end,
-      }"#;
-    let mut castel = engine("castel", vec![script(text)]);
-    let game = castel.create(&Setup::new(2, 1)).unwrap();
-    let first = seat_to_act(&mut castel, game).unwrap();
-    castel.apply(game, first, "draw").unwrap();
-    assert!(
-        castel.disabled(game).is_empty(),
-        "{:?}",
-        castel.disabled(game)
-    );
-    assert_eq!(seat_to_act(&mut castel, game), Some(1 - first));
+    // A rule that ends the turn right after an action: (game, players, the script's
+    // `actions`, the action, the seat to act then counted from the first one, one of its
+    // actions).
+    for (id, players, actions, action, next, offered) in [
+        // roc noir: after the roll, the next player clockwise rolls.
+        ("roc-noir", 3, r#"actions = { "roll" },"#, "roll", 1, "roll"),
+        // Bâtisseurs: after White's move the rule passes for Black, White moves again.
+        ("batisseurs", 2, "", "e9-e8", 0, "e8-e7"),
+        // Renard: after a hen's move the rule passes for the fox, the hens move again.
+        ("renard", 2, "", "c3-c4", 0, "c4-c5"),
+        // Castel: after the first of two actions, the next seat acts.
+        ("castel", 2, "", "draw", 1, "draw"),
+        // Siège: once the defender placed the lord, the rule passes for the attacker.
+        ("siege", 2, "", "lord-d6", 0, "d5-d4"),
+        // Château Noir: after one coup of its turn, the next army moves.
+        ("chateau-noir", 2, "", "h8-h7", 1, "a8-a7"),
+    ] {
+        let text = format!(
+            r#"return {{
+                id = "short", name = "s", description = "s", game = "{id}", version = "1",
+                {actions}
+                after_action = function(ctx) ctx.game.pass_turn() end,
+              }}"#
+        );
+        let mut engine = engine(id, vec![script(&text)]);
+        let game = engine.create(&Setup::new(players, 4)).unwrap();
+        let first = seat_to_act(&mut engine, game).unwrap();
+        engine.apply(game, first, action).unwrap();
+        assert!(
+            engine.disabled(game).is_empty(),
+            "{id}: {:?}",
+            engine.disabled(game)
+        );
+        let seat = (first + next) % players as veillee_sdk::Seat;
+        assert_eq!(seat_to_act(&mut engine, game), Some(seat), "{id}");
+        assert!(
+            ids(&mut engine, game, seat).contains(&offered.to_string()),
+            "{id}"
+        );
+    }
     // Every built-in game declares the command.
     for (id, _) in veillee_runtime::builtin::BUILTIN_PLUGINS {
         let offers = engine(id, Vec::new())
