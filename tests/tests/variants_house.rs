@@ -11,7 +11,9 @@
 //! * a `before_action` that refuses every move never makes a playout loop;
 //! * `seats`, `max_added` and `after_when` (ABI 1.10 `PlayoutWatch::rules`): the hooks run
 //!   for exactly the moves they name, and the playout stops only for those;
-//! * `ctx.game.end_game` ends every built-in game, saved with it and in playouts.
+//! * `ctx.game.end_game` ends every built-in game, saved with it and in playouts;
+//! * `ctx.game.pass_turn` ends the turn in every built-in game (each declares `pass_turn`), and
+//!   switches the script off, naming the commands, in a game without the command.
 
 use serde_json::{json, Value};
 use veillee_runtime::conformance::{check, CheckConfig};
@@ -727,30 +729,73 @@ fn end_game_is_refused_where_it_cannot_be_and_with_a_seat_the_game_has_not() {
 }
 
 #[test]
-fn pass_turn_ends_the_turn_where_the_game_declares_it_and_names_the_commands_elsewhere() {
-    // roc noir declares `pass_turn`: a rule that ends the turn right after the roll.
+fn pass_turn_ends_the_turn_in_every_built_in_game_and_names_the_commands_elsewhere() {
+    // A rule that ends the turn right after an action: (game, players, the script's
+    // `actions`, the action, the seat to act then counted from the first one, one of its
+    // actions).
+    for (id, players, actions, action, next, offered) in [
+        // roc noir: after the roll, the next player clockwise rolls.
+        ("roc-noir", 3, r#"actions = { "roll" },"#, "roll", 1, "roll"),
+        // Bâtisseurs: after White's move the rule passes for Black, White moves again.
+        ("batisseurs", 2, "", "e9-e8", 0, "e8-e7"),
+        // Renard: after a hen's move the rule passes for the fox, the hens move again.
+        ("renard", 2, "", "c3-c4", 0, "c4-c5"),
+        // Castel: after the first of two actions, the next seat acts.
+        ("castel", 2, "", "draw", 1, "draw"),
+        // Siège: once the defender placed the lord, the rule passes for the attacker.
+        ("siege", 2, "", "lord-d6", 0, "d5-d4"),
+        // Château Noir: after one coup of its turn, the next army moves.
+        ("chateau-noir", 2, "", "h8-h7", 1, "a8-a7"),
+    ] {
+        let text = format!(
+            r#"return {{
+                id = "short", name = "s", description = "s", game = "{id}", version = "1",
+                {actions}
+                after_action = function(ctx) ctx.game.pass_turn() end,
+              }}"#
+        );
+        let mut engine = engine(id, vec![script(&text)]);
+        let game = engine.create(&Setup::new(players, 4)).unwrap();
+        let first = seat_to_act(&mut engine, game).unwrap();
+        engine.apply(game, first, action).unwrap();
+        assert!(
+            engine.disabled(game).is_empty(),
+            "{id}: {:?}",
+            engine.disabled(game)
+        );
+        let seat = (first + next) % players as veillee_sdk::Seat;
+        assert_eq!(seat_to_act(&mut engine, game), Some(seat), "{id}");
+        assert!(
+            ids(&mut engine, game, seat).contains(&offered.to_string()),
+            "{id}"
+        );
+    }
+    // Every built-in game declares the command.
+    for (id, _) in veillee_runtime::builtin::BUILTIN_PLUGINS {
+        let offers = engine(id, Vec::new())
+            .manifest()
+            .operations
+            .iter()
+            .any(|op| op.name == "pass_turn" && op.kind == veillee_sdk::OperationKind::Command);
+        assert!(offers, "{id} declares pass_turn");
+    }
+    // A game that does not (the guide's Nim, a plugin of ABI 1.3): the script is switched off
+    // with the commands it offers.
+    let fixture = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/abi-1.3/nim.wasm"
+    ));
+    let (mut catalog, _dir) = veillee_tests::temp_catalog();
+    catalog.install(fixture).expect("the 1.3 plugin installs");
     let text = r#"return {
-        id = "short", name = "s", description = "s", game = "roc-noir", version = "1",
-        actions = { "roll" },
+        id = "short", name = "s", description = "s", game = "nim", version = "1",
         after_action = function(ctx) ctx.game.pass_turn() end,
       }"#;
-    let mut roc = engine("roc-noir", vec![script(text)]);
-    let game = roc.create(&Setup::new(3, 4)).unwrap();
-    let first = seat_to_act(&mut roc, game).unwrap();
-    roc.apply(game, first, "roll").unwrap();
-    assert!(roc.disabled(game).is_empty(), "{:?}", roc.disabled(game));
-    let next = seat_to_act(&mut roc, game).unwrap();
-    assert_eq!(next, (first + 1) % 3);
-    assert!(ids(&mut roc, game, next).contains(&"roll".to_string()));
-    // Château Noir does not: the script is switched off with the commands it offers.
-    let text = r#"return {
-        id = "short", name = "s", description = "s", game = "chateau-noir", version = "1",
-        after_action = function(ctx) ctx.game.pass_turn() end,
-      }"#;
-    let mut noir = engine("chateau-noir", vec![script(text)]);
-    let game = noir.create(&Setup::new(2, 1)).unwrap();
-    random_game_moves(&mut noir, game, 1, 1);
-    let disabled = noir.disabled(game);
+    let mut nim =
+        VariantEngine::new(Box::new(catalog.engine("nim").unwrap()), vec![script(text)]).unwrap();
+    let game = nim.create(&Setup::new(2, 1)).unwrap();
+    random_game_moves(&mut nim, game, 1, 1);
+    let disabled = nim.disabled(game);
     assert_eq!(disabled.len(), 1, "{disabled:?}");
     assert!(
         disabled[0].1.contains("no command `pass_turn`"),

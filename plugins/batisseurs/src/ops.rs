@@ -7,9 +7,10 @@
 //! | `central_tower_required` | query | — | whether a castle needs its tower in the centre (« Tour maîtresse ») |
 //! | `castle` | query | `seat` | `nil` when that player's five pieces do not fill a 3 × 3 square, else `{corner, centre, tower_in_centre, counts}` (squares by name) |
 //! | `require_central_tower` | command | — | from now on a castle counts for BT-E1 only with its tower in the centre |
+//! | `pass_turn` | command | — | the player to move passes, as the BT-E3 `pass` does (after Black, the round ends: BT-E1 castles, BT-E3 repetition); refused while the draw is offered and after the end |
 
 use serde_json::{json, Value};
-use veillee_sdk::{text, GameError, OperationKind, OperationSpec};
+use veillee_sdk::{text, Game, GameError, OperationKind, OperationSpec};
 
 use crate::board;
 use crate::Batisseurs;
@@ -43,6 +44,13 @@ pub(crate) fn specs() -> Vec<OperationSpec> {
             &[],
             "Désormais un château ne compte (BT-E1) qu'avec sa tour au centre",
             "From now on a castle only counts (BT-E1) with its tower in the centre",
+        ),
+        spec(
+            "pass_turn",
+            OperationKind::Command,
+            &[],
+            "Le joueur qui a le trait passe, comme « Passer » (BT-E3)",
+            "The player to move passes, as with `pass` (BT-E3)",
         ),
     ]
 }
@@ -88,8 +96,28 @@ pub(crate) fn command(
             game.central_tower = true;
             Ok(Value::Null)
         }
+        "pass_turn" => pass_turn(game),
         _ => Err(veillee_sdk::unknown_operation(name)),
     }
+}
+
+/// `pass_turn`: the player to move passes (one move a turn, White then Black: BT-M; the
+/// pass of BT-E3), so that after Black's pass the round ends and is checked (BT-E1, BT-E2,
+/// BT-E3) as after any move.
+fn pass_turn(game: &mut Batisseurs) -> Result<Value, GameError> {
+    const NAME: &str = "pass_turn";
+    if game.end.is_some() {
+        return Err(refuse(NAME, "the game is over"));
+    }
+    if game.draw_offer.is_some() {
+        return Err(refuse(
+            NAME,
+            "the draw is offered: both players answer it first",
+        ));
+    }
+    let seat = game.to_move;
+    game.play(seat, &crate::Move::Pass, &mut veillee_sdk::Log::off());
+    Ok(Value::Null)
 }
 
 #[cfg(test)]
@@ -201,6 +229,26 @@ mod tests {
             back.query("central_tower_required", &NULL).unwrap(),
             json!(true)
         );
+    }
+
+    #[test]
+    fn pass_turn_passes_for_the_player_to_move_and_black_s_pass_ends_the_round() {
+        let mut game = Batisseurs::initial();
+        game.command("pass_turn", &NULL).unwrap();
+        assert_eq!(game.status(), Status::to_act(BLACK));
+        assert_eq!((game.plies(), game.rounds()), (1, 0));
+        game.command("pass_turn", &NULL).unwrap();
+        assert_eq!(game.status(), Status::to_act(WHITE));
+        assert_eq!((game.plies(), game.rounds()), (2, 1));
+        // BT-E1: White's castle is checked when Black's pass ends the round.
+        let mut game = Batisseurs::initial();
+        build(&mut game, &CENTRED[..5]);
+        play(&mut game, CENTRED[5]);
+        assert_eq!(game.end(), None);
+        game.command("pass_turn", &NULL).unwrap();
+        assert_eq!(game.end(), Some(End::Castle(WHITE)));
+        let err = game.command("pass_turn", &NULL).unwrap_err();
+        assert!(format!("{err:?}").contains("the game is over"), "{err:?}");
     }
 
     #[test]

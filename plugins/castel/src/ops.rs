@@ -43,6 +43,7 @@ const SPECS: &[(&str, Q, &[&str], &str)] = &[
     ("enable_scripted_effects", Q::Command, &[], "Arrival effects are resolved by a script: CA-E1 waits for end_effect"),
     ("define_card", Q::Command, &["kind", "count", "zone", "sex", "condition", "soldier", "effect"], "Overrides a kind's definition for this game (count: before the first action, then deal)"),
     ("deal", Q::Command, &[], "Deals again (CA-S) from the current definitions and counts, before the first action only"),
+    ("pass_turn", Q::Command, &[], "The seat to act ends its turn now, its actions left unplayed, as `pass` does (CA-T1); the next seat has two actions"),
 ];
 
 /// The operations, as declared in the manifest.
@@ -625,6 +626,21 @@ pub(crate) fn command(game: &mut Castel, name: &str, args: &Value) -> Result<Val
                 return Err(r("only before the first action"));
             }
             game.redeal();
+            Ok(Value::Null)
+        }
+        // CA-T1's turn cut short, as `pass` ends it: the next seat in play order gets two
+        // actions, and a turn without a placement counts for CA-E2's blocking rule. An arrival
+        // effect still pending stays for its script (`end_effect`, CA-E1).
+        "pass_turn" => {
+            if game.ending.is_some() {
+                return Err(r("the game is over"));
+            }
+            if game.draw_offer.is_some() {
+                return Err(r(
+                    "the safety limit's draw is offered: the players answer it first",
+                ));
+            }
+            game.end_turn();
             Ok(Value::Null)
         }
         _ => Err(veillee_sdk::unknown_operation(name)),

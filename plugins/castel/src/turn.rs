@@ -136,7 +136,7 @@ impl Castel {
 
     /// Passes the turn to the next seat, then checks the blocking rule (CA-E2) and the
     /// safety limit.
-    fn end_turn(&mut self) {
+    pub(crate) fn end_turn(&mut self) {
         self.turns += 1;
         let placed = std::mem::take(&mut self.placed_this_turn);
         self.turn = (self.turn + 1) % self.players;

@@ -8,6 +8,7 @@
 //! | `score` | query | `seat` or `army` | that side's `{points, shown, penalties}` (raw points, negative = debt) |
 //! | `allow_diagonal_flanking` | command | — | from now on a diagonal flank captures too (CN-C1) and gives immunity (CN-C3) |
 //! | `penalise` | command | `seat` or `army`, `points` | takes `points` (1–27) off that side (XI.2); answers its raw points |
+//! | `pass_turn` | command | — | the army to move ends its turn now, as with `end-turn` (its coups or captures left undone); refused while a round's end or a draw offer is answered, and after the end |
 //!
 //! A side is the team in team games, else the army; `seat` names the side that seat plays
 //! for, `army` is `0`–`3` or `green`, `red`, `blue`, `yellow`.
@@ -54,6 +55,13 @@ pub(crate) fn specs() -> Vec<OperationSpec> {
             &["seat", "army", "points"],
             "Retire des points au camp d'un siège ou d'une armée (XI.2) ; répond ses points",
             "Takes points off a seat's or an army's side (XI.2); answers its points",
+        ),
+        spec(
+            "pass_turn",
+            OperationKind::Command,
+            &[],
+            "L'armée qui joue finit son tour tout de suite, comme avec « fin du tour »",
+            "The army to move ends its turn at once, as with `end-turn`",
         ),
     ]
 }
@@ -147,6 +155,21 @@ pub(crate) fn command(
             game.penalties[side as usize] += points as u32;
             Ok(json!(game.score(side)))
         }
+        "pass_turn" => {
+            if game.ending.is_some() {
+                return Err(refuse(name, "the match is over"));
+            }
+            match game.phase {
+                crate::Phase::Coups | crate::Phase::Captures => {
+                    game.end_turn(&mut veillee_sdk::Log::off());
+                    Ok(Value::Null)
+                }
+                _ => Err(refuse(
+                    name,
+                    "a round's end or a draw offer is being answered: the players answer first",
+                )),
+            }
+        }
         _ => Err(veillee_sdk::unknown_operation(name)),
     }
 }
@@ -170,6 +193,40 @@ mod tests {
         }
         let diagram: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
         ChateauNoir::from_diagram(&diagram.join("\n"), 4, false, active).unwrap()
+    }
+
+    #[test]
+    fn pass_turn_ends_the_armys_turn_even_before_its_coups_and_as_end_turn_does() {
+        // At the start of a turn, before its coups (where `end-turn` is not offered yet).
+        let mut game = ChateauNoir::new(&Setup::new(2, 5)).unwrap();
+        let (army, turn) = (game.active, game.turn);
+        game.command("pass_turn", &Value::Null).unwrap();
+        assert_ne!(game.active, army);
+        assert_eq!(game.turn, turn + 1);
+        let seat = game.status().seats()[0];
+        assert!(!game.moves(seat).is_empty());
+        // Where `end-turn` is offered, the same game as playing it.
+        let offered = |g: &ChateauNoir| {
+            let seat = g.status().seats()[0];
+            g.moves(seat)
+                .iter()
+                .any(|m| g.move_id(seat, m) == "end-turn")
+        };
+        for _ in 0..100 {
+            if offered(&game) {
+                break;
+            }
+            let seat = game.status().seats()[0];
+            let first = game.moves(seat)[0];
+            game.play(seat, &first, &mut veillee_sdk::Log::off());
+        }
+        assert!(offered(&game), "end-turn comes up");
+        let mut ended = game.clone();
+        game.command("pass_turn", &Value::Null).unwrap();
+        play(&mut ended, "end-turn");
+        assert_eq!(game.active, ended.active);
+        assert_eq!(game.turn, ended.turn);
+        assert_eq!(game.status(), ended.status());
     }
 
     fn play(game: &mut ChateauNoir, id: &str) {

@@ -10,6 +10,7 @@
 
 mod board;
 mod eval;
+mod ops;
 mod scene;
 #[cfg(test)]
 mod tests;
@@ -402,6 +403,14 @@ impl Game for Renard {
 
     fn view(&self, _viewer: Option<Seat>) -> Scene {
         scene::view(self)
+    }
+
+    fn command(
+        &mut self,
+        name: &str,
+        args: &serde_json::Value,
+    ) -> Result<serde_json::Value, GameError> {
+        ops::command(self, name, args)
     }
 }
 

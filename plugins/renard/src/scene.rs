@@ -68,7 +68,7 @@ pub fn manifest() -> Manifest {
             },
         ],
         hidden_information: false,
-        operations: Vec::new(),
+        operations: crate::ops::specs(),
         rules: Some(Rules::new(
             include_str!("../rules/fr.md"),
             include_str!("../rules/en.md"),

@@ -388,3 +388,38 @@ fn op_draw_card_takes_the_top_of_the_pile_as_a_draw_does_ca_t1() {
     assert_eq!(cmd(&mut g, "draw_card", json!({"seat": 1})), Value::Null);
     assert!(g.command("draw_card", &json!({"seat": 2})).is_err());
 }
+
+#[test]
+fn op_pass_turn_ends_the_turn_as_pass_does_ca_t1() {
+    let mut g = game(3);
+    let seat = g.turn;
+    cmd(&mut g, "pass_turn", json!(null));
+    assert_eq!(g.turn(), ((seat + 1) % 3, 2));
+    // After one action of two.
+    let seat = g.turn;
+    play(&mut g, seat, "draw");
+    assert_eq!(g.turn(), (seat, 1));
+    cmd(&mut g, "pass_turn", json!(null));
+    assert_eq!(g.turn(), ((seat + 1) % 3, 2));
+    assert_eq!(g.status(), Status::to_act((seat + 1) % 3));
+    // A pending arrival effect stays for its script.
+    cmd(&mut g, "enable_scripted_effects", json!(null));
+    let seat = g.turn;
+    hand_of(&mut g, seat, &["marchand"]);
+    play(&mut g, seat, "place-marchand-c3");
+    cmd(&mut g, "pass_turn", json!(null));
+    assert_eq!(g.turn(), ((seat + 1) % 3, 2));
+    let pending = &q(&g, "turn", json!(null))["pending"];
+    assert_eq!(pending["seat"], json!(seat), "{pending}");
+    cmd(&mut g, "end_effect", json!(null));
+    // The turn that reaches the safety limit opens the draw offer; answering comes first.
+    g.turns = DRAW_OFFER_AFTER - 1;
+    cmd(&mut g, "pass_turn", json!(null));
+    assert_eq!(
+        g.status(),
+        Status::ToAct {
+            seats: vec![0, 1, 2]
+        }
+    );
+    assert!(g.command("pass_turn", &json!(null)).is_err());
+}
