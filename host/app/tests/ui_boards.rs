@@ -1,6 +1,7 @@
 //! Boards beyond grids in the window: clicks on points and on hexagons walk the actions' click
 //! paths, as they do on squares. Le Renard et les Poules is played by clicks on its cross of
-//! points; the other layouts are drawn from hand-made scenes.
+//! points; the other layouts are drawn from hand-made scenes. Cards and dice too: a card played
+//! flies from the hand to the table, and a die drawn with its face turns when rolled again.
 
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
@@ -209,4 +210,98 @@ fn a_click_selects_the_hexagon_drawn_under_the_pointer() {
         [Target::piece("p"), Target::cell("b", 2, 1)],
         "(2, 1) is next"
     );
+}
+
+/// Cards and a die through the scene drawer alone: a scene the test changes between frames.
+struct Cards {
+    scene: Scene,
+    view: SceneView,
+}
+
+/// Seat 0's hand, a table zone and a die showing face `up` of roll `roll`.
+fn cards_scene(hand: &[&str], table: &[&str], up: u8, roll: u32) -> Scene {
+    let card = |id: &&str| veillee_sdk::Card {
+        id: (*id).into(),
+        face_up: true,
+        title: text(*id, *id),
+        colour: Colour::rgb(200, 60, 60),
+        ..veillee_sdk::Card::default()
+    };
+    let names = ["One", "Two", "Three", "Four", "Five", "Six"];
+    let faces = (1..=6u8)
+        .map(|n| {
+            let name = names[usize::from(n) - 1];
+            veillee_sdk::DieFace::pips(n, Colour::rgb(245, 240, 225), text(name, name))
+        })
+        .collect();
+    let zone = |id: &str, owner, cards: Vec<veillee_sdk::Card>| veillee_sdk::Zone {
+        id: id.into(),
+        title: text(id, id),
+        owner,
+        cards,
+    };
+    let mut scene = Scene::new(text("", ""));
+    scene
+        .zones
+        .push(zone("hand", Some(0), hand.iter().map(card).collect()));
+    scene
+        .zones
+        .push(zone("table", None, table.iter().map(card).collect()));
+    let die = veillee_sdk::Card::die("die", faces, up).rolled(roll);
+    scene.zones.push(zone("dice", None, vec![die]));
+    scene
+}
+
+fn cards_table(scene: Scene) -> Harness<'static, Cards> {
+    let state = Cards {
+        scene,
+        view: SceneView::default(),
+    };
+    Harness::builder()
+        .with_size(egui::vec2(900.0, 700.0))
+        .build_ui_state(
+            |ui, t: &mut Cards| {
+                t.view
+                    .ui(ui, &t.scene, &[], Lang::En, Help::default(), Some(0));
+            },
+            state,
+        )
+}
+
+#[test]
+fn a_card_played_flies_to_the_table_and_a_new_roll_turns_the_drawn_die() {
+    let mut h = cards_table(cards_scene(&["Ace", "King"], &[], 2, 1));
+    h.run();
+    // The die is drawn showing its face, named.
+    assert!(h.query_by_label("Three").is_some(), "the die's face");
+    let from = h.get_by_label("Ace").rect().center();
+    // The ace is played and the die rolled again, to five.
+    h.state_mut().scene = cards_scene(&["King"], &["Ace"], 4, 2);
+    // (What was drawn is read a frame later.)
+    h.step();
+    h.step();
+    let key = "table//Ace";
+    let shown = |h: &Harness<'static, Cards>| h.state().view.motion.drawn_at(key).unwrap().center();
+    let to = h.get_by_label("Ace").rect().center();
+    assert!(from.distance(to) > 50.0, "the hand and the table are apart");
+    assert!(
+        shown(&h).distance(from) < shown(&h).distance(to),
+        "the ace starts from the hand: {:?}, hand {from:?}, table {to:?}",
+        shown(&h)
+    );
+    let turning = h.state().view.motion.rolling(&h.ctx, "dice//die");
+    assert!(
+        turning.is_some_and(|p| p < 1.0),
+        "the die turns: {turning:?}"
+    );
+    for _ in 0..120 {
+        h.step();
+    }
+    assert!(shown(&h).distance(to) < 0.5, "the ace lands on the table");
+    assert_eq!(h.state().view.motion.rolling(&h.ctx, "dice//die"), None);
+    assert!(
+        h.query_by_label("Five").is_some(),
+        "the die shows its new face"
+    );
+    assert!(h.query_by_label("Three").is_none());
 }
