@@ -66,12 +66,91 @@
 //! `veillee_search` (a bot's information-set search inside the plugin, [`crate::search`]) and
 //! `veillee_evaluate` (the game's own evaluation, for the host's search when scripts change
 //! the rules); without them the host searches through the other calls and values an
-//! unfinished game at ½.
+//! unfinished game at ½; 1.9 added the optional custom section [`MANIFEST_SECTION`].
+//!
+//! # The manifest section (1.9)
+//!
+//! A plugin file may carry its manifest — the very JSON `veillee_manifest` answers — in a
+//! custom section named [`MANIFEST_SECTION`], so that a launcher can list the game without
+//! compiling it (compiling a game takes seconds; reading a section, microseconds). The host
+//! treats the section as a claim: it lists the game from it, and refuses the plugin when,
+//! once compiled, its `veillee_manifest` answers anything else. A plugin without the section
+//! is compiled before it is listed, as before 1.9. [`with_manifest_section`] writes it.
 
 /// Major version of the plugin ABI. A host and a plugin must agree on it.
 pub const ABI_MAJOR: u16 = 1;
 /// Minor version of the plugin ABI: additions only.
-pub const ABI_MINOR: u16 = 8;
+pub const ABI_MINOR: u16 = 9;
+
+/// The name of the optional custom section holding the plugin's manifest as JSON (ABI 1.9).
+pub const MANIFEST_SECTION: &str = "veillee-manifest";
+
+/// `module` with `manifest` written into its [`MANIFEST_SECTION`] custom section, as the
+/// JSON `veillee_manifest` answers; a section of that name already there is replaced (so a
+/// file holds one at most). Fails when `module` is not a core WebAssembly module or its
+/// sections do not add up.
+pub fn with_manifest_section(module: &[u8], manifest: &crate::Manifest) -> Result<Vec<u8>, String> {
+    let json = serde_json::to_vec(manifest).map_err(|e| e.to_string())?;
+    let header = module
+        .get(..8)
+        .filter(|h| h.starts_with(b"\0asm") && h[4..] == [1, 0, 0, 0])
+        .ok_or("not a core WebAssembly module (no `\\0asm` version 1 header)")?;
+    let mut out = header.to_vec();
+    let mut at = 8;
+    while at < module.len() {
+        let start = at;
+        let id = module[at];
+        let (size, size_len) = read_leb(&module[at + 1..])
+            .ok_or_else(|| format!("the section at byte {start} has no readable size"))?;
+        let body = at + 1 + size_len;
+        let end = body
+            .checked_add(size as usize)
+            .filter(|&end| end <= module.len())
+            .ok_or_else(|| format!("the section at byte {start} runs past the end of the file"))?;
+        let ours = id == 0
+            && read_leb(&module[body..end]).is_some_and(|(len, len_len)| {
+                module[body + len_len..end].starts_with(MANIFEST_SECTION.as_bytes())
+                    && len as usize == MANIFEST_SECTION.len()
+            });
+        if !ours {
+            out.extend_from_slice(&module[start..end]);
+        }
+        at = end;
+    }
+    let mut name = Vec::new();
+    write_leb(&mut name, MANIFEST_SECTION.len() as u32);
+    name.extend_from_slice(MANIFEST_SECTION.as_bytes());
+    let size = u32::try_from(name.len() + json.len()).map_err(|_| "the manifest is too large")?;
+    out.push(0);
+    write_leb(&mut out, size);
+    out.extend_from_slice(&name);
+    out.extend_from_slice(&json);
+    Ok(out)
+}
+
+/// An unsigned LEB128 `u32` at the start of `bytes`: (value, bytes it took).
+fn read_leb(bytes: &[u8]) -> Option<(u32, usize)> {
+    let mut value = 0u32;
+    for (i, &byte) in bytes.iter().enumerate().take(5) {
+        value |= u32::from(byte & 0x7f).checked_shl(7 * i as u32)?;
+        if byte & 0x80 == 0 {
+            return Some((value, i + 1));
+        }
+    }
+    None
+}
+
+fn write_leb(out: &mut Vec<u8>, mut value: u32) {
+    loop {
+        let byte = (value & 0x7f) as u8;
+        value >>= 7;
+        if value == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
 
 /// The ABI version as `veillee_abi_version` returns it.
 pub const fn encoded_version() -> i32 {
@@ -114,6 +193,87 @@ pub const OPTIONAL_EXPORTS: &[(&str, u16)] = &[
     ("veillee_search", 8),
     ("veillee_evaluate", 8),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{text, Colour, Manifest, SeatInfo};
+
+    fn manifest(id: &str) -> Manifest {
+        Manifest {
+            id: id.into(),
+            name: text("Démo", "Demo"),
+            description: text("", ""),
+            version: "1.0.0".into(),
+            min_players: 1,
+            max_players: 1,
+            seats: vec![SeatInfo {
+                name: text("A", "A"),
+                colour: Colour::rgb(1, 2, 3),
+            }],
+            options: Vec::new(),
+            hidden_information: false,
+            operations: Vec::new(),
+            rules: None,
+        }
+    }
+
+    /// The custom sections of a module, as (name, payload).
+    fn custom_sections(module: &[u8]) -> Vec<(String, Vec<u8>)> {
+        let mut found = Vec::new();
+        let mut at = 8;
+        while at < module.len() {
+            let (size, len) = read_leb(&module[at + 1..]).unwrap();
+            let body = at + 1 + len;
+            let end = body + size as usize;
+            if module[at] == 0 {
+                let (name_len, len) = read_leb(&module[body..]).unwrap();
+                let name = &module[body + len..body + len + name_len as usize];
+                let payload = &module[body + len + name_len as usize..end];
+                found.push((String::from_utf8(name.to_vec()).unwrap(), payload.to_vec()));
+            }
+            at = end;
+        }
+        found
+    }
+
+    /// An empty module with a type section and another custom section.
+    const MODULE: &[u8] = b"\0asm\x01\0\0\0\x01\x01\x00\x00\x05\x04name";
+
+    #[test]
+    fn the_manifest_section_holds_the_manifest_json_once_and_keeps_the_other_sections() {
+        let once = with_manifest_section(MODULE, &manifest("one")).unwrap();
+        let twice = with_manifest_section(&once, &manifest("two")).unwrap();
+        assert!(
+            twice.starts_with(&MODULE[..11]),
+            "the type section is kept first"
+        );
+        let sections = custom_sections(&twice);
+        let names: Vec<&str> = sections.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["name", MANIFEST_SECTION]);
+        let read: Manifest = serde_json::from_slice(&sections[1].1).unwrap();
+        assert_eq!(read, manifest("two"));
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_module_or_whose_sections_overrun_gets_no_section() {
+        let error = with_manifest_section(b"GIF89a..", &manifest("x")).unwrap_err();
+        assert!(error.contains("not a core WebAssembly module"), "{error}");
+        let cut = &MODULE[..MODULE.len() - 2];
+        let error = with_manifest_section(cut, &manifest("x")).unwrap_err();
+        assert!(error.contains("runs past the end"), "{error}");
+    }
+
+    #[test]
+    fn leb128_round_trips() {
+        for value in [0, 1, 127, 128, 300, 16_384, u32::MAX] {
+            let mut bytes = Vec::new();
+            write_leb(&mut bytes, value);
+            assert_eq!(read_leb(&bytes), Some((value, bytes.len())));
+        }
+        assert_eq!(read_leb(&[0x80, 0x80]), None);
+    }
+}
 
 /// The guest side of the ABI, used by [`crate::export_game!`].
 #[doc(hidden)]

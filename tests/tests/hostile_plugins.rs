@@ -1730,6 +1730,112 @@ fn a_session_resumes_once_its_plugin_is_fixed_and_other_rules_under_its_id_are_c
 }
 
 // ---------------------------------------------------------------------------------------
+// The manifest section (ABI 1.9): listed without compiling, held to the code
+// ---------------------------------------------------------------------------------------
+
+/// A plugin that passes the self-check, with `manifest` in its `veillee-manifest` section.
+fn sealed(manifest: &veillee_sdk::Manifest) -> Vec<u8> {
+    let plugin = Wat::good().body("veillee_apply", APPLY_WIN_ONLY).bytes();
+    veillee_sdk::abi::with_manifest_section(&plugin, manifest).unwrap()
+}
+
+fn hostile_manifest() -> veillee_sdk::Manifest {
+    serde_json::from_str(MANIFEST).unwrap()
+}
+
+#[test]
+fn a_manifest_section_is_read_without_compiling_and_a_section_that_lies_is_refused_at_load() {
+    let runtime = runtime();
+    let manifest = hostile_manifest();
+    let bytes = sealed(&manifest);
+    assert_eq!(
+        runtime.declared_manifest("sealed.wasm", &bytes).unwrap(),
+        Some(manifest.clone())
+    );
+    let plain = Wat::good().bytes();
+    assert_eq!(
+        runtime.declared_manifest("plain.wasm", &plain).unwrap(),
+        None
+    );
+    runtime
+        .load("sealed.wasm", &bytes)
+        .expect("its code agrees");
+
+    // Another table size than the code's: the file was changed after it was built.
+    let mut other = manifest.clone();
+    other.max_players = 1;
+    other.seats.truncate(1);
+    let error = runtime
+        .load("lying.wasm", &sealed(&other))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("lying.wasm") && error.contains("`max_players` differs"),
+        "{error}"
+    );
+
+    // A section that is not a manifest: refused before any compiling, in words.
+    let mut garbage = plain.clone();
+    let name = veillee_sdk::abi::MANIFEST_SECTION.as_bytes();
+    garbage.extend([0, (1 + name.len() + 3) as u8, name.len() as u8]);
+    garbage.extend(name);
+    garbage.extend(b"{no");
+    let error = runtime
+        .declared_manifest("garbage.wasm", &garbage)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("not valid manifest JSON"), "{error}");
+}
+
+#[test]
+fn an_installed_game_with_a_section_is_listed_without_compiling_once_its_bytes_passed_the_check() {
+    use veillee_runtime::catalog::{Catalog, Readiness};
+    let dir = tempfile::tempdir().unwrap();
+    let data = veillee_runtime::data_dir::DataDir::at(dir.path());
+    std::fs::create_dir_all(data.plugins()).unwrap();
+    let file = data.plugins().join("sealed.wasm");
+    std::fs::write(&file, sealed(&hostile_manifest())).unwrap();
+    let runtime =
+        || Runtime::with_limits(Some(veillee_tests::temp_cache(&data)), limits()).unwrap();
+
+    // First sight: compiled and self-checked before it is listed.
+    let catalog = Catalog::open(runtime(), data.clone());
+    let entry = catalog.game("hostile").expect("listed once checked");
+    assert_eq!(entry.readiness(), Readiness::Ready);
+
+    // The next start lists it from its section and compiles it when it is played.
+    let catalog = Catalog::scan(runtime(), data.clone());
+    assert_eq!(
+        catalog.game("hostile").map(|e| e.readiness()),
+        Some(Readiness::Listed)
+    );
+    assert_eq!(
+        catalog.game("siege").map(|e| e.readiness()),
+        Some(Readiness::Listed),
+        "built-in games are listed without compiling too"
+    );
+    catalog.engine("hostile").expect("it compiles when played");
+    assert_eq!(
+        catalog.game("hostile").map(|e| e.readiness()),
+        Some(Readiness::Ready)
+    );
+
+    // Replaced behind the launcher's back by bytes whose section says another game: new bytes
+    // are compiled before they are listed, and the lie is refused.
+    let mut other = hostile_manifest();
+    other.max_players = 1;
+    other.seats.truncate(1);
+    std::fs::write(&file, sealed(&other)).unwrap();
+    let catalog = Catalog::open(runtime(), data);
+    assert!(catalog.game("hostile").is_none());
+    let problems = catalog.problems().join("\n");
+    assert!(
+        problems.contains("does not match what its code answers"),
+        "{problems}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
 // The bots' exports (ABI 1.8): answers checked like the others
 // ---------------------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ use super::saved::SavedScreen;
 use super::settings::SettingsScreen;
 use super::setup::SetupScreen;
 use super::widgets::{self, ACCENT, MUTED};
-use super::worker::{Assist, GameInfo, Pick, Reply, Request, Worker};
+use super::worker::{Assist, GameInfo, Pick, Preparation, Reply, Request, Worker};
 use veillee_runtime::data_dir::DataDir;
 
 /// What every screen may use.
@@ -219,6 +219,14 @@ impl App {
                 self.shared.worker.send(Request::Thumbnails);
             }
             Reply::Thumbnails(scenes) => self.shared.thumbnails.extend(scenes),
+            Reply::Prepared(states) => {
+                for (id, state) in states {
+                    if let Some(game) = self.shared.games.iter_mut().find(|g| g.manifest.id == id) {
+                        game.preparation = state;
+                    }
+                }
+            }
+            Reply::Problems(problems) => self.problems = problems,
             Reply::Fonts(fonts) => {
                 if let Some(ctx) = &self.ctx {
                     widgets::add_fallback_fonts(ctx, fonts);
@@ -276,6 +284,10 @@ impl App {
             }
             Nav::Setup(id) => {
                 if let Some(game) = self.shared.games.iter().find(|g| g.manifest.id == id) {
+                    // Its plugin compiles next, while the players sit down.
+                    if game.preparation != Preparation::Ready {
+                        self.shared.worker.send(Request::Prepare(id.clone()));
+                    }
                     self.setup = Some(SetupScreen::new(
                         game,
                         &self.shared.seat_names,

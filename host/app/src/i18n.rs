@@ -94,6 +94,10 @@ strings! {
     Installed => "Installé", "Installed";
     VariantsCount => "{} variante(s)", "{} house rule(s)";
     NoVariants => "Pas de variante", "No house rules";
+    PrepWaiting => "Préparation du jeu en attente…", "Waiting to be prepared…";
+    PrepCompiling => "Préparation du jeu…", "Preparing the game…";
+    PrepReady => "Prêt", "Ready";
+    PrepFailed => "Ce jeu ne peut pas être chargé", "This game cannot be loaded";
     NewGame => "Nouvelle partie", "New game";
     Rules => "Règles", "Rules";
     Uninstall => "Désinstaller", "Uninstall";

@@ -11,6 +11,7 @@ pub mod i18n;
 pub mod lab;
 pub mod library;
 pub mod play;
+pub mod prepare;
 pub mod replay;
 pub mod room;
 pub mod rules;

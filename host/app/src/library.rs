@@ -4,8 +4,8 @@ use egui::{RichText, Ui, Vec2};
 
 use super::app::{Nav, Shared};
 use super::i18n::S;
-use super::widgets::{self, Answer, ACCENT, MUTED};
-use super::worker::{GameInfo, Pick, Request};
+use super::widgets::{self, Answer, ACCENT, DANGER, GOOD, MUTED};
+use super::worker::{GameInfo, Pick, Preparation, Request};
 
 /// The library screen.
 #[derive(Default)]
@@ -273,6 +273,8 @@ fn game_card(
                             lang.f(S::VariantsCount, &[&variants.to_string()])
                         };
                         ui.label(RichText::new(text).small().color(MUTED));
+                        ui.label(RichText::new("·").color(MUTED));
+                        preparation(ui, lang, &game.preparation);
                     });
                     ui.add_space(4.0);
                     // The description, cut to the lines the card has room for (all of it on hover
@@ -310,7 +312,10 @@ fn game_card(
                 )
                 .fill(ACCENT)
                 .min_size(Vec2::new(0.0, 44.0));
-                let response = ui.add(new_game);
+                // A game whose plugin is still compiling can be set up already: it starts as
+                // soon as its plugin is ready.
+                let playable = !matches!(game.preparation, Preparation::Failed(_));
+                let response = ui.add_enabled(playable, new_game);
                 // Screen readers (and tests) hear which game the button starts.
                 let spoken = format!("{} — {}", lang.t(S::NewGame), m.name.get(lang.code()));
                 response
@@ -331,6 +336,28 @@ fn game_card(
         });
     }
     nav
+}
+
+/// Where the game's plugin stands, on its card: compiled, compiling (with a spinner), waiting
+/// its turn, or why it cannot load (in full under the pointer).
+fn preparation(ui: &mut Ui, lang: super::i18n::Lang, state: &Preparation) {
+    match state {
+        Preparation::Ready => {
+            ui.label(RichText::new(lang.t(S::PrepReady)).small().color(GOOD));
+        }
+        Preparation::Waiting | Preparation::Compiling => {
+            ui.add(egui::Spinner::new().size(12.0));
+            let text = match state {
+                Preparation::Compiling => S::PrepCompiling,
+                _ => S::PrepWaiting,
+            };
+            ui.label(RichText::new(lang.t(text)).small().color(MUTED));
+        }
+        Preparation::Failed(why) => {
+            ui.label(RichText::new(lang.t(S::PrepFailed)).small().color(DANGER))
+                .on_hover_text(why);
+        }
+    }
 }
 
 /// The narrowest a game's card gets before a column is dropped.

@@ -11,7 +11,7 @@ use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use veillee_sdk::{Action, GameError, Manifest, Scene, Seat, Setup, Status, Text};
 
 use veillee_runtime::bot;
-use veillee_runtime::catalog::{Catalog, Origin};
+use veillee_runtime::catalog::{Catalog, GameEntry, Origin, Readiness};
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::{EngineError, GameEngine};
 use veillee_runtime::plugin::Runtime;
@@ -23,6 +23,7 @@ use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits
 
 use super::lab::{self, LabNote, LabState};
 use super::thinker::{Job, Thinker, Thought};
+use crate::prepare::{News, Preparer};
 use crate::room::{PhoneSeats, RoomView};
 
 /// Set to anything: never open a native file dialog (tests, systems without a desktop
@@ -106,6 +107,22 @@ pub struct GameInfo {
     pub builtin: bool,
     /// The house rules available for it.
     pub variants: Vec<VariantInfo>,
+    /// Whether its plugin is compiled yet.
+    pub preparation: Preparation,
+}
+
+/// Where a game's plugin stands: the library lists every game at once, and compiles their
+/// plugins in the background, one after the other.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Preparation {
+    /// Compiled: a game starts at once.
+    Ready,
+    /// Waiting for its turn to be compiled (a game started now moves to the front).
+    Waiting,
+    /// Being compiled now.
+    Compiling,
+    /// It could not be compiled, for this reason.
+    Failed(String),
 }
 
 /// One house rule available for a game.
@@ -203,6 +220,10 @@ pub enum Request {
     Phone(veillee_room::PhoneMove),
     /// Give a phone seat a new link, for another phone.
     HandOver(Seat),
+    /// A player opened this game: compile its plugin next.
+    Prepare(String),
+    /// News of the plugins compiling in the background (not sent by the window).
+    Prepared(News),
 }
 
 /// One line of the game log.
@@ -377,7 +398,12 @@ pub enum Reply {
     Fonts(Vec<(String, Vec<u8>)>),
     /// The library changed.
     Games(Vec<GameInfo>),
-    /// Games' starting scenes, by game id (the library draws them).
+    /// Where each game's plugin stands, by game id (sent as they compile).
+    Prepared(Vec<(String, Preparation)>),
+    /// Plugins that failed to load, in words (all of them, as of now).
+    Problems(Vec<String>),
+    /// Games' starting scenes, by game id (the library draws them; a game's comes once its
+    /// plugin is compiled).
     Thumbnails(Vec<(String, Scene)>),
     /// An install ended (game name or the error chain).
     Installed(Result<Text, String>),
@@ -472,18 +498,22 @@ impl Worker {
         let out = reply_sender.clone();
         let ctx = Repaint::default();
         let repaint = ctx.clone();
-        // The worker's own inbox: the thinker's decisions, the lab's notes and phones' moves.
+        // The worker's own inbox: the thinker's decisions, the lab's notes, phones' moves and
+        // the compiler's news.
         let to_self = requests.clone();
         let thread = std::thread::Builder::new()
             .name("veillee-worker".into())
             .spawn(move || {
                 let mut state = State::new(data, to_self);
                 while let Ok(request) = inbox.recv() {
-                    // The thinker's decisions, the lab's notes and phones' moves are not the
-                    // window's requests: no `Finished`.
+                    // The thinker's decisions, the lab's notes, phones' moves and the compiler's
+                    // news are not the window's requests: no `Finished`.
                     let finished = match request {
                         Request::Quit => return,
-                        Request::Thought(_) | Request::Lab(_) | Request::Phone(_) => None,
+                        Request::Thought(_)
+                        | Request::Lab(_)
+                        | Request::Phone(_)
+                        | Request::Prepared(_) => None,
                         _ => Some(Reply::Finished),
                     };
                     let replies = state.handle(request);
@@ -594,9 +624,15 @@ struct State {
     catalog: Option<Catalog>,
     sessions: Option<Sessions>,
     playing: Option<Playing>,
-    /// The worker's own inbox, for the thinker's decisions, the lab's notes and the phones'
-    /// moves (the room forwards them there).
+    /// The worker's own inbox, for the thinker's decisions, the lab's notes, the phones'
+    /// moves (the room forwards them there) and the compiler thread's news.
     to_self: Sender<Request>,
+    /// The plugins being compiled in the background.
+    preparer: Option<Preparer>,
+    /// The plugin being compiled now.
+    compiling: Option<veillee_runtime::catalog::PluginSource>,
+    /// Games started or resumed before their plugin was ready: handled when it is.
+    parked: Vec<(String, Request)>,
 }
 
 type Res<T> = std::result::Result<T, String>;
@@ -613,10 +649,19 @@ impl State {
             sessions: None,
             playing: None,
             to_self,
+            preparer: None,
+            compiling: None,
+            parked: Vec::new(),
         }
     }
 
     fn handle(&mut self, request: Request) -> Vec<Reply> {
+        if let Some(game) = self.waits_for_plugin(&request) {
+            // Its plugin is still compiling: it goes first, and the request waits for it.
+            self.prepare_first(&game);
+            self.parked.push((game, request));
+            return Vec::new();
+        }
         // A change to the game makes a running search stale (undo, redo, a move, back): its
         // decision will be dropped.
         if matches!(
@@ -630,7 +675,7 @@ impl State {
         match request {
             Request::Fonts => vec![Reply::Fonts(fallback_fonts())],
             Request::Open => self.open(),
-            Request::Thumbnails => vec![Reply::Thumbnails(self.thumbnails())],
+            Request::Thumbnails => vec![Reply::Thumbnails(self.thumbnails(|_| true))],
             Request::Install(path) => {
                 let result = self.install(&path);
                 vec![Reply::Installed(result), Reply::Games(self.games())]
@@ -707,6 +752,125 @@ impl State {
                 }
                 vec![self.reply_game(|s| s.view(Vec::new()))]
             }
+            Request::Prepare(game) => {
+                self.prepare_first(&game);
+                vec![]
+            }
+            Request::Prepared(news) => self.prepared(news),
+        }
+    }
+
+    /// The game whose plugin a request needs and that is not compiled yet (it will be soon,
+    /// by the compiler thread): starting, resuming, replaying it or testing a rule waits for
+    /// that.
+    fn waits_for_plugin(&self, request: &Request) -> Option<String> {
+        let game = match request {
+            Request::Start { game, .. } => game.clone(),
+            Request::Resume(id) | Request::Replay { id, .. } => {
+                self.sessions().ok()?.get(*id).ok()?.game
+            }
+            Request::TestRule { game, .. } => game.clone(),
+            _ => return None,
+        };
+        let entry = self.catalog.as_ref()?.game(&game)?;
+        let queued = self.preparer.is_some() && entry.readiness() == Readiness::Listed;
+        queued.then_some(game)
+    }
+
+    /// Moves a game's plugin to the front of the compiler's line.
+    fn prepare_first(&self, game: &str) {
+        let (Some(preparer), Some(catalog)) = (&self.preparer, &self.catalog) else {
+            return;
+        };
+        if let Some(entry) = catalog.game(game) {
+            preparer.first(|source| source.same(entry.source()));
+        }
+    }
+
+    /// Starts compiling, in the background, every plugin the catalog listed without it.
+    fn start_preparing(&mut self) {
+        let Some(catalog) = &self.catalog else { return };
+        let waiting = catalog.waiting();
+        if waiting.is_empty() {
+            return;
+        }
+        let inbox = self.to_self.clone();
+        self.preparer = Some(Preparer::start(
+            catalog.runtime().clone(),
+            waiting,
+            move |news| inbox.send(Request::Prepared(news)).is_ok(),
+        ));
+    }
+
+    /// The compiler thread's news: the cards change, new games may appear, and the games
+    /// that waited for this plugin start.
+    fn prepared(&mut self, news: News) -> Vec<Reply> {
+        let Some(catalog) = &mut self.catalog else {
+            return Vec::new();
+        };
+        let mut replies = Vec::new();
+        match news {
+            News::Started(source) => self.compiling = Some(source),
+            News::Done(source, result) => {
+                self.compiling = None;
+                let listed = catalog.games().len();
+                let problems = catalog.problems().len();
+                catalog.add_compiled(&source, *result);
+                if catalog.games().len() != listed {
+                    // The window asks for the thumbnails of the games it lists.
+                    replies.push(Reply::Games(self.games()));
+                } else {
+                    let thumbnail = self.thumbnails(|entry| entry.source().same(&source));
+                    if !thumbnail.is_empty() {
+                        replies.push(Reply::Thumbnails(thumbnail));
+                    }
+                }
+                let catalog = self.catalog.as_ref().expect("checked above");
+                if catalog.problems().len() != problems {
+                    replies.push(Reply::Problems(catalog.problems().to_vec()));
+                }
+                let (ready, parked): (Vec<_>, Vec<_>) = std::mem::take(&mut self.parked)
+                    .into_iter()
+                    .partition(|(game, _)| {
+                        catalog
+                            .game(game)
+                            .is_none_or(|e| e.readiness() != Readiness::Listed)
+                    });
+                self.parked = parked;
+                for (_, request) in ready {
+                    replies.extend(self.handle(request));
+                }
+            }
+        }
+        replies.insert(0, Reply::Prepared(self.preparations()));
+        replies
+    }
+
+    /// Where each game's plugin stands.
+    fn preparations(&self) -> Vec<(String, Preparation)> {
+        let Some(catalog) = &self.catalog else {
+            return Vec::new();
+        };
+        catalog
+            .games()
+            .iter()
+            .map(|entry| (entry.manifest().id.clone(), self.preparation(entry)))
+            .collect()
+    }
+
+    fn preparation(&self, entry: &GameEntry) -> Preparation {
+        match entry.readiness() {
+            Readiness::Ready => Preparation::Ready,
+            Readiness::Failed(why) => Preparation::Failed(why),
+            Readiness::Listed
+                if self
+                    .compiling
+                    .as_ref()
+                    .is_some_and(|c| c.same(entry.source())) =>
+            {
+                Preparation::Compiling
+            }
+            Readiness::Listed => Preparation::Waiting,
         }
     }
 
@@ -751,9 +915,11 @@ impl State {
         let mut problems = Vec::new();
         match Runtime::new(Some(self.data.compiled_cache())) {
             Ok(runtime) => {
-                let catalog = Catalog::open(runtime, self.data.clone());
+                // Listed without compiling anything; the plugins compile in the background.
+                let catalog = Catalog::scan(runtime, self.data.clone());
                 problems.extend(catalog.problems().iter().cloned());
                 self.catalog = Some(catalog);
+                self.start_preparing();
             }
             Err(error) => problems.push(format!("{error:#}")),
         }
@@ -790,15 +956,17 @@ impl State {
                     manifest,
                     builtin: entry.origin == Origin::Builtin,
                     variants,
+                    preparation: self.preparation(entry),
                 }
             })
             .collect()
     }
 
     /// Each game's scene at the start of a game for its fewest players, as a spectator sees
-    /// it (with the game's own scripts: Castel deals in its cards script). A game that cannot
-    /// start is left without a picture.
-    fn thumbnails(&self) -> Vec<(String, Scene)> {
+    /// it (with the game's own scripts: Castel deals in its cards script), for the games whose
+    /// plugin is compiled (the others' come as they are, see [`State::prepared`]). A game that
+    /// cannot start is left without a picture.
+    fn thumbnails(&self, wanted: impl Fn(&GameEntry) -> bool) -> Vec<(String, Scene)> {
         let Some(catalog) = &self.catalog else {
             return Vec::new();
         };
@@ -806,6 +974,7 @@ impl State {
         catalog
             .games()
             .iter()
+            .filter(|entry| entry.readiness() == Readiness::Ready && wanted(entry))
             .filter_map(|entry| {
                 let manifest = entry.manifest();
                 let plugin = catalog.engine(&manifest.id).ok()?;

@@ -1181,7 +1181,15 @@ fn a_game_with_nothing_private_to_one_seat_never_blanks_the_board_between_two_hu
         if seats_seen.len() >= 3 {
             break;
         }
-        let action = view.actions[0].id.clone();
+        // RN-T2: a knight may step « aussi loin que vous voulez », back and forth too: stop
+        // when stopping is offered, so that the turn passes whatever the session's seed.
+        let action = view
+            .actions
+            .iter()
+            .find(|a| a.id == "stop")
+            .unwrap_or(&view.actions[0])
+            .id
+            .clone();
         h.state_mut()
             .shared
             .worker

@@ -247,12 +247,12 @@ pub enum Command {
     },
     /// Measure wasm vs native speed and the compiled-code cache.
     Bench {
-        /// Built-in game id.
-        #[arg(default_value = "siege")]
+        /// Built-in game id, or `all` for every built-in game.
+        #[arg(default_value = "all")]
         game: String,
-        /// Random playouts per build.
-        #[arg(long, default_value_t = 2_000)]
-        playouts: u32,
+        /// Random playouts per build (default: about 1,000,000 moves' worth, 20 to 20,000).
+        #[arg(long)]
+        playouts: Option<u32>,
         /// Print JSON.
         #[arg(long)]
         json: bool,

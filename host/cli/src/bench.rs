@@ -1,20 +1,86 @@
 //! `veillee bench`.
 
-use crate::term::{self, outln};
+use serde::Serialize;
 
-pub fn run(game: &str, playouts: u32, json: bool) -> anyhow::Result<()> {
-    let report = veillee_runtime::bench::run(game, playouts)?;
-    // The bots' search inside the plugin: iterations per second, wasm against native.
-    let search = veillee_runtime::bench_search::run_search(game, 20, 600)?;
+use crate::term::{self, outln};
+use veillee_runtime::bench::{self, BenchReport};
+use veillee_runtime::bench_search::{self, SearchBenchReport};
+
+/// One game's figures.
+#[derive(Serialize)]
+struct GameFigures {
+    /// Random playouts, wasm against native; loading and calling the plugin.
+    #[serde(flatten)]
+    playouts: BenchReport,
+    /// The bots' search inside the plugin, wasm against native.
+    search: SearchBenchReport,
+}
+
+pub fn run(game: &str, playouts: Option<u32>, json: bool) -> anyhow::Result<()> {
+    let ids: Vec<&str> = if game == "all" {
+        veillee_runtime::builtin::BUILTIN_PLUGINS
+            .iter()
+            .map(|(id, _)| *id)
+            .collect()
+    } else {
+        anyhow::ensure!(
+            veillee_runtime::builtin::plugin_bytes(game).is_some(),
+            "`{game}` is not a built-in game; bench takes a built-in game's id, or `all`"
+        );
+        vec![game]
+    };
+    // A first start comes first, before anything of this run is compiled or warm.
+    let startup = bench::run_startup()?;
+    let games = ids
+        .iter()
+        .map(|id| {
+            Ok(GameFigures {
+                playouts: bench::run(id, playouts)?,
+                search: bench_search::run_search(id, 20, 600)?,
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
     // Sessions need a long game: Château Noir's random games run to thousands of moves.
-    let sessions = veillee_runtime::bench::run_sessions("chateau-noir", 1000)?;
+    let sessions = bench::run_sessions("chateau-noir", 1000)?;
     // An imported 1M-move session once made every later command seconds slower.
-    let store = veillee_runtime::bench::run_store_open(20, 1_000_000)?;
+    let store = bench::run_store_open(20, 1_000_000)?;
     if json {
-        let both = serde_json::json!({ "plugin": report, "search": search, "sessions": sessions, "store": store });
-        outln!("{}", term::json(&serde_json::to_string_pretty(&both)?));
+        let all = serde_json::json!({
+            "date": jiff::Zoned::now().date().to_string(),
+            "machine": bench::machine(),
+            "startup": startup,
+            "games": games,
+            "sessions": sessions,
+            "store": store,
+        });
+        outln!("{}", term::json(&serde_json::to_string_pretty(&all)?));
         return Ok(());
     }
+    outln!(
+        "first start, empty data directory: {} games listed in {:.1} ms (nothing compiled); {} playable {:.0} ms later; all compiled {:.0} ms later; a later start lists and loads them all in {:.1} ms",
+        startup.games,
+        startup.list_ms,
+        startup.first_game,
+        startup.first_game_ms,
+        startup.all_games_ms,
+        startup.cached_all_games_ms
+    );
+    for figures in &games {
+        print_game(&figures.playouts);
+        print_search(&figures.search);
+    }
+    outln!(
+        "sessions ({}, {} moves): durable save p50 {:.2} ms, p99 {:.2} ms (goal ≤ 5); resume {:.1} ms (goal ≤ 50), full replay {:.1} ms",
+        sessions.game, sessions.moves, sessions.save_p50_ms, sessions.save_p99_ms, sessions.resume_ms, sessions.full_replay_ms
+    );
+    outln!(
+        "store open ({} small sessions): {:.1} ms; with a {}-move session added: {:.1} ms (×{:.1}, sled's page table); reading every record, as opening once did: {:.0} ms",
+        store.small_sessions, store.open_small_ms, store.long_session_moves, store.open_long_ms, store.open_ratio, store.read_every_record_ms
+    );
+    Ok(())
+}
+
+fn print_game(report: &BenchReport) {
     outln!(
         "{} — {} random playouts per build ({} moves), same seeds",
         report.game,
@@ -50,6 +116,9 @@ pub fn run(game: &str, playouts: u32, json: bool) -> anyhow::Result<()> {
         report.wasm_call_us,
         report.native_call_us
     );
+}
+
+fn print_search(search: &SearchBenchReport) {
     outln!(
         "  bots' search      {:>9.3} s wasm, {:.3} s native ({} positions, {} iterations): ratio wasm/native {:.2}; {:.0} iterations/s wasm, {:.0} native",
         search.wasm_seconds,
@@ -60,13 +129,4 @@ pub fn run(game: &str, playouts: u32, json: bool) -> anyhow::Result<()> {
         search.wasm_iterations_per_second,
         search.native_iterations_per_second
     );
-    outln!(
-        "sessions ({}, {} moves): durable save p50 {:.2} ms, p99 {:.2} ms (goal ≤ 5); resume {:.1} ms (goal ≤ 50), full replay {:.1} ms",
-        sessions.game, sessions.moves, sessions.save_p50_ms, sessions.save_p99_ms, sessions.resume_ms, sessions.full_replay_ms
-    );
-    outln!(
-        "store open ({} small sessions): {:.1} ms; with a {}-move session added: {:.1} ms (×{:.1}, sled's page table); reading every record, as opening once did: {:.0} ms",
-        store.small_sessions, store.open_small_ms, store.long_session_moves, store.open_long_ms, store.open_ratio, store.read_every_record_ms
-    );
-    Ok(())
 }

@@ -3,6 +3,7 @@
 //! reference and the benchmark baseline.
 //!
 //! **Invariant: the launcher only ever plays the embedded wasm builds; the native builds serve
+//! the listing of the built-in games before their plugins are compiled (their manifests),
 //! checks and benchmarks.**
 
 pub mod builtin;

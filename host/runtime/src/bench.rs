@@ -43,16 +43,25 @@ pub struct BenchReport {
     pub native_call_us: f64,
 }
 
-/// Runs the benchmark for a built-in game.
-pub fn run(game: &str, playouts: u32) -> anyhow::Result<BenchReport> {
+/// Moves each build plays when the number of playouts is not given: a few seconds a game
+/// (Siège's random games are 47 moves long, Le Château du roc noir's 5000).
+const TARGET_MOVES: u64 = 1_000_000;
+
+/// Runs the benchmark for a built-in game: `playouts` random playouts per build, or (`None`)
+/// as many as make about [`TARGET_MOVES`] moves, between 20 and 20,000.
+pub fn run(game: &str, playouts: Option<u32>) -> anyhow::Result<BenchReport> {
     let bytes = crate::builtin::plugin_bytes(game)
         .with_context(|| format!("`{game}` is not a built-in game"))?;
     let mut native = native_engine(game).with_context(|| format!("no native build of `{game}`"))?;
     let (cold, cold_child, cached, mut wasm) = load_times(game, bytes)?;
 
     // Warm both up once, then interleave rounds so that noise hits both alike.
-    time_playouts(&mut *native, 0, 10)?;
+    let (_, warm_moves) = time_playouts(&mut *native, 0, 10)?;
     time_playouts(&mut wasm, 0, 10)?;
+    let playouts = playouts.unwrap_or_else(|| {
+        let per_playout = (warm_moves / 10).max(1);
+        (TARGET_MOVES / per_playout).clamp(20, 20_000) as u32
+    });
     let (mut native_time, mut wasm_time, mut moves) = (Duration::ZERO, Duration::ZERO, 0);
     let rounds = 5;
     let per_round = playouts.div_ceil(rounds);
@@ -155,6 +164,114 @@ fn time_calls(engine: &mut dyn GameEngine) -> anyhow::Result<Duration> {
     let elapsed = started.elapsed() / calls;
     engine.drop_game(game);
     Ok(elapsed)
+}
+
+/// First start: what a player waits for on an empty data directory (nothing compiled yet).
+#[derive(Clone, Debug, Serialize)]
+pub struct StartupReport {
+    /// Games listed.
+    pub games: usize,
+    /// Milliseconds from nothing to the catalog listing every game: the built-in games are
+    /// listed from their manifest sections, nothing is compiled (what the window's library
+    /// waits for, besides opening the database).
+    pub list_ms: f64,
+    /// The first game listed, the one timed next.
+    pub first_game: String,
+    /// Milliseconds from the list to that game playable: its plugin compiled, started, and a
+    /// game created in it.
+    pub first_game_ms: f64,
+    /// Milliseconds from the list to every game compiled, one after the other as the window's
+    /// background compiler does them: what listing waited for before the manifest sections.
+    pub all_games_ms: f64,
+    /// Milliseconds to list every game again once their compiled code is cached (a later
+    /// start), each plugin loaded from the cache.
+    pub cached_all_games_ms: f64,
+}
+
+/// Times a first start on an empty data directory and compiled-code cache: listing, the
+/// first game playable, every game compiled; then listing and loading everything again from
+/// the cache. In-process, as the window's worker does it.
+pub fn run_startup() -> anyhow::Result<StartupReport> {
+    use crate::catalog::Catalog;
+    use crate::data_dir::DataDir;
+
+    let root = std::env::temp_dir().join(format!("veillee-bench-startup-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let cache = || CacheConfig {
+        dir: root.join("cache"),
+        key_file: root.join("key"),
+    };
+    let data = DataDir::at(root.join("data"));
+    let started = Instant::now();
+    let catalog = Catalog::scan(Runtime::new(Some(cache()))?, data.clone());
+    let list = started.elapsed();
+    anyhow::ensure!(
+        catalog.problems().is_empty(),
+        "the built-in games did not list cleanly: {}",
+        catalog.problems().join("; ")
+    );
+    let first = catalog
+        .games()
+        .first()
+        .context("no game is listed")?
+        .manifest()
+        .clone();
+    let started = Instant::now();
+    let mut engine = catalog.engine(&first.id)?;
+    let game = engine.create(&Setup::new(first.min_players, 1))?;
+    let first_game = started.elapsed();
+    engine.drop_game(game);
+    for entry in catalog.games() {
+        catalog.engine(&entry.manifest().id)?;
+    }
+    let all = started.elapsed();
+    let games = catalog.games().len();
+    drop(catalog);
+    let started = Instant::now();
+    let catalog = Catalog::scan(Runtime::new(Some(cache()))?, data);
+    for entry in catalog.games() {
+        catalog.engine(&entry.manifest().id)?;
+    }
+    let cached = started.elapsed();
+    let _ = std::fs::remove_dir_all(&root);
+    Ok(StartupReport {
+        games,
+        list_ms: list.as_secs_f64() * 1e3,
+        first_game: first.id,
+        first_game_ms: first_game.as_secs_f64() * 1e3,
+        all_games_ms: all.as_secs_f64() * 1e3,
+        cached_all_games_ms: cached.as_secs_f64() * 1e3,
+    })
+}
+
+/// The machine the figures were measured on.
+#[derive(Clone, Debug, Serialize)]
+pub struct Machine {
+    /// The processor's model name, as the system gives it.
+    pub cpu: String,
+    /// Threads this process may run at once.
+    pub threads: usize,
+    /// Operating system and architecture.
+    pub os: String,
+}
+
+/// What this machine is (the processor's name from `/proc/cpuinfo` where there is one).
+pub fn machine() -> Machine {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines().find_map(|l| {
+                l.strip_prefix("model name")?
+                    .split_once(':')
+                    .map(|(_, v)| v.trim().to_string())
+            })
+        })
+        .unwrap_or_else(|| "unknown".into());
+    Machine {
+        cpu,
+        threads: std::thread::available_parallelism().map_or(1, usize::from),
+        os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
+    }
 }
 
 /// Session figures: what a player waits for when a move is saved, and to resume.

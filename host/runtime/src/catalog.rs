@@ -1,9 +1,20 @@
 //! The games Veillée knows: the built-in plugins and the ones the user installed.
 //!
-//! A broken installed plugin never stops the launcher: it is left out and reported.
+//! Listing a game does not compile it. A built-in game is listed from its native build's
+//! manifest (the same source as its plugin), an installed plugin that declares its manifest in
+//! a `veillee-manifest` section (ABI 1.9) from that section; either is compiled the first time
+//! it is played ([`Catalog::engine`]) — or, in the window, in the
+//! background ([`Catalog::waiting`], [`PluginSource::compile`], [`Catalog::add_compiled`]);
+//! compiling checks what was listed against the plugin's own manifest. A plugin without the
+//! section, and an installed plugin whose exact bytes have not passed the self-check yet, is
+//! compiled (and self-checked) before it is listed ([`Catalog::compile_unlisted`]).
+//!
+//! A broken plugin never stops the launcher: it is left out and reported.
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::OnceLock;
 
 use anyhow::{bail, Context};
 use veillee_sdk::Manifest;
@@ -12,7 +23,7 @@ use crate::builtin::BUILTIN_PLUGINS;
 use crate::conformance::{self, CheckConfig};
 use crate::data_dir::DataDir;
 use crate::engine::GameEngine;
-use crate::plugin::{Plugin, Runtime};
+use crate::plugin::{content_hash, Plugin, Runtime};
 
 /// The largest plugin file read: the built-in games are a few hundred kilobytes. The sandbox
 /// applies its own, finer limits to what it compiles.
@@ -43,23 +54,135 @@ impl Origin {
     }
 }
 
+/// A plugin file as found: what messages call it, where it comes from, its bytes. Cheap to
+/// clone and `Send`, so that it can be compiled on another thread
+/// ([`PluginSource::compile`]) and the result handed back ([`Catalog::add_compiled`]).
+#[derive(Clone)]
+pub struct PluginSource {
+    name: String,
+    origin: Origin,
+    bytes: Arc<[u8]>,
+    hash: String,
+    /// An installed file whose exact bytes have not passed the self-check yet.
+    self_check: bool,
+    /// Its place in the catalog's order (built-in games first, then installed files).
+    order: usize,
+}
+
+impl std::fmt::Debug for PluginSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PluginSource")
+            .field("name", &self.name)
+            .field("origin", &self.origin)
+            .field("hash", &self.hash)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PluginSource {
+    /// What error messages call it: a built-in game's folder, an installed file's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Where it comes from.
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    /// SHA-256 of its bytes.
+    pub fn hash(&self) -> &str {
+        &self.hash
+    }
+
+    /// Whether `other` is the same file (same origin, same bytes).
+    pub fn same(&self, other: &PluginSource) -> bool {
+        self.origin == other.origin && self.hash == other.hash
+    }
+
+    /// Compiles the plugin (or fetches it from the compiled-code cache) and starts it, under
+    /// the compile budget for an installed file; runs the self-check when these bytes have
+    /// not passed it yet. Any thread may call it; the catalog takes the result with
+    /// [`Catalog::add_compiled`].
+    pub fn compile(&self, runtime: &Runtime) -> anyhow::Result<Plugin> {
+        let mut plugin = match &self.origin {
+            Origin::Builtin => {
+                let plugin = runtime
+                    .load_builtin(&self.name, &self.bytes)
+                    .with_context(|| format!("built-in game {} could not be loaded", self.name))?;
+                // Listed from the native build: the plugin must be the same game.
+                if builtin_manifest(&self.name).as_ref() != Some(plugin.manifest()) {
+                    bail!(
+                        "built-in game {}: its plugin's manifest is not its native build's; \
+                         rebuild Veillée",
+                        self.name
+                    );
+                }
+                plugin
+            }
+            Origin::Installed(_) => runtime.load(&self.name, &self.bytes)?,
+        };
+        if self.self_check {
+            let Origin::Installed(file) = &self.origin else {
+                unreachable!("only installed files are self-checked")
+            };
+            self_check(&mut plugin).with_context(|| {
+                format!(
+                    "{} failed its self-check game and is left out; install a working version",
+                    file.display()
+                )
+            })?;
+            runtime.note(plugin.hash(), SELF_CHECK_NOTE);
+        }
+        Ok(plugin)
+    }
+}
+
 /// One playable game.
 pub struct GameEntry {
     /// Where it comes from.
     pub origin: Origin,
-    /// The loaded plugin; [`Catalog::engine`] hands out fresh instances of it.
-    plugin: Plugin,
+    manifest: Manifest,
+    source: PluginSource,
+    /// The compiled plugin once compiled ([`Catalog::engine`] hands out fresh instances of
+    /// it), or why it could not be.
+    plugin: OnceLock<Result<Plugin, String>>,
+}
+
+/// Whether a listed game can be played yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Readiness {
+    /// Listed from its manifest section; not compiled yet.
+    Listed,
+    /// Compiled: a game starts at once.
+    Ready,
+    /// Compiling failed, for this reason.
+    Failed(String),
 }
 
 impl GameEntry {
     /// The game's manifest.
     pub fn manifest(&self) -> &Manifest {
-        self.plugin.manifest()
+        &self.manifest
     }
 
     /// SHA-256 of the plugin file.
     pub fn hash(&self) -> &str {
-        self.plugin.hash()
+        &self.source.hash
+    }
+
+    /// The plugin file.
+    pub fn source(&self) -> &PluginSource {
+        &self.source
+    }
+
+    /// Whether it is compiled yet.
+    pub fn readiness(&self) -> Readiness {
+        match self.plugin.get() {
+            None => Readiness::Listed,
+            Some(Ok(_)) => Readiness::Ready,
+            Some(Err(why)) => Readiness::Failed(why.clone()),
+        }
     }
 }
 
@@ -68,31 +191,50 @@ pub struct Catalog {
     runtime: Runtime,
     data: DataDir,
     entries: Vec<GameEntry>,
+    /// Plugins that must be compiled before they can be listed.
+    unlisted: Vec<PluginSource>,
     problems: Vec<String>,
 }
 
 impl Catalog {
-    /// Loads every built-in and installed plugin. Plugins that fail to load are left out and
-    /// listed in [`Catalog::problems`].
+    /// Every built-in and installed game, listed: plugins with a manifest section are listed
+    /// from it (compiled when first played), the others are compiled now. Plugins that fail
+    /// are left out and listed in [`Catalog::problems`].
     pub fn open(runtime: Runtime, data: DataDir) -> Catalog {
+        let mut catalog = Catalog::scan(runtime, data);
+        catalog.compile_unlisted();
+        catalog
+    }
+
+    /// The games that can be listed without compiling anything: the built-in games and the
+    /// installed plugins whose manifest section was already checked (these exact bytes passed
+    /// the self-check). The rest waits in [`Catalog::waiting`]. Reads every plugin file and
+    /// its sections; compiles nothing.
+    pub fn scan(runtime: Runtime, data: DataDir) -> Catalog {
         let mut catalog = Catalog {
             runtime,
             data,
             entries: Vec::new(),
+            unlisted: Vec::new(),
             problems: Vec::new(),
         };
         if let Some(problem) = catalog.runtime.cache_problem() {
             catalog.problems.push(problem.to_string());
         }
+        let mut order = 0;
         for (name, bytes) in BUILTIN_PLUGINS {
-            match catalog.runtime.load_builtin(name, bytes) {
-                Ok(plugin) => catalog.entries.push(GameEntry {
-                    origin: Origin::Builtin,
-                    plugin,
-                }),
-                Err(e) => catalog
-                    .problems
-                    .push(format!("built-in game {name} could not be loaded: {e}")),
+            let source = PluginSource {
+                name: name.to_string(),
+                origin: Origin::Builtin,
+                bytes: Arc::from(*bytes),
+                hash: content_hash(bytes),
+                self_check: false,
+                order,
+            };
+            order += 1;
+            match builtin_manifest(name) {
+                Some(manifest) => catalog.list(source, manifest, None),
+                None => catalog.unlisted.push(source),
             }
         }
         let found = installed_files(&catalog.data.plugins());
@@ -103,41 +245,122 @@ impl Catalog {
                 .map(|e| format!("installed plugin {e}; skipped")),
         );
         for file in found.files {
-            match catalog.load_installed(&file) {
-                Ok(entry) => catalog.entries.push(entry),
+            let bytes = match veillee_files::read_bounded(&file, MAX_PLUGIN_BYTES)
+                .with_context(|| "cannot read an installed plugin".to_string())
+            {
+                Ok(bytes) => bytes,
+                Err(e) => {
+                    catalog.problems.push(format!("{e:#}"));
+                    continue;
+                }
+            };
+            let hash = content_hash(&bytes);
+            let source = PluginSource {
+                name: file_stem(&file),
+                origin: Origin::Installed(file),
+                self_check: !catalog.runtime.noted(&hash, SELF_CHECK_NOTE),
+                bytes: Arc::from(bytes),
+                hash,
+                order,
+            };
+            order += 1;
+            match catalog
+                .runtime
+                .declared_manifest(&source.name, &source.bytes)
+            {
+                Ok(Some(manifest)) if !source.self_check => {
+                    if let Err(e) = catalog.check_installed_id(&source, &manifest) {
+                        catalog.problems.push(format!("{e:#}"));
+                    } else {
+                        catalog.list(source, manifest, None);
+                    }
+                }
+                Ok(_) => catalog.unlisted.push(source),
                 Err(e) => catalog.problems.push(format!("{e:#}")),
             }
         }
         catalog
     }
 
-    /// Loads an installed plugin: compiled under the compile budget, and self-checked the
-    /// first time these exact bytes are seen (a file replaced behind the launcher's back —
-    /// same id, other rules — is checked like a fresh install before it is offered).
-    fn load_installed(&self, file: &Path) -> anyhow::Result<GameEntry> {
-        let bytes = veillee_files::read_bounded(file, MAX_PLUGIN_BYTES)
-            .with_context(|| "cannot read an installed plugin".to_string())?;
-        let mut plugin = self.runtime.load(&file_stem(file), &bytes)?;
-        if self.builtin(&plugin.manifest().id).is_some() {
-            bail!(
-                "{} is ignored: its game id `{}` is a built-in game's",
-                file.display(),
-                plugin.manifest().id
-            );
+    /// Compiles, one after the other, the plugins that cannot be listed without it (see
+    /// [`Catalog::scan`]), and lists those that load.
+    pub fn compile_unlisted(&mut self) {
+        for source in std::mem::take(&mut self.unlisted) {
+            let result = source.compile(&self.runtime);
+            self.unlisted.push(source.clone());
+            self.add_compiled(&source, result);
         }
-        if !self.runtime.noted(plugin.hash(), SELF_CHECK_NOTE) {
-            self_check(&mut plugin).with_context(|| {
-                format!(
-                    "{} failed its self-check game and is left out; install a working version",
-                    file.display()
-                )
-            })?;
-            self.runtime.note(plugin.hash(), SELF_CHECK_NOTE);
+    }
+
+    /// The plugins not compiled yet, listed ones first (in the catalog's order), then those
+    /// that wait to be listed: what a front end compiles in the background, each with
+    /// [`PluginSource::compile`].
+    pub fn waiting(&self) -> Vec<PluginSource> {
+        self.entries
+            .iter()
+            .filter(|e| e.plugin.get().is_none())
+            .map(|e| e.source.clone())
+            .chain(self.unlisted.iter().cloned())
+            .collect()
+    }
+
+    /// Takes the result of compiling `source` (on any thread): a listed game becomes ready
+    /// (or failed), a plugin that waited to be listed is listed (or reported). A result for a
+    /// file the catalog no longer has (uninstalled meanwhile) is dropped.
+    pub fn add_compiled(&mut self, source: &PluginSource, result: anyhow::Result<Plugin>) {
+        if let Some(entry) = self.entries.iter().find(|e| e.source.same(source)) {
+            let _ = entry.plugin.set(result.map_err(|e| format!("{e:#}")));
+            return;
         }
-        Ok(GameEntry {
-            origin: Origin::Installed(file.to_path_buf()),
-            plugin,
-        })
+        let Some(at) = self.unlisted.iter().position(|s| s.same(source)) else {
+            return;
+        };
+        let source = self.unlisted.remove(at);
+        let listed = result.and_then(|plugin| {
+            let manifest = plugin.manifest().clone();
+            self.check_installed_id(&source, &manifest)?;
+            Ok((plugin, manifest))
+        });
+        match listed {
+            Ok((plugin, manifest)) => self.list(source, manifest, Some(plugin)),
+            Err(e) => self.problems.push(format!("{e:#}")),
+        }
+    }
+
+    /// Adds a game to the list, in the catalog's order.
+    fn list(&mut self, source: PluginSource, manifest: Manifest, plugin: Option<Plugin>) {
+        let at = self
+            .entries
+            .iter()
+            .position(|e| e.source.order > source.order)
+            .unwrap_or(self.entries.len());
+        let cell = OnceLock::new();
+        if let Some(plugin) = plugin {
+            let _ = cell.set(Ok(plugin));
+        }
+        self.entries.insert(
+            at,
+            GameEntry {
+                origin: source.origin.clone(),
+                manifest,
+                source,
+                plugin: cell,
+            },
+        );
+    }
+
+    /// An installed plugin may not take a built-in game's id.
+    fn check_installed_id(&self, source: &PluginSource, manifest: &Manifest) -> anyhow::Result<()> {
+        if let Origin::Installed(file) = &source.origin {
+            if self.builtin(&manifest.id).is_some() {
+                bail!(
+                    "{} is ignored: its game id `{}` is a built-in game's",
+                    file.display(),
+                    manifest.id
+                );
+            }
+        }
+        Ok(())
     }
 
     /// The games.
@@ -166,7 +389,8 @@ impl Catalog {
             .find(|e| e.origin == Origin::Builtin && e.manifest().id == id)
     }
 
-    /// A fresh engine for a game, or an error listing the games there are.
+    /// A fresh engine for a game — compiling its plugin first if that was not done yet —
+    /// or an error listing the games there are.
     pub fn engine(&self, id: &str) -> anyhow::Result<Plugin> {
         let entry = self.game(id).ok_or_else(|| {
             let known: Vec<&str> = self
@@ -185,7 +409,16 @@ impl Catalog {
                 known.join(", ")
             )
         })?;
-        Ok(entry.plugin.duplicate()?)
+        let plugin = entry.plugin.get_or_init(|| {
+            entry
+                .source
+                .compile(&self.runtime)
+                .map_err(|e| format!("{e:#}"))
+        });
+        match plugin {
+            Ok(plugin) => Ok(plugin.duplicate()?),
+            Err(why) => bail!("{why}"),
+        }
     }
 
     /// Validates a plugin file fully (wasm, ABI, manifest, a short self-check game) and installs
@@ -217,11 +450,23 @@ impl Catalog {
         fs::rename(&partial, &target)
             .with_context(|| format!("cannot move the plugin into {}", target.display()))?;
         self.entries.retain(|e| e.manifest().id != id);
-        self.entries.push(GameEntry {
+        let order = self
+            .entries
+            .iter()
+            .map(|e| e.source.order + 1)
+            .max()
+            .unwrap_or(0);
+        let source = PluginSource {
+            name: file_stem(file),
             origin: Origin::Installed(target),
-            plugin,
-        });
-        Ok(self.entries.last().expect("just pushed"))
+            hash: plugin.hash().to_string(),
+            bytes: Arc::from(bytes),
+            self_check: false,
+            order,
+        };
+        let manifest = plugin.manifest().clone();
+        self.list(source, manifest, Some(plugin));
+        Ok(self.entries.last().expect("just listed"))
     }
 
     /// Removes an installed game. Built-in games cannot be removed.
@@ -237,6 +482,12 @@ impl Catalog {
         self.entries.remove(position);
         Ok(())
     }
+}
+
+/// A built-in game's manifest from its native build: what the catalog lists before the
+/// plugin is compiled (the plugin is held to it when it is).
+fn builtin_manifest(game: &str) -> Option<Manifest> {
+    crate::native::native_engine(game).map(|engine| engine.manifest().clone())
 }
 
 /// What the runtime notes about a plugin that passed [`self_check`] (with the version of

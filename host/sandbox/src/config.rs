@@ -47,8 +47,16 @@ fn config() -> Config {
         // (`veillee bench`), for a little more compile time, which the cache absorbs.
         .compiler_inlining(wasmtime::Inlining::Yes)
         .parallel_compilation(true);
+    // For `perf`: name the compiled functions of plugins in /tmp/perf-PID.map.
+    if std::env::var_os(PERF_MAP_ENV).is_some_and(|v| !v.is_empty()) {
+        config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+    }
     config
 }
+
+/// Set to anything: wasmtime writes a perf map of the plugins' compiled functions, so that
+/// `perf record` / `perf report` name them (profiling the wasm/native gap, BENCHMARKS.md).
+pub const PERF_MAP_ENV: &str = "VEILLEE_PERF_MAP";
 
 static ENGINE: OnceLock<Result<Engine, String>> = OnceLock::new();
 

@@ -16,7 +16,8 @@
 //! its MAC, under a key kept outside the cache, verifies (`cache`).
 //!
 //! Modules: `config` (the engine and its deadline clock), `limits` (what a plugin may use),
-//! `shape` (size caps before compiling), `child` (the compiler process), `validate`
+//! `shape` (size caps before compiling), `declared` (the manifest a file declares in its
+//! `veillee-manifest` section, ABI 1.9), `child` (the compiler process), `validate`
 //! (header/import/export checks), `cache` (compiled code on disk, signed), `instance` (calls
 //! and buffers), `fault` (what a failure means), `handles` (host-side game handles),
 //! `loaded` (the [`Plugin`] itself).
@@ -29,6 +30,7 @@ mod answers;
 mod cache;
 mod child;
 mod config;
+mod declared;
 mod fault;
 mod handles;
 mod instance;
@@ -40,10 +42,12 @@ mod validate;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
+use veillee_engine::GameEngine;
 use wasmtime::{Engine, Linker, Module};
 
 pub use cache::CacheConfig;
 pub use child::{serve_compile_if_asked, CompilerCommand, COMPILE_SUBCOMMAND};
+pub use config::PERF_MAP_ENV;
 pub use limits::{CompileLimits, Limits};
 pub use loaded::Plugin;
 pub use veillee_engine::PluginError;
@@ -70,6 +74,12 @@ static PROCESS_COMPILER: OnceLock<Option<CompilerCommand>> = OnceLock::new();
 pub fn init_compiler_process() {
     serve_compile_if_asked();
     PROCESS_COMPILER.get_or_init(|| CompilerCommand::this_executable().ok());
+}
+
+/// SHA-256 of a plugin's bytes in lowercase hex: what [`Plugin::hash`] will say once it is
+/// loaded, and what sessions record.
+pub fn content_hash(bytes: &[u8]) -> String {
+    cache::sha256_hex(bytes)
 }
 
 /// Whether a plugin's bytes come from Veillée itself (built-in games) or from outside.
@@ -214,6 +224,21 @@ impl Runtime {
         self.load_as(plugin_name, bytes, Trust::Builtin)
     }
 
+    /// The manifest a plugin file declares in its `veillee-manifest` section (ABI 1.9), read
+    /// without compiling anything: `None` when the file has no such section. The file's
+    /// header and size are checked first, as [`Runtime::load`] does; the section must hold a
+    /// sane manifest. Loading the plugin later refuses it if its code answers another one.
+    pub fn declared_manifest(
+        &self,
+        plugin_name: &str,
+        bytes: &[u8],
+    ) -> Result<Option<veillee_sdk::Manifest>, PluginError> {
+        validate::check_header(plugin_name, bytes)?;
+        shape::check(plugin_name, bytes, &self.inner.limits.compile)?
+            .map(|section| declared::parse(plugin_name, section))
+            .transpose()
+    }
+
     fn load_as(
         &self,
         plugin_name: &str,
@@ -221,7 +246,9 @@ impl Runtime {
         trust: Trust,
     ) -> Result<Plugin, PluginError> {
         validate::check_header(plugin_name, bytes)?;
-        shape::check(plugin_name, bytes, &self.inner.limits.compile)?;
+        let declared = shape::check(plugin_name, bytes, &self.inner.limits.compile)?
+            .map(|section| declared::parse(plugin_name, section))
+            .transpose()?;
         let hash = cache::sha256_hex(bytes);
         let engine = &self.inner.engine;
         let cached = self
@@ -249,14 +276,18 @@ impl Runtime {
                     plugin: plugin_name.to_string(),
                     detail: format!("{e:#}"),
                 })?;
-        Plugin::start(Compiled {
+        let plugin = Plugin::start(Compiled {
             name: plugin_name.to_string(),
             hash,
             engine: engine.clone(),
             pre,
             limits: self.inner.limits,
             from_cache,
-        })
+        })?;
+        if let Some(declared) = &declared {
+            declared::check_matches(plugin_name, declared, plugin.manifest())?;
+        }
+        Ok(plugin)
     }
 
     /// Compiles a module: in this process for a built-in game or when no compiler process

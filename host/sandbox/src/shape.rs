@@ -9,15 +9,20 @@
 //! The same read refuses at once what could never load anyway — an import, a missing ABI
 //! export — so that such a file costs no compiling at all, at every start.
 
-use veillee_sdk::abi::REQUIRED_EXPORTS;
+use veillee_sdk::abi::{MANIFEST_SECTION, REQUIRED_EXPORTS};
 use wasmparser::{ImportSectionReader, Imports, Parser, Payload};
 
 use super::limits::CompileLimits;
 use super::validate::ALLOWED_IMPORTS;
 use super::PluginError;
 
-/// Refuses a module whose size, function count or code size is past `limits`.
-pub(crate) fn check(plugin: &str, bytes: &[u8], limits: &CompileLimits) -> Result<(), PluginError> {
+/// Refuses a module whose size, function count or code size is past `limits`. Returns the
+/// payload of its `veillee-manifest` custom section (ABI 1.9), if it has one.
+pub(crate) fn check<'a>(
+    plugin: &str,
+    bytes: &'a [u8],
+    limits: &CompileLimits,
+) -> Result<Option<&'a [u8]>, PluginError> {
     let too_large = |detail: String| PluginError::TooLarge {
         plugin: plugin.to_string(),
         detail,
@@ -31,6 +36,7 @@ pub(crate) fn check(plugin: &str, bytes: &[u8], limits: &CompileLimits) -> Resul
     }
     let mut function = 0u32;
     let mut exports: Vec<String> = Vec::new();
+    let mut manifest = None;
     for payload in Parser::new(0).parse_all(bytes) {
         let payload = payload.map_err(|e| PluginError::Invalid {
             plugin: plugin.to_string(),
@@ -85,6 +91,17 @@ pub(crate) fn check(plugin: &str, bytes: &[u8], limits: &CompileLimits) -> Resul
                 }
                 function += 1;
             }
+            Payload::CustomSection(section) if section.name() == MANIFEST_SECTION => {
+                let earlier = manifest.replace(section.data());
+                if earlier.is_some() {
+                    return Err(PluginError::Invalid {
+                        plugin: plugin.to_string(),
+                        detail: format!(
+                            "it has two `{MANIFEST_SECTION}` sections: which one is the game?"
+                        ),
+                    });
+                }
+            }
             _ => {}
         }
     }
@@ -98,7 +115,7 @@ pub(crate) fn check(plugin: &str, bytes: &[u8], limits: &CompileLimits) -> Resul
             export: export.to_string(),
             detail: "not exported".into(),
         }),
-        None => Ok(()),
+        None => Ok(manifest),
     }
 }
 
