@@ -1161,3 +1161,90 @@ fn move_ids_parse_back_to_nodes() {
     }
     let _ = Move::Roll;
 }
+
+// ---------------------------------------------------------------------------------------
+// Bots: the evaluation the search ends its playouts with (eval.rs)
+
+/// Marks the trapdoor of `name`'s tile on `name` as seen by everyone (RN-P1).
+fn seen_trap(g: &mut RocNoir, name: &str) {
+    trap(g, name);
+    let (t, p) = board::tile_of(sq(name)).unwrap();
+    g.revealed |= 1 << t;
+    g.safe[t] = 0xf & !(1 << p);
+}
+
+/// What the `normal` bot's search (600 iterations, 16-move playouts) picks for the seat to
+/// act, with a few seeds.
+fn bot_picks(g: &RocNoir, seeds: std::ops::Range<u64>) -> Vec<String> {
+    use veillee_sdk::search::{search, GameSpace, Sampled, SearchRequest};
+    seeds
+        .map(|seed| {
+            let seat = g.to_act();
+            let mut space = GameSpace::<RocNoir>::default();
+            let root = Sampled::draw(&mut space, g, seat, seed).unwrap();
+            let request = SearchRequest::new(600, 16, seed, g.players);
+            search(&mut space, &root, &request).unwrap().action
+        })
+        .collect()
+}
+
+/// A knight with a pair, two squares from the treasure room with a trapdoor everyone has
+/// seen on each of its two short ways (f3, g4), and no rope: the evaluation counts the way
+/// around (h3, h4, h5, g5), so one step along it (h3) is worth more than staying, or than g2
+/// (as far, the other way round). Measured in a straight line, h3 was worth less than g3,
+/// and normal-vs-normal games saw
+/// the bots step into the same trapdoors for thousands of rolls.
+#[test]
+fn the_evaluation_measures_the_way_around_the_trapdoors_everyone_has_seen() {
+    let mut g = game(2);
+    seen_trap(&mut g, "f3");
+    seen_trap(&mut g, "g4");
+    g.visited[0] = 0b111;
+    g.ropes = [0; 4];
+    give(&mut g, 0, 0, &[portrait(1, 1), portrait(1, 2)]);
+    let value_at = |g: &mut RocNoir, square: &str| {
+        put(g, 0, 0, square);
+        crate::eval::evaluate(g, 0)
+    };
+    let (g3, h3, g2) = (
+        value_at(&mut g, "g3"),
+        value_at(&mut g, "h3"),
+        value_at(&mut g, "g2"),
+    );
+    assert!(h3 > g3 && h3 > g2, "h3 {h3}, g3 {g3}, g2 {g2}");
+}
+
+/// RN-G6: with the piles empty, a knight without a pair gets one only by robbing the
+/// opponent's knight that holds its number: standing beside it is worth more than standing
+/// far away (the bots used to head for empty galleries and never finish).
+#[test]
+fn with_the_piles_empty_a_knight_heads_for_the_knight_it_can_rob() {
+    let mut g = game(2);
+    // Blue's black knight has not visited its gallery yet (RN-G1): it heads there, not for
+    // Red's knight.
+    g.visited = [0b111, 0, 0, 0];
+    give(&mut g, 0, 1, &[portrait(5, 2), portrait(6, 0)]);
+    give(&mut g, 1, 0, &[portrait(2, 2), portrait(6, 1)]);
+    g.piles = Default::default();
+    g.unknown = [0; 3];
+    put(&mut g, 1, 0, "d8");
+    put(&mut g, 0, 1, "h3");
+    let far = crate::eval::evaluate(&g, 0);
+    put(&mut g, 0, 1, "c7");
+    let near = crate::eval::evaluate(&g, 0);
+    assert!(near > far, "beside the victim {near}, far {far}");
+}
+
+/// The safety net's draw (not a rule): at an even position past the limit the bots accept it
+/// rather than play on for ever; normal-vs-normal games used to reach the 100,000-move cap.
+#[test]
+fn past_the_safety_limit_an_even_game_is_a_draw_the_bots_accept() {
+    let mut g = game(2);
+    g.rolls = DRAW_OFFER_ROLLS - 1;
+    play(&mut g, "roll");
+    play(&mut g, "stop");
+    assert_eq!(ids(&g), ["accept-draw", "play-on"]);
+    assert_eq!(bot_picks(&g, 0..3), ["accept-draw"; 3]);
+    play(&mut g, "accept-draw");
+    assert_eq!(bot_picks(&g, 0..3), ["accept-draw"; 3]);
+}
