@@ -66,6 +66,16 @@ pub trait Game: Clone + Serialize + DeserializeOwned + 'static {
         self.describe(seat, mv).id
     }
 
+    /// The move's key in a bot's search tree ([`crate::search::MoveKey`]): two moves of `seat`
+    /// must get the same key exactly when their ids ([`Game::move_id`]) are equal, so that the
+    /// same move in two re-drawn worlds is one edge. The default hashes the id, a `String` for
+    /// every legal move at every node of the tree; when the move value alone names the move
+    /// (its id is built from the value and nothing else, and two values never share an id),
+    /// override it with [`crate::search::hash_move`], which allocates nothing.
+    fn move_key(&self, seat: Seat, mv: &Self::Move) -> crate::search::MoveKey {
+        crate::search::move_key(&self.move_id(seat, mv))
+    }
+
     /// Plays a move returned by [`Game::moves`] for `seat`, recording what happened in `log`.
     fn play(&mut self, seat: Seat, mv: &Self::Move, log: &mut Log);
 

@@ -197,6 +197,27 @@ pub fn random_playout_until<G: Game>(
     max_moves: u32,
     watch: &PlayoutWatch,
 ) -> PlayoutStop {
+    // One buffer each for the whole game: no allocation per move (issue 19).
+    random_playout_in(
+        game,
+        seed,
+        max_moves,
+        watch,
+        &mut Vec::new(),
+        &mut Vec::new(),
+    )
+}
+
+/// [`random_playout_until`] with the buffers of the seats to act and the legal moves supplied
+/// by the caller, who keeps them across playouts (the search plays one per iteration).
+pub(crate) fn random_playout_in<G: Game>(
+    game: &mut G,
+    seed: u64,
+    max_moves: u32,
+    watch: &PlayoutWatch,
+    seats: &mut Vec<Seat>,
+    legal: &mut Vec<G::Move>,
+) -> PlayoutStop {
     if !watch.rules.is_empty() {
         return playout_by_rules(game, seed, max_moves, &watch.rules);
     }
@@ -212,24 +233,21 @@ pub fn random_playout_until<G: Game>(
         extra: None,
     };
     let watched = |patterns: &[String], id: &str| patterns.iter().any(|p| id_matches(p, id));
-    // One buffer each for the whole game: no allocation per move (issue 19).
-    let mut seats = Vec::new();
-    let mut legal = Vec::new();
     loop {
-        if !game.seats_to_act(&mut seats) {
+        if !game.seats_to_act(seats) {
             let outcome = match game.status() {
                 Status::Finished { outcome } => Some(outcome),
                 Status::ToAct { .. } => None,
             };
             return end(moves, outcome, false);
         }
-        let Some(&seat) = rng.pick(&seats) else {
+        let Some(&seat) = rng.pick(seats) else {
             return end(moves, None, true);
         };
         if moves >= max_moves {
             return end(moves, None, false);
         }
-        game.moves_into(seat, &mut legal);
+        game.moves_into(seat, legal);
         if !watch.listed.is_empty()
             && legal
                 .iter()
@@ -240,7 +258,7 @@ pub fn random_playout_until<G: Game>(
                 ..end(moves, None, false)
             };
         }
-        let Some(mv) = rng.pick(&legal) else {
+        let Some(mv) = rng.pick(legal) else {
             return end(moves, None, true);
         };
         if !watch.played.is_empty() {

@@ -195,6 +195,13 @@ fn one_game<G: Game + PartialEq + Debug>(
                 "{}: moves_into differs from moves",
                 at(&played)
             );
+            // The search's keys tell the moves apart exactly as their ids do.
+            let keys: Vec<u64> = buffer.iter().map(|mv| game.move_key(seat, mv)).collect();
+            for (i, (a, ka)) in ids.iter().zip(&keys).enumerate() {
+                for (b, kb) in ids.iter().zip(&keys).skip(i + 1) {
+                    assert_eq!(a == b, ka == kb, "{}: move_key of {a} and {b}", at(&played));
+                }
+            }
             let listed: Vec<&String> = actions.iter().map(|a| &a.id).collect();
             assert_eq!(
                 ids.iter().collect::<Vec<_>>(),

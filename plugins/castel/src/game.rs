@@ -1,5 +1,6 @@
 //! The SDK's [`Game`] interface, each part delegated to the module that owns it.
 
+use veillee_sdk::search::{hash_move, MoveKey};
 use veillee_sdk::{
     Action, Game, GameError, GameRng, Log, Manifest, Scene, Seat, Setup, Status, Target,
 };
@@ -73,6 +74,12 @@ impl Game for Castel {
 
     fn evaluate(&self, seat: Seat) -> f32 {
         crate::eval::evaluate(self, seat)
+    }
+
+    /// The id is built from the move value alone, one id per value: the search keys its tree
+    /// by the value's hash instead of building the id (issue 19).
+    fn move_key(&self, _seat: Seat, mv: &Move) -> MoveKey {
+        hash_move(mv)
     }
 
     fn move_id(&self, _seat: Seat, mv: &Move) -> String {

@@ -1,6 +1,7 @@
 //! The `Game` implementation: the protocol's entry points over the rules of the other
 //! modules.
 
+use veillee_sdk::search::{hash_move, MoveKey};
 use veillee_sdk::{
     Action, Event, Game, GameError, Log, Manifest, Scene, Seat, Setup, Status, Target,
 };
@@ -125,6 +126,12 @@ impl Game for ChateauNoir {
             _ => Vec::new(),
         };
         Action::new(self.move_id(seat, mv), self.label(mv), path)
+    }
+
+    /// The id is built from the move value alone, one id per value: the search keys its tree
+    /// by the value's hash instead of building the id (issue 19).
+    fn move_key(&self, _seat: Seat, mv: &Move) -> MoveKey {
+        hash_move(mv)
     }
 
     fn move_id(&self, _seat: Seat, mv: &Move) -> String {

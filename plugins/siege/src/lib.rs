@@ -18,6 +18,7 @@ mod scene;
 mod tests;
 
 use serde::{Deserialize, Serialize};
+use veillee_sdk::search::{hash_move, MoveKey};
 use veillee_sdk::{
     move_path, text, Action, Event, Game, GameError, Log, Manifest, Outcome, Scene, Seat, Setup,
     Status,
@@ -301,6 +302,12 @@ impl Game for Siege {
 
     fn evaluate(&self, seat: Seat) -> f32 {
         eval::evaluate(self, seat)
+    }
+
+    /// The id is built from the move value alone, one id per value: the search keys its tree
+    /// by the value's hash instead of building the id (issue 19).
+    fn move_key(&self, _seat: Seat, mv: &Move) -> MoveKey {
+        hash_move(mv)
     }
 
     fn move_id(&self, _seat: Seat, mv: &Move) -> String {

@@ -1,21 +1,26 @@
 //! The in-guest back end: a search over a [`Game`] value, in the plugin itself (or natively).
 
 use std::convert::Infallible;
-use std::marker::PhantomData;
 
-use super::{move_key, MoveKey, Played, SearchSpace};
-use crate::{random_playout, Game, GameRng, Log, Seat, Status};
+use super::{MoveKey, Played, SearchSpace};
+use crate::playout::random_playout_in;
+use crate::{Game, GameRng, Log, PlayoutWatch, Seat, Status};
 
 /// The [`SearchSpace`] of any [`Game`]: states are game values, moves the game's own compact
-/// moves, keys the hashes of their ids. Re-drawing is [`Game::redraw_hidden`] for the bot's
-/// seat, values are [`Game::evaluate`].
+/// moves, keys [`Game::move_key`]. Re-drawing is [`Game::redraw_hidden`] for the bot's seat,
+/// values are [`Game::evaluate`]. The space keeps its buffers (legal moves, seats) from one
+/// iteration to the next: listing, playing out and asking who acts allocate nothing.
 pub struct GameSpace<G: Game> {
-    game: PhantomData<fn() -> G>,
+    legal: Vec<G::Move>,
+    seats: Vec<Seat>,
 }
 
 impl<G: Game> Default for GameSpace<G> {
     fn default() -> Self {
-        GameSpace { game: PhantomData }
+        GameSpace {
+            legal: Vec::new(),
+            seats: Vec::new(),
+        }
     }
 }
 
@@ -44,14 +49,18 @@ impl<G: Game> SearchSpace for GameSpace<G> {
         seat: Seat,
         out: &mut Vec<(MoveKey, G::Move)>,
     ) -> Result<(), Infallible> {
+        state.moves_into(seat, &mut self.legal);
         out.clear();
         out.extend(
-            state
-                .moves(seat)
-                .into_iter()
-                .map(|mv| (move_key(&state.move_id(seat, &mv)), mv)),
+            self.legal
+                .drain(..)
+                .map(|mv| (state.move_key(seat, &mv), mv)),
         );
         Ok(())
+    }
+
+    fn seats(&mut self, state: &G, out: &mut Vec<Seat>) -> Result<bool, Infallible> {
+        Ok(state.seats_to_act(out))
     }
 
     fn play(&mut self, state: &mut G, seat: Seat, mv: &G::Move) -> Result<Played, Infallible> {
@@ -60,7 +69,14 @@ impl<G: Game> SearchSpace for GameSpace<G> {
     }
 
     fn playout(&mut self, state: &mut G, seed: u64, max_moves: u32) -> Result<(), Infallible> {
-        random_playout(state, seed, max_moves);
+        random_playout_in(
+            state,
+            seed,
+            max_moves,
+            &PlayoutWatch::default(),
+            &mut self.seats,
+            &mut self.legal,
+        );
         Ok(())
     }
 

@@ -30,15 +30,48 @@ use crate::{GameRng, Outcome, Seat, Status};
 pub use game_space::GameSpace;
 pub use tree::search;
 
-/// A move's identity across re-drawn worlds: a hash of its action id, so that the same move in
-/// two samples of the hidden information is one edge of the tree.
+/// A move's identity across re-drawn worlds, so that the same move in two samples of the
+/// hidden information is one edge of the tree: a hash of its action id ([`move_key`]) or, for
+/// a game whose move values name their moves, of the value ([`hash_move`]).
 pub type MoveKey = u64;
 
 /// The key of an action id (64-bit FNV-1a).
 pub fn move_key(id: &str) -> MoveKey {
-    id.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-    })
+    let mut hasher = Fnv(0xcbf2_9ce4_8422_2325);
+    core::hash::Hasher::write(&mut hasher, id.as_bytes());
+    hasher.0
+}
+
+/// The key of a move value that names its move by itself (see
+/// [`Game::move_key`](crate::Game::move_key)): its [`Hash`](core::hash::Hash) fed to the same
+/// 64-bit FNV-1a, with `usize`/`isize` (enum discriminants) widened to 64 bits so that the
+/// wasm and native builds give the same key.
+pub fn hash_move<M: core::hash::Hash>(mv: &M) -> MoveKey {
+    let mut hasher = Fnv(0xcbf2_9ce4_8422_2325);
+    mv.hash(&mut hasher);
+    hasher.0
+}
+
+struct Fnv(u64);
+
+impl core::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.write(&(i as u64).to_le_bytes());
+    }
+
+    fn write_isize(&mut self, i: isize) {
+        self.write(&(i as i64).to_le_bytes());
+    }
 }
 
 /// What one search is asked (the input of `veillee_search`, as JSON).
@@ -124,6 +157,21 @@ pub trait SearchSpace {
     fn release(&mut self, state: Self::State);
     /// Whose turn it is, or how the game ended.
     fn status(&mut self, state: &Self::State) -> Result<Status, Self::Error>;
+    /// The seats to act into `out` (cleared first), `false` when the game is over: what
+    /// [`SearchSpace::status`] says, without building a [`Status`] (the search asks it at
+    /// every step). The default asks `status`.
+    fn seats(&mut self, state: &Self::State, out: &mut Vec<Seat>) -> Result<bool, Self::Error> {
+        match self.status(state)? {
+            Status::ToAct { seats } => {
+                *out = seats;
+                Ok(true)
+            }
+            Status::Finished { .. } => {
+                out.clear();
+                Ok(false)
+            }
+        }
+    }
     /// The legal moves of `seat`, each with its [`MoveKey`], into `out` (cleared first).
     fn moves(
         &mut self,
@@ -148,7 +196,8 @@ pub trait SearchSpace {
     /// The value of an unfinished game for every seat, each from 0 to 1, into `values`
     /// (already sized to the player count).
     fn evaluate(&mut self, state: &Self::State, values: &mut [f32]) -> Result<(), Self::Error>;
-    /// The action id of a move (asked once, for the answer).
+    /// The action id of a move (asked for the answer, and of the root's moves when some are
+    /// excluded: never per node).
     fn action_id(
         &mut self,
         state: &Self::State,

@@ -6,9 +6,7 @@
 //! visits, in UCB1 (the "subset-armed bandit" of Cowling et al.). A move that a world refuses
 //! (a house rule) is dropped at that node.
 
-use super::{
-    move_key, outcome_values, MoveKey, Played, Sampled, SearchAnswer, SearchRequest, SearchSpace,
-};
+use super::{outcome_values, MoveKey, Played, Sampled, SearchAnswer, SearchRequest, SearchSpace};
 use crate::{GameRng, Seat, Status};
 
 /// One node: the edge that leads to it and its statistics, for the seat that chose that edge.
@@ -91,9 +89,23 @@ fn ln(x: f64) -> f64 {
     e * LN2 + 2.0 * sum
 }
 
+/// The buffers of the iterations, kept for the whole search: an iteration allocates nothing
+/// of its own (the tree grows by one node, the space may copy its world).
+struct Scratch<M> {
+    moves: Vec<(MoveKey, M)>,
+    seats: Vec<Seat>,
+    /// The nodes visited by the iteration, to back up.
+    path: Vec<usize>,
+    /// Listed moves that are children already: (child, index in `moves`).
+    known: Vec<(usize, usize)>,
+    /// Listed moves that are not children yet (indices in `moves`).
+    untried: Vec<usize>,
+}
+
 /// Runs the search of `request` from `root` and answers the move of the root's seat with the
 /// most visits (ties: the higher mean, then the first listed). With a single move to choose
-/// from, it answers at once.
+/// from, it answers at once. Moves are told apart by their [`MoveKey`]s; action ids are built
+/// only for the answer (and for the root's moves when some are excluded).
 ///
 /// Errors are the back end's; a world that has nobody to act or no legal move simply ends
 /// that iteration with the evaluation of where it stands.
@@ -105,7 +117,15 @@ pub fn search<S: SearchSpace>(
     let observer = root.observer();
     let mut moves = Vec::new();
     space.moves(root.state(), observer, &mut moves)?;
-    let excluded: Vec<MoveKey> = request.exclude.iter().map(|id| move_key(id)).collect();
+    let mut excluded: Vec<MoveKey> = Vec::new();
+    if !request.exclude.is_empty() {
+        for (key, mv) in &moves {
+            let id = space.action_id(root.state(), observer, mv)?;
+            if request.exclude.contains(&id) {
+                excluded.push(*key);
+            }
+        }
+    }
     let candidates: Vec<(MoveKey, S::Move)> = moves
         .iter()
         .filter(|(key, _)| !excluded.contains(key))
@@ -117,6 +137,13 @@ pub fn search<S: SearchSpace>(
     let players = usize::from(request.players.max(1));
     let mut values = vec![0.5f32; players];
     let mut rng = GameRng::new(request.seed);
+    let mut scratch = Scratch {
+        moves: Vec::new(),
+        seats: Vec::new(),
+        path: Vec::new(),
+        known: Vec::new(),
+        untried: Vec::new(),
+    };
     let mut iterations = 0;
     if candidates.len() > 1 {
         for _ in 0..request.iterations {
@@ -128,6 +155,7 @@ pub fn search<S: SearchSpace>(
                 &excluded,
                 &mut values,
                 &mut rng,
+                &mut scratch,
             )?;
             iterations += 1;
         }
@@ -171,6 +199,7 @@ pub fn search<S: SearchSpace>(
 
 /// One iteration: a re-drawn world, selection and expansion in it, a truncated playout, the
 /// values backed up along the path.
+#[allow(clippy::too_many_arguments)]
 fn iterate<S: SearchSpace>(
     space: &mut S,
     root: &Sampled<S::State>,
@@ -179,17 +208,19 @@ fn iterate<S: SearchSpace>(
     excluded: &[MoveKey],
     values: &mut [f32],
     rng: &mut GameRng,
+    scratch: &mut Scratch<S::Move>,
 ) -> Result<(), S::Error> {
     let observer = root.observer();
     let mut world = space.redraw(root.state(), observer, rng.next_u64())?;
-    let result = descend(space, &mut world, tree, request, excluded, values, rng);
+    let result = descend(
+        space, &mut world, tree, request, excluded, values, rng, scratch,
+    );
     space.release(world);
-    let path = match result? {
-        Some(path) => path,
-        None => return Ok(()),
-    };
+    if !result? {
+        return Ok(());
+    }
     tree.nodes[0].visits += 1;
-    for &n in &path {
+    for &n in &scratch.path {
         let node = &mut tree.nodes[n];
         node.visits += 1;
         node.total += f64::from(values.get(node.seat as usize).copied().unwrap_or(0.5));
@@ -197,8 +228,9 @@ fn iterate<S: SearchSpace>(
     Ok(())
 }
 
-/// Walks the tree in `world` and plays out: the path of nodes visited, values filled in.
-/// `None`: a move was refused here (the node is marked; nothing to back up).
+/// Walks the tree in `world` and plays out: the nodes visited in `scratch.path`, values
+/// filled in. `false`: a move was refused here (the node is marked; nothing to back up).
+#[allow(clippy::too_many_arguments)]
 fn descend<S: SearchSpace>(
     space: &mut S,
     world: &mut S::State,
@@ -207,20 +239,22 @@ fn descend<S: SearchSpace>(
     excluded: &[MoveKey],
     values: &mut [f32],
     rng: &mut GameRng,
-) -> Result<Option<Vec<usize>>, S::Error> {
-    let mut path = Vec::new();
+    scratch: &mut Scratch<S::Move>,
+) -> Result<bool, S::Error> {
+    let Scratch {
+        moves,
+        seats,
+        path,
+        known,
+        untried,
+    } = scratch;
+    path.clear();
     let mut node = 0;
-    let mut moves = Vec::new();
     let mut expanded = false;
     loop {
-        let status = space.status(world)?;
-        let seats = match &status {
-            Status::Finished { outcome } => {
-                outcome_values(outcome, values);
-                return Ok(Some(path));
-            }
-            Status::ToAct { seats } => seats,
-        };
+        if ended(space, world, seats, values)? {
+            return Ok(true);
+        }
         let seat = if node == 0 {
             root_seat(seats, tree.nodes[0].seat)
         } else {
@@ -229,13 +263,13 @@ fn descend<S: SearchSpace>(
                 None => break,
             }
         };
-        space.moves(world, seat, &mut moves)?;
+        space.moves(world, seat, moves)?;
         if node == 0 {
             moves.retain(|(key, _)| !excluded.contains(key));
         }
         // Which listed moves are children already (and not refused), which are new.
-        let mut known = Vec::with_capacity(moves.len());
-        let mut untried = Vec::new();
+        known.clear();
+        untried.clear();
         for (i, (key, _)) in moves.iter().enumerate() {
             match tree.child(node, seat, *key) {
                 Ok(c) if tree.nodes[c].refused => {}
@@ -243,14 +277,14 @@ fn descend<S: SearchSpace>(
                 Err(_) => untried.push(i),
             }
         }
-        let (child, index) = if let Some(&i) = rng.pick(&untried) {
+        let (child, index) = if let Some(&i) = rng.pick(untried) {
             expanded = true;
             (tree.add_child(node, seat, moves[i].0), i)
         } else {
             if known.is_empty() {
                 break;
             }
-            for &(c, _) in &known {
+            for &(c, _) in known.iter() {
                 tree.nodes[c].available += 1;
             }
             let c = request.exploration.max(0.0) as f64;
@@ -273,7 +307,7 @@ fn descend<S: SearchSpace>(
         }
         if space.play(world, seat, &moves[index].1)? == Played::Refused {
             tree.nodes[child].refused = true;
-            return Ok(None);
+            return Ok(false);
         }
         path.push(child);
         node = child;
@@ -281,16 +315,33 @@ fn descend<S: SearchSpace>(
             break;
         }
     }
-    if let Status::Finished { outcome } = space.status(world)? {
-        outcome_values(&outcome, values);
-        return Ok(Some(path));
+    if ended(space, world, seats, values)? {
+        return Ok(true);
     }
     space.playout(world, rng.next_u64(), request.playout_moves)?;
+    if !ended(space, world, seats, values)? {
+        space.evaluate(world, values)?;
+    }
+    Ok(true)
+}
+
+/// Whether the game in `world` is over, its outcome's values then in `values`; otherwise the
+/// seats to act are in `seats` (asked without building a [`Status`]).
+fn ended<S: SearchSpace>(
+    space: &mut S,
+    world: &S::State,
+    seats: &mut Vec<Seat>,
+    values: &mut [f32],
+) -> Result<bool, S::Error> {
+    if space.seats(world, seats)? {
+        return Ok(false);
+    }
     match space.status(world)? {
         Status::Finished { outcome } => outcome_values(&outcome, values),
+        // A space whose `seats` and `status` disagree: value the position as it stands.
         Status::ToAct { .. } => space.evaluate(world, values)?,
     }
-    Ok(Some(path))
+    Ok(true)
 }
 
 /// At the root, the bot's own seat decides (several seats may be asked at once).
