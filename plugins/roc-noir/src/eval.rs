@@ -11,7 +11,7 @@ use veillee_sdk::search::{squash, status_value};
 use veillee_sdk::{Game, Seat};
 
 use crate::board::{self, is_room, Node, NO, ROOM, TREASURE};
-use crate::{number, RocNoir, DRAW_OFFER_ROLLS};
+use crate::{number, RocNoir};
 
 /// A knight in the treasure room: a third of the win.
 const HOME: f32 = 10.0;
@@ -32,11 +32,16 @@ const FAR: u8 = 30;
 const OCCUPIED: u8 = 3;
 /// Nodes: squares `0..100`, rooms `ROOM..ROOM + 5`.
 const NODES: usize = ROOM as usize + 5;
-/// Past [`DRAW_OFFER_ROLLS`] rolls, the advantage counts this much…
-const PAST_LIMIT_SCALE: f32 = 0.5;
-/// …and playing on costs this much, for everyone: a bot declines the safety net's draw only
-/// when its position is worth 0.7 or more.
-const PAST_LIMIT_COST: f32 = 0.1;
+/// An unfinished game's advantage counts this much…
+const UNFINISHED_SCALE: f32 = 0.5;
+/// …and it is worth this much less, at every roll: against the safety net's draw (½) a bot
+/// plays on only when its position is worth 0.7 or more. A win (1) and a loss (0) stay the
+/// extremes, and this is the same for every unfinished position, so it changes only how the
+/// ended games — the draw on offer above all — compare with playing on. It must not depend
+/// on the roll count: when it began at [`DRAW_OFFER_ROLLS`](crate::DRAW_OFFER_ROLLS) rolls,
+/// a bot on the move near the limit kept stepping back and forth (RN-T2 sets no limit)
+/// rather than stop and let the rolls reach it.
+const UNFINISHED_COST: f32 = 0.1;
 /// How much progress is worth ¾.
 const SCALE: f32 = 5.0;
 
@@ -51,14 +56,7 @@ pub(crate) fn evaluate(game: &RocNoir, seat: Seat) -> f32 {
         .filter(|&s| s != seat)
         .map(|s| progress(game, s, &mut paths))
         .fold(f32::MIN, f32::max);
-    let value = squash(own - best_other, SCALE);
-    if game.rolls >= DRAW_OFFER_ROLLS {
-        // Past the safety net's limit the game is stuck more often than not: playing on is
-        // worth less than the draw on offer (½) unless the seat is well ahead.
-        0.5 + (value - 0.5) * PAST_LIMIT_SCALE - PAST_LIMIT_COST
-    } else {
-        value
-    }
+    0.5 + (squash(own - best_other, SCALE) - 0.5) * UNFINISHED_SCALE - UNFINISHED_COST
 }
 
 /// How far `seat` has come.

@@ -1248,3 +1248,32 @@ fn past_the_safety_limit_an_even_game_is_a_draw_the_bots_accept() {
     play(&mut g, "accept-draw");
     assert_eq!(bot_picks(&g, 0..3), ["accept-draw"; 3]);
 }
+
+/// A position of a `normal`-vs-`normal` game played natively (seed 104), 6 rolls before the
+/// safety net's limit: Blue's white knight and Red's black knight each hold the number the
+/// other needs, and no way between them is known. Blue's white knight is on the move at e9.
+const NEAR_THE_LIMIT: &str = r#"{"players":2,"assisted":false,"corners":["entrance","black","grey","white"],"trapdoors":["c2","e2","h2","b3","c3","f3","h4","j4","a5","c6","g6","i6","b7","d8","f7","h7","j8","d10","e10","h9"],"revealed":[2,3,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19],"safe":["c1","d1","e1","f1","c4","d4"],"shown":[],"knights":[["red-black","j3"],["red-grey","treasure"],["red-white","treasure"],["blue-black","treasure"],["blue-grey","treasure"],["blue-white","e9"]],"visited":[["black","grey","white"],["black","grey","white"]],"ropes":[0,0],"rails":[[["5b","2b"],["1a","1b"],["4a","4b"]],[["3a","3b"],["6a","6b"],["5a","2a"]]],"piles":[[],[],[]],"unknown":[0,0,0],"turn":1,"phase":"move","die":1,"active":"white","steps":81,"entered":["grey","white"],"exit":null,"gallery":"white","fell":null,"rolls":1494,"draw_offer_at":1500,"draw_accepted":0,"rng":{"state":330867327968582147230844302268445466061},"ending":null}"#;
+
+/// RN-T2 sets no limit on a move's steps, so a bot that finds keeping the move better than
+/// stopping never ends its turn. When the cost of playing on began at the safety net's limit,
+/// Blue's bot kept stepping between b8, c8, c9 and d9 (20 decisions here, 80 and more in the
+/// game it came from): stopping let the rolls reach the limit. The cost is now the same at
+/// every roll, and the bot ends its move (a stop or a fall) within a few decisions.
+#[test]
+fn near_the_safety_limit_the_bot_on_the_move_ends_its_move() {
+    for first_seed in [0, 100, 200] {
+        let mut g: RocNoir = serde_json::from_str(NEAR_THE_LIMIT).unwrap();
+        assert_eq!(
+            (g.turn(), g.phase(), g.rolls()),
+            (1, Phase::Move, DRAW_OFFER_ROLLS - 6)
+        );
+        let mut picks = Vec::new();
+        while g.turn() == 1 && g.phase() == Phase::Move {
+            assert!(picks.len() < 20, "still moving after {picks:?}");
+            let seed = first_seed + picks.len() as u64;
+            let pick = bot_picks(&g, seed..seed + 1).remove(0);
+            play(&mut g, &pick);
+            picks.push(pick);
+        }
+    }
+}
