@@ -412,3 +412,79 @@ fn the_turn_timer_is_logged_and_replayed_with_the_house_rules_that_use_it() {
         1
     );
 }
+
+/// « Abandon » ends the game when the defender's lord first moves: an outcome a house rule
+/// decides (`ctx.game.end_game`), not the game's own rules.
+const SURRENDER: &str = r#"
+return {
+  id = "abandon",
+  name = { fr = "Abandon", en = "Surrender" },
+  description = { fr = "Le seigneur qui bouge se rend.", en = "A lord that moves surrenders." },
+  game = "siege",
+  version = "1.0.0",
+  actions = { "lord-*" },
+  after_action = function(ctx, seat)
+    ctx.game.end_game({ winners = { 1 - seat }, reason = { fr = "Le seigneur se rend", en = "The lord surrenders" } })
+  end,
+}
+"#;
+
+fn surrender_engine(
+    runtime: &veillee_runtime::plugin::Runtime,
+) -> veillee_runtime::variants::VariantEngine {
+    let script =
+        veillee_runtime::variants::Script::load("abandon.lua", SURRENDER, Default::default())
+            .unwrap();
+    veillee_runtime::variants::VariantEngine::new(
+        Box::new(builtin_plugin(runtime, "siege")),
+        vec![script],
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_game_a_house_rule_ended_stays_ended_through_resume_and_undo_brings_it_back() {
+    let (store, _dir) = temp_store();
+    let sessions = Sessions::new(store);
+    let runtime = runtime();
+    let mut engine = surrender_engine(&runtime);
+    let recorded = engine
+        .scripts()
+        .iter()
+        .map(veillee_runtime::launch::recorded)
+        .collect();
+    let mut live = sessions
+        .start_with_variants(&mut engine, seats(HUMANS), Setup::new(2, 3), recorded)
+        .unwrap();
+    sessions
+        .apply(
+            &mut engine,
+            &mut live,
+            1,
+            "lord-d6",
+            serde_json::Value::Null,
+        )
+        .unwrap();
+    let ended = match engine.status(live.game).unwrap() {
+        veillee_sdk::Status::Finished { outcome } => outcome,
+        other => panic!("the rule ends the game: {other:?}"),
+    };
+    assert_eq!(ended.winners, vec![0]);
+    assert_eq!(ended.reason.en, "The lord surrenders");
+
+    // Another launcher resumes the saved session: the rule's outcome is replayed, not lost.
+    let mut again = surrender_engine(&runtime);
+    let mut resumed = sessions.resume(&mut again, live.meta.id).unwrap();
+    match again.status(resumed.game).unwrap() {
+        veillee_sdk::Status::Finished { outcome } => assert_eq!(outcome, ended),
+        other => panic!("after resume the game is over still: {other:?}"),
+    }
+    // Taking the lord's move back takes the surrender back with it.
+    sessions.undo(&mut again, &mut resumed, 1, false).unwrap();
+    assert_eq!(again.status(resumed.game).unwrap().seats(), &[1]);
+    assert!(again
+        .legal_actions(resumed.game, 1)
+        .unwrap()
+        .iter()
+        .any(|a| a.id == "lord-d6"));
+}
