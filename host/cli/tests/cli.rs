@@ -213,14 +213,13 @@ return {
 }
 "#;
 
-#[test]
-fn the_terminal_shows_a_secret_answer_only_to_its_seat() {
-    let dir = tempfile::tempdir().unwrap();
-    let rule = dir.path().join("tresor.lua");
+/// A two-seat Castel game with « Trésor » in `data`: Black places a card, hides the ruby and
+/// draws; the screen is handed to Beige, who quits.
+fn play_castel_hiding_the_ruby(data: &Path) -> Output {
+    let rule = data.join("tresor.lua");
     std::fs::write(&rule, TREASURE).unwrap();
-    // Black places a card, hides the ruby, draws; the screen is handed to Beige, who quits.
-    let out = veillee_with_input(
-        dir.path(),
+    veillee_with_input(
+        data,
         &[
             "play",
             "castel",
@@ -232,7 +231,13 @@ fn the_terminal_shows_a_secret_answer_only_to_its_seat() {
             rule.to_str().unwrap(),
         ],
         "place-chevalier-noir-b5\n1\ndraw\n\nq\n",
-    );
+    )
+}
+
+#[test]
+fn the_terminal_shows_a_secret_answer_only_to_its_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = play_castel_hiding_the_ruby(dir.path());
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     let (black, beige) = text
@@ -298,22 +303,7 @@ fn the_terminal_names_each_seats_figures_and_tells_no_undone_move() {
 #[test]
 fn export_as_a_seat_gives_that_seats_view_only() {
     let dir = tempfile::tempdir().unwrap();
-    let rule = dir.path().join("tresor.lua");
-    std::fs::write(&rule, TREASURE).unwrap();
-    let out = veillee_with_input(
-        dir.path(),
-        &[
-            "play",
-            "castel",
-            "--seats",
-            "human,human",
-            "--seed",
-            "3",
-            "--variant",
-            rule.to_str().unwrap(),
-        ],
-        "place-chevalier-noir-b5\n1\ndraw\n\nq\n",
-    );
+    let out = play_castel_hiding_the_ruby(dir.path());
     assert!(out.status.success(), "{}", stderr(&out));
     let id = session_id(&stdout(&out));
 
