@@ -5,7 +5,9 @@
 //!   and random playouts run inside the plugin between them (`playout_until`, ABI 1.7),
 //!   giving the very game the host would play move by move;
 //! * a script with only `setup` plays out entirely inside the plugin;
-//! * `add_actions` / `play_action` add moves: Siège « seigneur agile »;
+//! * `add_actions` / `play_action` add moves: Siège « seigneur agile » (the worked example of
+//!   `variants/examples/`), the same rule move for move as the shipped one, which the game
+//!   plays itself (`nimble_lord`, a `setup`-only script);
 //! * Château Noir « prise obligatoire »: `end-turn` is never offered while a take is;
 //! * roc noir « trappe coûteuse »: a fall costs the faller's player a rope;
 //! * a `before_action` that refuses every move never makes a playout loop;
@@ -202,7 +204,10 @@ fn a_before_action_that_refuses_everything_never_makes_a_playout_loop() {
 /// the lord's and that the plain game does not offer).
 #[test]
 fn seigneur_agile_adds_the_lords_diagonal_step_and_plays_it_as_a_move() {
-    let mut agile = engine("siege", vec![builtin("siege", "seigneur-agile.lua")]);
+    // The hook version, the guide's worked example; the shipped rule is the game's
+    // `nimble_lord` (see `seigneur_agile_inside_the_game_is_its_hook_example_move_for_move`).
+    let example = veillee_tests::house::example_script("seigneur-agile.lua");
+    let mut agile = engine("siege", vec![example]);
     let game = agile.create(&Setup::new(2, 0)).unwrap();
     // The defender places the lord on d6; the special rule still binds: no agile step yet.
     agile.apply(game, 1, "lord-d6").unwrap();
@@ -801,4 +806,92 @@ fn pass_turn_ends_the_turn_in_every_built_in_game_and_names_the_commands_elsewhe
         disabled[0].1.contains("no command `pass_turn`"),
         "{disabled:?}"
     );
+}
+
+/// The game's state inside a variant engine's save (its last line), without `drop`'s keys:
+/// the house rule's own switches, which only one of two engines compared has.
+fn base_state(engine: &mut VariantEngine, game: veillee_sdk::Handle, drop: &[&str]) -> Value {
+    let saved = engine.save(game).unwrap();
+    let last = saved.rsplit(|&b| b == b'\n').next().unwrap();
+    let mut state: Value = serde_json::from_slice(last).unwrap();
+    if let Some(object) = state.as_object_mut() {
+        for key in drop {
+            object.remove(*key);
+        }
+    }
+    state
+}
+
+/// A shipped house rule played inside the plugin (`setup` only) and its hook-based worked
+/// example (`variants/examples/`) are the same rule: on `seeds` random games (the same draws
+/// for both), every seat to act is offered the same actions, in the same order, and the games
+/// end in the same state, outcome and scene. Returns how many `mark`ed moves were played.
+fn same_rule_both_ways(
+    game: &str,
+    shipped: &str,
+    example: &str,
+    players: u8,
+    seeds: std::ops::Range<u64>,
+    drop: &[&str],
+    mark: impl Fn(&veillee_sdk::Action) -> bool,
+) -> usize {
+    let mut inside = engine(game, vec![builtin(game, shipped)]);
+    let mut hooks = engine(game, vec![veillee_tests::house::example_script(example)]);
+    let mut marked = 0;
+    for seed in seeds {
+        let a = inside.create(&Setup::new(players, seed)).unwrap();
+        let b = hooks.create(&Setup::new(players, seed)).unwrap();
+        let mut rng = GameRng::new(seed);
+        let mut moves = 0;
+        while let Some(seat) = seat_to_act(&mut inside, a) {
+            assert_eq!(
+                seat_to_act(&mut hooks, b),
+                Some(seat),
+                "seed {seed}, move {moves}"
+            );
+            let listed = inside.legal_actions(a, seat).unwrap();
+            assert_eq!(
+                listed,
+                hooks.legal_actions(b, seat).unwrap(),
+                "seed {seed}, move {moves}"
+            );
+            let action = &listed[rng.below(listed.len())];
+            marked += usize::from(mark(action));
+            let id = action.id.clone();
+            inside.apply(a, seat, &id).unwrap();
+            hooks.apply(b, seat, &id).unwrap();
+            moves += 1;
+            assert!(moves < 20_000, "seed {seed}: the game does not end");
+        }
+        assert_eq!(seat_to_act(&mut hooks, b), None, "seed {seed}");
+        assert_eq!(inside.status(a).unwrap(), hooks.status(b).unwrap());
+        assert_eq!(
+            base_state(&mut inside, a, drop),
+            base_state(&mut hooks, b, drop),
+            "seed {seed}"
+        );
+        assert_eq!(
+            inside.view(a, None).unwrap(),
+            hooks.view(b, None).unwrap(),
+            "seed {seed}"
+        );
+        assert!(inside.disabled(a).is_empty() && hooks.disabled(b).is_empty());
+        inside.drop_game(a);
+        hooks.drop_game(b);
+    }
+    marked
+}
+
+#[test]
+fn seigneur_agile_inside_the_game_is_its_hook_example_move_for_move() {
+    let nimble = same_rule_both_ways(
+        "siege",
+        "seigneur-agile.lua",
+        "seigneur-agile.lua",
+        2,
+        0..30,
+        &["nimble_lord"],
+        |action| action.label.en.ends_with("(nimble step)"),
+    );
+    assert!(nimble > 0, "random games play a nimble step");
 }

@@ -68,6 +68,9 @@ pub struct Siege {
     lord_taken: bool,
     /// The last move, for highlights; `None` at the start and after a pass.
     last: Option<LastMove>,
+    /// House rule « seigneur agile » (command `nimble_lord`): the lord may also step one
+    /// square diagonally inside the castle (SG-L1, SG-L3).
+    nimble_lord: bool,
 }
 
 /// The last move played, for the scene's highlights.
@@ -118,6 +121,7 @@ impl Siege {
             soldiers: 4,
             lord_taken: false,
             last: None,
+            nimble_lord: false,
         }
     }
 
@@ -209,6 +213,12 @@ impl Siege {
                 let piece = self.board[from as usize];
                 let taken = self.board[to as usize];
                 let (fr, en) = board::piece_title(piece);
+                // House rule « seigneur agile »: the lord's one-square diagonal step.
+                let (nimble_fr, nimble_en) = if piece == LORD && rules::is_nimble_step(from, to) {
+                    (" (pas agile)", " (nimble step)")
+                } else {
+                    ("", "")
+                };
                 let (from, to) = (board::name(from), board::name(to));
                 let (take_fr, take_en) = if taken == EMPTY {
                     (String::new(), String::new())
@@ -216,7 +226,10 @@ impl Siege {
                     let (fr, en) = board::piece_noun(taken);
                     (format!(" prend {fr}"), format!(" takes {en}"))
                 };
-                text!("{fr} {from} → {to}{take_fr}", "{en} {from} → {to}{take_en}")
+                text!(
+                    "{fr} {from} → {to}{take_fr}{nimble_fr}",
+                    "{en} {from} → {to}{take_en}{nimble_en}"
+                )
             }
             Move::Pass => text("Passer (aucun coup possible)", "Pass (no legal move)"),
         }

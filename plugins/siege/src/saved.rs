@@ -27,6 +27,13 @@ pub(crate) struct Saved {
     plies: u32,
     #[serde(default)]
     last: Option<SavedLast>,
+    /// House rule « seigneur agile » switched on (command `nimble_lord`); left out when off.
+    #[serde(default, skip_serializing_if = "is_false")]
+    nimble_lord: bool,
+}
+
+fn is_false(on: &bool) -> bool {
+    !*on
 }
 
 #[derive(Serialize, Deserialize)]
@@ -70,6 +77,7 @@ impl From<Siege> for Saved {
                 to: board::name(last.to),
                 taken: (last.taken != EMPTY).then(|| board::piece_id(last.taken).into()),
             }),
+            nimble_lord: game.nimble_lord,
         }
     }
 }
@@ -93,6 +101,7 @@ impl Saved {
             quiet_plies: 0,
             plies: 0,
             last: None,
+            nimble_lord: false,
         }
     }
 }
@@ -151,6 +160,7 @@ impl TryFrom<Saved> for Siege {
         game.capture_made = saved.capture_made;
         game.quiet_plies = saved.quiet_plies;
         game.plies = saved.plies;
+        game.nimble_lord = saved.nimble_lord;
         game.last = match saved.last {
             None => None,
             Some(last) => Some(LastMove {
