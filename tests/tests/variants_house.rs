@@ -9,7 +9,8 @@
 //!   `variants/examples/`), the same rule move for move as the shipped one, which the game
 //!   plays itself (`nimble_lord`, a `setup`-only script);
 //! * Château Noir « prise obligatoire »: `end-turn` is never offered while a take is;
-//! * roc noir « trappe coûteuse »: a fall costs the faller's player a rope;
+//! * roc noir « trappe coûteuse »: a fall costs the faller's player a rope, the game's own
+//!   `costly_trapdoor` the same as its `after_action` example move for move;
 //! * a `before_action` that refuses every move never makes a playout loop;
 //! * `seats`, `max_added` and `after_when` (ABI 1.10 `PlayoutWatch::rules`): the hooks run
 //!   for exactly the moves they name, and the playout stops only for those;
@@ -824,8 +825,8 @@ fn base_state(engine: &mut VariantEngine, game: veillee_sdk::Handle, drop: &[&st
 
 /// A shipped house rule played inside the plugin (`setup` only) and its hook-based worked
 /// example (`variants/examples/`) are the same rule: on `seeds` random games (the same draws
-/// for both), every seat to act is offered the same actions, in the same order, and the games
-/// end in the same state, outcome and scene. Returns how many `mark`ed moves were played.
+/// for both), every seat to act is offered the same actions, in the same order, every move
+/// tells the same events, and the games end in the same state, outcome and scene. Returns how many `mark`ed moves were played.
 fn same_rule_both_ways(
     game: &str,
     shipped: &str,
@@ -833,7 +834,7 @@ fn same_rule_both_ways(
     players: u8,
     seeds: std::ops::Range<u64>,
     drop: &[&str],
-    mark: impl Fn(&veillee_sdk::Action) -> bool,
+    mark: impl Fn(&veillee_sdk::Action, &[veillee_sdk::Event]) -> bool,
 ) -> usize {
     let mut inside = engine(game, vec![builtin(game, shipped)]);
     let mut hooks = engine(game, vec![veillee_tests::house::example_script(example)]);
@@ -856,10 +857,13 @@ fn same_rule_both_ways(
                 "seed {seed}, move {moves}"
             );
             let action = &listed[rng.below(listed.len())];
-            marked += usize::from(mark(action));
-            let id = action.id.clone();
-            inside.apply(a, seat, &id).unwrap();
-            hooks.apply(b, seat, &id).unwrap();
+            let events = inside.apply(a, seat, &action.id).unwrap();
+            assert_eq!(
+                events,
+                hooks.apply(b, seat, &action.id).unwrap(),
+                "seed {seed}, move {moves}"
+            );
+            marked += usize::from(mark(action, &events));
             moves += 1;
             assert!(moves < 20_000, "seed {seed}: the game does not end");
         }
@@ -891,7 +895,25 @@ fn seigneur_agile_inside_the_game_is_its_hook_example_move_for_move() {
         2,
         0..30,
         &["nimble_lord"],
-        |action| action.label.en.ends_with("(nimble step)"),
+        |action, _| action.label.en.ends_with("(nimble step)"),
     );
     assert!(nimble > 0, "random games play a nimble step");
+}
+
+#[test]
+fn trappe_couteuse_inside_the_game_is_its_hook_example_move_for_move() {
+    let charged = same_rule_both_ways(
+        "roc-noir",
+        "trappe-couteuse.lua",
+        "trappe-couteuse.lua",
+        2,
+        0..30,
+        &["costly_trapdoor"],
+        |_, events| {
+            events
+                .iter()
+                .any(|e| e.text.en.starts_with("Costly trapdoor"))
+        },
+    );
+    assert!(charged > 0, "random games charge a fall");
 }

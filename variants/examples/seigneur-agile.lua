@@ -108,5 +108,12 @@ return {
   play_action = function(ctx, seat, action)
     local from, to = string.match(action.id, "^(%a%d)%-(%a%d)$")
     ctx.game.command("move_piece", { from = from, to = to })
+    -- A command tells nothing: the move's event, as the game's own moves have, is its label,
+    -- and the game's end, when the step ended it (the lord took the last knight).
+    ctx.event(action.label)
+    local status = ctx.game.status()
+    if status.state == "finished" then
+      ctx.event(status.outcome.reason)
+    end
   end,
 }

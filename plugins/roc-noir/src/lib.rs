@@ -216,6 +216,8 @@ pub struct RocNoir {
     pub(crate) rng: GameRng,
     /// How the game ended.
     pub(crate) ending: Option<Ending>,
+    /// House rule « trappe coûteuse » (command `costly_trapdoor`): a fall costs a rope.
+    pub(crate) costly_trapdoor: bool,
 }
 
 impl RocNoir {
@@ -272,6 +274,7 @@ impl RocNoir {
             draw_accepted: 0,
             rng,
             ending: None,
+            costly_trapdoor: false,
         }
     }
 

@@ -55,6 +55,13 @@ pub(crate) struct Saved {
     draw_accepted: u8,
     rng: GameRng,
     ending: Option<Ending>,
+    /// House rule « trappe coûteuse » switched on (absent when off).
+    #[serde(default, skip_serializing_if = "is_false")]
+    costly_trapdoor: bool,
+}
+
+fn is_false(on: &bool) -> bool {
+    !*on
 }
 
 fn first_draw_offer() -> u32 {
@@ -201,6 +208,7 @@ impl From<RocNoir> for Saved {
             draw_accepted: g.draw_accepted,
             rng: g.rng.clone(),
             ending: g.ending,
+            costly_trapdoor: g.costly_trapdoor,
         }
     }
 }
@@ -390,6 +398,7 @@ impl TryFrom<Saved> for RocNoir {
         g.draw_accepted = v.draw_accepted;
         g.rng = v.rng;
         g.ending = v.ending;
+        g.costly_trapdoor = v.costly_trapdoor;
         Ok(g)
     }
 }
