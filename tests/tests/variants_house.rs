@@ -14,6 +14,8 @@
 //! * a `before_action` that refuses every move never makes a playout loop;
 //! * `seats`, `max_added` and `after_when` (ABI 1.10 `PlayoutWatch::rules`): the hooks run
 //!   for exactly the moves they name, and the playout stops only for those;
+//! * Siège « renforts »: the game's own `reinforcements` (a question as ordinary actions) the
+//!   same as its `ctx.choose` example move for move;
 //! * `ctx.game.end_game` ends every built-in game, saved with it and in playouts;
 //! * `ctx.game.pass_turn` ends the turn in every built-in game (each declares `pass_turn`), and
 //!   switches the script off, naming the commands, in a game without the command.
@@ -851,16 +853,27 @@ fn same_rule_both_ways(
                 "seed {seed}, move {moves}"
             );
             let listed = inside.legal_actions(a, seat).unwrap();
-            assert_eq!(
-                listed,
-                hooks.legal_actions(b, seat).unwrap(),
-                "seed {seed}, move {moves}"
-            );
-            let action = &listed[rng.below(listed.len())];
+            let asked = hooks.legal_actions(b, seat).unwrap();
+            let pick = rng.below(listed.len());
+            let hooks_id = if hooks.pending_choice(b).is_some() {
+                // The example asks with `ctx.choose`: the host's buttons carry the options'
+                // texts, which the game offers as its own actions.
+                let options: Vec<_> = asked
+                    .iter()
+                    .map(|a| a.private.as_ref().map(|p| p.text.clone()))
+                    .collect();
+                let labels: Vec<_> = listed.iter().map(|a| Some(a.label.clone())).collect();
+                assert_eq!(options, labels, "seed {seed}, move {moves}");
+                asked[pick].id.clone()
+            } else {
+                assert_eq!(listed, asked, "seed {seed}, move {moves}");
+                listed[pick].id.clone()
+            };
+            let action = &listed[pick];
             let events = inside.apply(a, seat, &action.id).unwrap();
             assert_eq!(
                 events,
-                hooks.apply(b, seat, &action.id).unwrap(),
+                hooks.apply(b, seat, &hooks_id).unwrap(),
                 "seed {seed}, move {moves}"
             );
             marked += usize::from(mark(action, &events));
@@ -916,4 +929,18 @@ fn trappe_couteuse_inside_the_game_is_its_hook_example_move_for_move() {
         },
     );
     assert!(charged > 0, "random games charge a fall");
+}
+
+#[test]
+fn renforts_inside_the_game_is_its_hook_example_move_for_move() {
+    let reinforced = same_rule_both_ways(
+        "siege",
+        "renforts.lua",
+        "renforts.lua",
+        2,
+        0..30,
+        &["reinforcements"],
+        |action, _| action.id.starts_with("reinforce-"),
+    );
+    assert!(reinforced > 0, "random games bring a soldier back");
 }

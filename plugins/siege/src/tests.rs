@@ -1020,6 +1020,7 @@ fn the_manifest_is_sane() {
             "move_piece",
             "remove_piece",
             "pass_turn",
+            "reinforcements",
             "nimble_lord",
         ]
     );
