@@ -16,6 +16,8 @@
 //!   for exactly the moves they name, and the playout stops only for those;
 //! * Siège « renforts »: the game's own `reinforcements` (a question as ordinary actions) the
 //!   same as its `ctx.choose` example move for move;
+//! * roc noir « le château fort enchanté »: the game's own `enchanted_castle` (its scene's
+//!   rotation) the same as its `after_action` + `view` example move for move;
 //! * `ctx.game.end_game` ends every built-in game, saved with it and in playouts;
 //! * `ctx.game.pass_turn` ends the turn in every built-in game (each declares `pass_turn`), and
 //!   switches the script off, naming the commands, in a game without the command.
@@ -943,4 +945,18 @@ fn renforts_inside_the_game_is_its_hook_example_move_for_move() {
         |action, _| action.id.starts_with("reinforce-"),
     );
     assert!(reinforced > 0, "random games bring a soldier back");
+}
+
+#[test]
+fn chateau_fort_enchante_inside_the_game_is_its_hook_example_move_for_move() {
+    let rings = same_rule_both_ways(
+        "roc-noir",
+        "chateau-fort-enchante.lua",
+        "chateau-fort-enchante.lua",
+        3,
+        0..30,
+        &["castle_turns"],
+        |_, events| events.iter().any(|e| e.text.en.starts_with("The ring!")),
+    );
+    assert!(rings > 0, "random games roll the ring");
 }

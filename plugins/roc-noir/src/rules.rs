@@ -245,7 +245,10 @@ impl RocNoir {
     /// Plays a legal move.
     pub(crate) fn apply(&mut self, mv: Move, log: &mut Log) {
         match mv {
-            Move::Roll => self.roll(log),
+            Move::Roll => {
+                self.roll(log);
+                self.turn_the_castle(log);
+            }
             Move::Choose(h) => {
                 self.active = h;
                 self.phase = Phase::Move;
@@ -318,6 +321,31 @@ impl RocNoir {
                     "Trappe coûteuse : le joueur {player} rend une corde (il lui en reste {left})"
                 ),
                 format!("Costly trapdoor: player {player} hands back a rope ({left} left)"),
+            ))
+        });
+    }
+
+    /// House rule « le château fort enchanté » (command `enchanted_castle`), after a roll
+    /// (RN-T1) that shows the ring: the castle's picture turns a quarter turn clockwise.
+    /// Squares, trapdoors, moves and rules stay the same.
+    fn turn_the_castle(&mut self, log: &mut Log) {
+        let Some(turns) = self.castle_turns.as_mut() else {
+            return;
+        };
+        if self.die != Some(RING_FACE) {
+            return;
+        }
+        *turns = (*turns + 1) % 4;
+        let degrees = u32::from(*turns) * 90;
+        log.record(|| {
+            Event::new(text(
+                format!(
+                    "L'anneau ! Le château tourne d'un quart de tour (il est maintenant tourné \
+                     de {degrees}°)"
+                ),
+                format!(
+                    "The ring! The castle turns a quarter turn (it now stands turned {degrees}°)"
+                ),
             ))
         });
     }

@@ -58,6 +58,10 @@ pub(crate) struct Saved {
     /// House rule « trappe coûteuse » switched on (absent when off).
     #[serde(default, skip_serializing_if = "is_false")]
     costly_trapdoor: bool,
+    /// House rule « le château fort enchanté »: the castle's quarter turns (0–3); absent
+    /// when off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    castle_turns: Option<u8>,
 }
 
 fn is_false(on: &bool) -> bool {
@@ -209,6 +213,7 @@ impl From<RocNoir> for Saved {
             rng: g.rng.clone(),
             ending: g.ending,
             costly_trapdoor: g.costly_trapdoor,
+            castle_turns: g.castle_turns,
         }
     }
 }
@@ -399,6 +404,10 @@ impl TryFrom<Saved> for RocNoir {
         g.rng = v.rng;
         g.ending = v.ending;
         g.costly_trapdoor = v.costly_trapdoor;
+        if v.castle_turns.is_some_and(|t| t > 3) {
+            return Err("castle_turns counts quarter turns: 0 to 3".into());
+        }
+        g.castle_turns = v.castle_turns;
         Ok(g)
     }
 }

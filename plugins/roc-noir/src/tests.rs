@@ -10,6 +10,7 @@ use veillee_sdk::{
 use crate::board::{self, Node, NO, TILES, TREASURE};
 use crate::{
     back, number, Ending, Move, Phase, RocNoir, DRAW_OFFER_ROLLS, DRAW_REOFFER_ROLLS, ENTRANCE,
+    RING_FACE,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -414,6 +415,61 @@ fn costly_trapdoor_is_saved_with_the_game_and_absent_from_plain_saves() {
     assert!(saved.contains("\"costly_trapdoor\":true"));
     let back: RocNoir = serde_json::from_str(&saved).unwrap();
     assert_eq!(back, g);
+}
+
+#[test]
+fn rn_t1_enchanted_castle_turns_the_picture_a_quarter_turn_on_every_ring() {
+    let mut g = RocNoir::new(&Setup::new(2, 3)).unwrap();
+    g.command("enchanted_castle", &serde_json::Value::Null)
+        .unwrap();
+    assert_eq!((g.castle_turns, g.view(None).rotation), (Some(0), 0));
+    let mut rng = GameRng::new(3);
+    let (mut rings, mut turns) = (0, 0u8);
+    for _ in 0..3000 {
+        let Status::ToAct { seats } = g.status() else {
+            break;
+        };
+        let list = ids(&g);
+        let id = list[rng.below(list.len())].clone();
+        let events = play(&mut g, &id);
+        let turned = events.iter().any(|e| e.text.en.starts_with("The ring!"));
+        if id == "roll" && g.die == Some(RING_FACE) {
+            rings += 1;
+            turns = (turns + 1) % 4;
+            let degrees = u32::from(turns) * 90;
+            assert_eq!(
+                events.last().unwrap().text.fr,
+                format!(
+                    "L'anneau ! Le château tourne d'un quart de tour (il est maintenant tourné de {degrees}°)"
+                )
+            );
+        } else {
+            assert!(!turned, "{id}: {events:?}");
+        }
+        assert_eq!(g.castle_turns, Some(turns));
+        for viewer in [None, Some(seats[0])] {
+            assert_eq!(g.view(viewer).rotation, turns, "only the picture turns");
+        }
+    }
+    assert!(rings > 2, "{rings} rings");
+    // Plain, the same rolls never turn anything.
+    let plain = RocNoir::new(&Setup::new(2, 3)).unwrap();
+    assert_eq!((plain.castle_turns, plain.view(None).rotation), (None, 0));
+}
+
+#[test]
+fn enchanted_castle_is_saved_with_the_game_and_absent_from_plain_saves() {
+    assert!(!serde_json::to_string(&game(2))
+        .unwrap()
+        .contains("castle_turns"));
+    let mut g = game(2);
+    g.castle_turns = Some(3);
+    let saved = serde_json::to_string(&g).unwrap();
+    assert!(saved.contains("\"castle_turns\":3"), "{saved}");
+    let back: RocNoir = serde_json::from_str(&saved).unwrap();
+    assert_eq!(back, g);
+    let bad = saved.replace("\"castle_turns\":3", "\"castle_turns\":4");
+    assert!(serde_json::from_str::<RocNoir>(&bad).is_err());
 }
 
 #[test]
