@@ -830,7 +830,8 @@ fn base_state(engine: &mut VariantEngine, game: veillee_sdk::Handle, drop: &[&st
 /// A shipped house rule played inside the plugin (`setup` only) and its hook-based worked
 /// example (`variants/examples/`) are the same rule: on `seeds` random games (the same draws
 /// for both), every seat to act is offered the same actions, in the same order, every move
-/// tells the same events, and the games end in the same state, outcome and scene. Returns how many `mark`ed moves were played.
+/// tells the same events, and the games end in the same state, outcome and scene. Both scripts
+/// have the same id and texts, and the shipped one only `setup`. Returns how many `mark`ed moves were played.
 fn same_rule_both_ways(
     game: &str,
     shipped: &str,
@@ -840,8 +841,19 @@ fn same_rule_both_ways(
     drop: &[&str],
     mark: impl Fn(&veillee_sdk::Action, &[veillee_sdk::Event]) -> bool,
 ) -> usize {
-    let mut inside = engine(game, vec![builtin(game, shipped)]);
-    let mut hooks = engine(game, vec![veillee_tests::house::example_script(example)]);
+    let (shipped, example) = (
+        builtin(game, shipped),
+        veillee_tests::house::example_script(example),
+    );
+    // The same rule for the players: the same id and texts, and only `setup` shipped.
+    let (a, b) = (shipped.info(), example.info());
+    assert_eq!(
+        (&a.id, &a.name, &a.description, &a.changes),
+        (&b.id, &b.name, &b.description, &b.changes)
+    );
+    assert_eq!(a.hooks, ["setup"]);
+    let mut inside = engine(game, vec![shipped]);
+    let mut hooks = engine(game, vec![example]);
     let mut marked = 0;
     for seed in seeds {
         let a = inside.create(&Setup::new(players, seed)).unwrap();
