@@ -287,14 +287,21 @@ fn prise_obligatoire_never_offers_end_turn_while_a_take_is_possible() {
 
 #[test]
 fn the_example_rules_pass_the_conformance_kit() {
-    for (game, file) in [
-        ("siege", "seigneur-agile.lua"),
-        ("chateau-noir", "prise-obligatoire.lua"),
-        ("roc-noir", "trappe-couteuse.lua"),
+    let example: fn(&str, &str) -> Script = |_, file| veillee_tests::house::example_script(file);
+    for (game, file, load) in [
+        (
+            "siege",
+            "seigneur-agile.lua",
+            builtin as fn(&str, &str) -> Script,
+        ),
+        ("siege", "seigneur-agile.lua", example),
+        ("chateau-noir", "prise-obligatoire.lua", builtin),
+        ("roc-noir", "trappe-couteuse.lua", builtin),
+        ("roc-noir", "trappe-couteuse.lua", example),
     ] {
-        let mut variant = engine(game, vec![builtin(game, file)]);
+        let mut variant = engine(game, vec![load(game, file)]);
         let mut reference =
-            VariantEngine::new(native_engine(game).unwrap(), vec![builtin(game, file)]).unwrap();
+            VariantEngine::new(native_engine(game).unwrap(), vec![load(game, file)]).unwrap();
         let config = CheckConfig {
             games: 1,
             deep_steps: 30,
