@@ -64,6 +64,16 @@ pub mod house {
             .unwrap_or_else(|e| panic!("{e}"))
     }
 
+    /// A worked example of `variants/examples/` (not built in), loaded from the repository.
+    pub fn example_script(file: &str) -> Script {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../variants/examples")
+            .join(file);
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        Script::load(file, &text, VariantLimits::default()).unwrap_or_else(|e| panic!("{e}"))
+    }
+
     /// A script from its text (`test.lua` in messages).
     pub fn script(text: &str) -> Script {
         Script::load("test.lua", text, VariantLimits::default()).unwrap_or_else(|e| panic!("{e}"))

@@ -28,6 +28,12 @@ fn builtin(file: &str) -> Script {
     source.load(VariantLimits::default()).unwrap()
 }
 
+/// « Renforts » with hooks (`after_action`, `ctx.choose`): the guide's worked example, which
+/// exercises the host's choices. The shipped rule is Siège's `reinforcements` command.
+fn renforts_example() -> Script {
+    veillee_tests::house::example_script("renforts.lua")
+}
+
 fn wasm_engine(scripts: Vec<Script>) -> VariantEngine {
     let runtime = runtime();
     let plugin = builtin_plugin(&runtime, "siege");
@@ -286,7 +292,7 @@ fn random_game(
 
 #[test]
 fn same_seed_and_actions_replay_to_the_same_bytes() {
-    let scripts = || vec![builtin("renforts.lua"), script("probe.lua", PROBE)];
+    let scripts = || vec![renforts_example(), script("probe.lua", PROBE)];
     let mut first = wasm_engine(scripts());
     let mut second = wasm_engine(scripts());
     for seed in [3, 4, 5] {
@@ -301,7 +307,7 @@ fn same_seed_and_actions_replay_to_the_same_bytes() {
 
 #[test]
 fn renforts_brings_a_soldier_back_once() {
-    let mut engine = wasm_engine(vec![builtin("renforts.lua")]);
+    let mut engine = wasm_engine(vec![renforts_example()]);
     let mut offered = 0;
     let mut used = 0;
     for seed in 0..60 {
@@ -388,7 +394,7 @@ fn exclusive_duplicate_and_foreign_scripts_are_refused() {
 
     let err = VariantEngine::new(
         Box::new(builtin_plugin(&runtime, "siege")),
-        vec![builtin("renforts.lua"), builtin("renforts.lua")],
+        vec![builtin("renforts.lua"), renforts_example()],
     )
     .err()
     .unwrap();
@@ -450,8 +456,12 @@ fn a_script_error_mid_game_switches_it_off_and_the_game_goes_on() {
 }
 
 fn conformance_with(file: &str) {
-    let mut engine = wasm_engine(vec![builtin(file)]);
-    let mut reference = native_variant_engine(vec![builtin(file)]);
+    conformance_with_script(file, || builtin(file));
+}
+
+fn conformance_with_script(file: &str, load: impl Fn() -> Script) {
+    let mut engine = wasm_engine(vec![load()]);
+    let mut reference = native_variant_engine(vec![load()]);
     let config = CheckConfig {
         games: 4,
         ..CheckConfig::default()
@@ -473,10 +483,15 @@ fn conformance_kit_passes_with_sans_regle_speciale() {
 #[test]
 fn conformance_kit_passes_with_renforts() {
     conformance_with("renforts.lua");
+    conformance_with_script("examples/renforts.lua", renforts_example);
 }
 
 fn many_random_games(file: &str) {
-    let mut engine = wasm_engine(vec![builtin(file)]);
+    many_random_games_with(builtin(file));
+}
+
+fn many_random_games_with(rule: Script) {
+    let mut engine = wasm_engine(vec![rule]);
     let mut finished = 0;
     for seed in 0..500 {
         let (game, _) = random_game(&mut engine, 10_000 + seed, 2_000).unwrap();
@@ -501,11 +516,12 @@ fn five_hundred_random_games_with_sans_regle_speciale() {
 #[test]
 fn five_hundred_random_games_with_renforts() {
     many_random_games("renforts.lua");
+    many_random_games_with(renforts_example());
 }
 
 #[test]
 fn playout_goes_through_the_hooks_and_is_deterministic() {
-    let mut engine = wasm_engine(vec![builtin("renforts.lua")]);
+    let mut engine = wasm_engine(vec![renforts_example()]);
     let a = engine.create(&Setup::new(2, 5)).unwrap();
     let b = engine.create(&Setup::new(2, 5)).unwrap();
     let ra = engine.playout(a, 42, 5_000).unwrap();
@@ -519,7 +535,8 @@ fn every_builtin_script_file_is_listed_and_loads() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants");
     let mut on_disk = Vec::new();
     for game in std::fs::read_dir(&dir).unwrap().flatten() {
-        if game.path().is_dir() {
+        // `examples/` holds the guide's worked examples: not house rules of any game.
+        if game.path().is_dir() && game.file_name() != "examples" {
             for file in std::fs::read_dir(game.path()).unwrap().flatten() {
                 if file.path().extension().is_some_and(|e| e == "lua") {
                     on_disk.push((
@@ -569,7 +586,7 @@ fn overhead_per_move() {
     let runtime = runtime();
     let plain = time(&mut builtin_plugin(&runtime, "siege"));
     let empty = time(&mut wasm_engine(Vec::new()));
-    let renforts = time(&mut wasm_engine(vec![builtin("renforts.lua")]));
+    let renforts = time(&mut wasm_engine(vec![renforts_example()]));
     let never_refuses = PROBE.replace("c0-b2", "none");
     let probe = time(&mut wasm_engine(vec![script("probe.lua", &never_refuses)]));
     println!(

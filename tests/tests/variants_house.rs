@@ -5,12 +5,19 @@
 //!   and random playouts run inside the plugin between them (`playout_until`, ABI 1.7),
 //!   giving the very game the host would play move by move;
 //! * a script with only `setup` plays out entirely inside the plugin;
-//! * `add_actions` / `play_action` add moves: Siège « seigneur agile »;
+//! * `add_actions` / `play_action` add moves: Siège « seigneur agile » (the worked example of
+//!   `variants/examples/`), the same rule move for move as the shipped one, which the game
+//!   plays itself (`nimble_lord`, a `setup`-only script);
 //! * Château Noir « prise obligatoire »: `end-turn` is never offered while a take is;
-//! * roc noir « trappe coûteuse »: a fall costs the faller's player a rope;
+//! * roc noir « trappe coûteuse »: a fall costs the faller's player a rope, the game's own
+//!   `costly_trapdoor` the same as its `after_action` example move for move;
 //! * a `before_action` that refuses every move never makes a playout loop;
 //! * `seats`, `max_added` and `after_when` (ABI 1.10 `PlayoutWatch::rules`): the hooks run
 //!   for exactly the moves they name, and the playout stops only for those;
+//! * Siège « renforts »: the game's own `reinforcements` (a question as ordinary actions) the
+//!   same as its `ctx.choose` example move for move;
+//! * roc noir « le château fort enchanté »: the game's own `enchanted_castle` (its scene's
+//!   rotation) the same as its `after_action` + `view` example move for move;
 //! * `ctx.game.end_game` ends every built-in game, saved with it and in playouts;
 //! * `ctx.game.pass_turn` ends the turn in every built-in game (each declares `pass_turn`), and
 //!   switches the script off, naming the commands, in a game without the command.
@@ -202,7 +209,10 @@ fn a_before_action_that_refuses_everything_never_makes_a_playout_loop() {
 /// the lord's and that the plain game does not offer).
 #[test]
 fn seigneur_agile_adds_the_lords_diagonal_step_and_plays_it_as_a_move() {
-    let mut agile = engine("siege", vec![builtin("siege", "seigneur-agile.lua")]);
+    // The hook version, the guide's worked example; the shipped rule is the game's
+    // `nimble_lord` (see `seigneur_agile_inside_the_game_is_its_hook_example_move_for_move`).
+    let example = veillee_tests::house::example_script("seigneur-agile.lua");
+    let mut agile = engine("siege", vec![example]);
     let game = agile.create(&Setup::new(2, 0)).unwrap();
     // The defender places the lord on d6; the special rule still binds: no agile step yet.
     agile.apply(game, 1, "lord-d6").unwrap();
@@ -277,14 +287,21 @@ fn prise_obligatoire_never_offers_end_turn_while_a_take_is_possible() {
 
 #[test]
 fn the_example_rules_pass_the_conformance_kit() {
-    for (game, file) in [
-        ("siege", "seigneur-agile.lua"),
-        ("chateau-noir", "prise-obligatoire.lua"),
-        ("roc-noir", "trappe-couteuse.lua"),
+    let example: fn(&str, &str) -> Script = |_, file| veillee_tests::house::example_script(file);
+    for (game, file, load) in [
+        (
+            "siege",
+            "seigneur-agile.lua",
+            builtin as fn(&str, &str) -> Script,
+        ),
+        ("siege", "seigneur-agile.lua", example),
+        ("chateau-noir", "prise-obligatoire.lua", builtin),
+        ("roc-noir", "trappe-couteuse.lua", builtin),
+        ("roc-noir", "trappe-couteuse.lua", example),
     ] {
-        let mut variant = engine(game, vec![builtin(game, file)]);
+        let mut variant = engine(game, vec![load(game, file)]);
         let mut reference =
-            VariantEngine::new(native_engine(game).unwrap(), vec![builtin(game, file)]).unwrap();
+            VariantEngine::new(native_engine(game).unwrap(), vec![load(game, file)]).unwrap();
         let config = CheckConfig {
             games: 1,
             deep_steps: 30,
@@ -801,4 +818,164 @@ fn pass_turn_ends_the_turn_in_every_built_in_game_and_names_the_commands_elsewhe
         disabled[0].1.contains("no command `pass_turn`"),
         "{disabled:?}"
     );
+}
+
+/// The game's state inside a variant engine's save (its last line), without `drop`'s keys:
+/// the house rule's own switches, which only one of two engines compared has.
+fn base_state(engine: &mut VariantEngine, game: veillee_sdk::Handle, drop: &[&str]) -> Value {
+    let saved = engine.save(game).unwrap();
+    let last = saved.rsplit(|&b| b == b'\n').next().unwrap();
+    let mut state: Value = serde_json::from_slice(last).unwrap();
+    if let Some(object) = state.as_object_mut() {
+        for key in drop {
+            object.remove(*key);
+        }
+    }
+    state
+}
+
+/// A shipped house rule played inside the plugin (`setup` only) and its hook-based worked
+/// example (`variants/examples/`) are the same rule: on `seeds` random games (the same draws
+/// for both), every seat to act is offered the same actions, in the same order, every move
+/// tells the same events, and the games end in the same state, outcome and scene. Both scripts
+/// have the same id and texts, and the shipped one only `setup`. Returns how many `mark`ed moves were played.
+fn same_rule_both_ways(
+    game: &str,
+    shipped: &str,
+    example: &str,
+    players: u8,
+    seeds: std::ops::Range<u64>,
+    drop: &[&str],
+    mark: impl Fn(&veillee_sdk::Action, &[veillee_sdk::Event]) -> bool,
+) -> usize {
+    let (shipped, example) = (
+        builtin(game, shipped),
+        veillee_tests::house::example_script(example),
+    );
+    // The same rule for the players: the same id and texts, and only `setup` shipped.
+    let (a, b) = (shipped.info(), example.info());
+    assert_eq!(
+        (&a.id, &a.name, &a.description, &a.changes),
+        (&b.id, &b.name, &b.description, &b.changes)
+    );
+    assert_eq!(a.hooks, ["setup"]);
+    let mut inside = engine(game, vec![shipped]);
+    let mut hooks = engine(game, vec![example]);
+    let mut marked = 0;
+    for seed in seeds {
+        let a = inside.create(&Setup::new(players, seed)).unwrap();
+        let b = hooks.create(&Setup::new(players, seed)).unwrap();
+        let mut rng = GameRng::new(seed);
+        let mut moves = 0;
+        while let Some(seat) = seat_to_act(&mut inside, a) {
+            assert_eq!(
+                seat_to_act(&mut hooks, b),
+                Some(seat),
+                "seed {seed}, move {moves}"
+            );
+            let listed = inside.legal_actions(a, seat).unwrap();
+            let asked = hooks.legal_actions(b, seat).unwrap();
+            let pick = rng.below(listed.len());
+            let hooks_id = if hooks.pending_choice(b).is_some() {
+                // The example asks with `ctx.choose`: the host's buttons carry the options'
+                // texts, which the game offers as its own actions.
+                let options: Vec<_> = asked
+                    .iter()
+                    .map(|a| a.private.as_ref().map(|p| p.text.clone()))
+                    .collect();
+                let labels: Vec<_> = listed.iter().map(|a| Some(a.label.clone())).collect();
+                assert_eq!(options, labels, "seed {seed}, move {moves}");
+                asked[pick].id.clone()
+            } else {
+                assert_eq!(listed, asked, "seed {seed}, move {moves}");
+                listed[pick].id.clone()
+            };
+            let action = &listed[pick];
+            let events = inside.apply(a, seat, &action.id).unwrap();
+            assert_eq!(
+                events,
+                hooks.apply(b, seat, &hooks_id).unwrap(),
+                "seed {seed}, move {moves}"
+            );
+            marked += usize::from(mark(action, &events));
+            moves += 1;
+            assert!(moves < 20_000, "seed {seed}: the game does not end");
+        }
+        assert_eq!(seat_to_act(&mut hooks, b), None, "seed {seed}");
+        assert_eq!(inside.status(a).unwrap(), hooks.status(b).unwrap());
+        assert_eq!(
+            base_state(&mut inside, a, drop),
+            base_state(&mut hooks, b, drop),
+            "seed {seed}"
+        );
+        assert_eq!(
+            inside.view(a, None).unwrap(),
+            hooks.view(b, None).unwrap(),
+            "seed {seed}"
+        );
+        assert!(inside.disabled(a).is_empty() && hooks.disabled(b).is_empty());
+        inside.drop_game(a);
+        hooks.drop_game(b);
+    }
+    marked
+}
+
+#[test]
+fn seigneur_agile_inside_the_game_is_its_hook_example_move_for_move() {
+    let nimble = same_rule_both_ways(
+        "siege",
+        "seigneur-agile.lua",
+        "seigneur-agile.lua",
+        2,
+        0..30,
+        &["nimble_lord"],
+        |action, _| action.label.en.ends_with("(nimble step)"),
+    );
+    assert!(nimble > 0, "random games play a nimble step");
+}
+
+#[test]
+fn trappe_couteuse_inside_the_game_is_its_hook_example_move_for_move() {
+    let charged = same_rule_both_ways(
+        "roc-noir",
+        "trappe-couteuse.lua",
+        "trappe-couteuse.lua",
+        2,
+        0..30,
+        &["costly_trapdoor"],
+        |_, events| {
+            events
+                .iter()
+                .any(|e| e.text.en.starts_with("Costly trapdoor"))
+        },
+    );
+    assert!(charged > 0, "random games charge a fall");
+}
+
+#[test]
+fn renforts_inside_the_game_is_its_hook_example_move_for_move() {
+    let reinforced = same_rule_both_ways(
+        "siege",
+        "renforts.lua",
+        "renforts.lua",
+        2,
+        0..30,
+        &["reinforcements"],
+        |action, _| action.id.starts_with("reinforce-"),
+    );
+    assert!(reinforced > 0, "random games bring a soldier back");
+}
+
+#[test]
+fn chateau_fort_enchante_inside_the_game_is_its_hook_example_move_for_move() {
+    let rings = same_rule_both_ways(
+        "roc-noir",
+        "chateau-fort-enchante.lua",
+        "chateau-fort-enchante.lua",
+        3,
+        0..30,
+        &["castle_turns"],
+        |_, events| events.iter().any(|e| e.text.en.starts_with("The ring!")),
+    );
+    assert!(rings > 0, "random games roll the ring");
 }

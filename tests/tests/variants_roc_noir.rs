@@ -1,7 +1,10 @@
-//! « Le château fort enchanté » (`variants/roc-noir/chateau-fort-enchante.lua`) through the
-//! real wasm roc-noir plugin and real Luau: the castle turns a quarter turn exactly on ring
-//! rolls, the rotation is saved and replayed, the conformance kit passes with the variant on,
-//! and many random games run with it without an error.
+//! « Le château fort enchanté » through the real wasm roc-noir plugin and real Luau. Its hook
+//! version (`variants/examples/chateau-fort-enchante.lua`, `after_action` and `view`): the
+//! castle turns a quarter turn exactly on ring rolls, the rotation is saved and replayed, the
+//! conformance kit passes with the variant on, and many random games run with it without an
+//! error. The shipped rule (`variants/roc-noir/`, the game's `enchanted_castle` command in
+//! `setup`) shares its texts and passes the conformance kit; `variants_house.rs` plays both
+//! on the same random games.
 
 use serde_json::{json, Value};
 use veillee_runtime::conformance::{check, CheckConfig};
@@ -15,7 +18,13 @@ use veillee_tests::{builtin_plugin, runtime};
 const FILE: &str = "chateau-fort-enchante.lua";
 const ID: &str = "chateau-fort-enchante";
 
+/// The hook version, the worked example.
 fn enchanted() -> Script {
+    house::example_script(FILE)
+}
+
+/// The shipped rule: the game's `enchanted_castle` command, in `setup`.
+fn shipped() -> Script {
     builtin_script("roc-noir", FILE)
 }
 
@@ -76,7 +85,7 @@ fn random_game(
 
 #[test]
 fn the_script_is_built_in_with_its_texts() {
-    let script = enchanted();
+    let script = shipped();
     let info = script.info();
     assert_eq!(info.id, ID);
     assert_eq!(info.game, "roc-noir");
@@ -88,7 +97,15 @@ fn the_script_is_built_in_with_its_texts() {
         .changes
         .iter()
         .all(|c| !c.fr.is_empty() && !c.en.is_empty() && c.fr != c.en));
-    assert_eq!(info.hooks, ["setup", "after_action", "view"]);
+    assert_eq!(info.hooks, ["setup"]);
+    // The worked example is the same rule, with the same texts.
+    let example = enchanted();
+    let hooks = example.info();
+    assert_eq!(hooks.hooks, ["setup", "after_action", "view"]);
+    assert_eq!(
+        (&hooks.id, &hooks.name, &hooks.description, &hooks.changes),
+        (&info.id, &info.name, &info.description, &info.changes)
+    );
     assert_eq!(
         library::resolve(ID, "roc-noir", None).unwrap().file,
         FILE,
@@ -297,9 +314,14 @@ fn a_game_replays_identically_from_its_seed_and_action_ids() {
 
 #[test]
 fn conformance_kit_passes_with_the_enchanted_castle() {
-    let mut engine = wasm_engine();
+    conformance_with(enchanted);
+    conformance_with(shipped);
+}
+
+fn conformance_with(rule: fn() -> Script) {
+    let mut engine = house::wasm_engine("roc-noir", vec![rule()]);
     let native = native_engine("roc-noir").expect("roc-noir has a native build");
-    let mut reference = VariantEngine::new(native, vec![enchanted()]).unwrap();
+    let mut reference = VariantEngine::new(native, vec![rule()]).unwrap();
     // roc-noir games run to thousands of moves: one game per player count.
     // Deep checks (every viewer, save/load, replays) on a sample of the steps.
     let config = CheckConfig {

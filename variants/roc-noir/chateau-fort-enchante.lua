@@ -5,11 +5,11 @@
 -- the moves and the rules stay the same. The board is simply drawn rotated once more each
 -- time, so the players must find their way in a castle that keeps turning.
 --
--- How: `actions` and `after_when` say that `after_action` is about the rolls after which the
--- die's last face (`last_die_face`) is the ring, so it runs after those rolls only (the other
--- moves are played without it, inside the plugin in simulations) and counts the quarter
--- turns in ctx.state — saved with the game and replayed with it. The `view` hook draws the
--- board with `rotation = turns % 4`.
+-- How: the game plays this rule itself. `setup` calls roc noir's `enchanted_castle` command
+-- once; from then on the game turns its picture on every ring (with its event), saves the
+-- quarter turns with the game, and plays simulations and bots' playouts without leaving the
+-- plugin. The same rule written with hooks (`after_action` with `after_when`, `view`) is a
+-- worked example: `variants/examples/chateau-fort-enchante.lua`.
 
 return {
   id = "chateau-fort-enchante",
@@ -31,27 +31,7 @@ return {
     },
   },
 
-  actions = { "roll" },
-  after_when = { query = "last_die_face", equals = "ring" },
-
   setup = function(ctx)
-    ctx.state.turns = 0
-  end,
-
-  after_action = function(ctx) -- `actions` and `after_when`: a roll that shows the ring
-    local turns = (ctx.state.turns or 0) + 1
-    ctx.state.turns = turns
-    local degrees = (turns % 4) * 90
-    ctx.event({
-      fr = "L'anneau ! Le château tourne d'un quart de tour (il est maintenant tourné de "
-        .. degrees .. "°)",
-      en = "The ring! The castle turns a quarter turn (it now stands turned "
-        .. degrees .. "°)",
-    })
-  end,
-
-  view = function(ctx, viewer, scene)
-    scene.rotation = (ctx.state.turns or 0) % 4
-    return scene
+    ctx.game.command("enchanted_castle")
   end,
 }

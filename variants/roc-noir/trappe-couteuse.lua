@@ -1,14 +1,13 @@
 -- « Trappe coûteuse » — a knight that falls gives back a rope.
 --
 -- In the plain rules a fall through a trapdoor only sends the knight back (RN-P1). Here its
--- player also hands back a rope, if one is left (RN-R1): falling costs a future jump.
+-- player also hands back a rope, if one is left (RN-R1): falling costs a future jump. The
+-- first fall of a turn is charged, once.
 --
--- How: only steps and jumps can end in a fall, so `actions` names them and `after_action`
--- runs for those only (the host plays the other moves without the script — inside the plugin
--- in simulations). `last_fall` says who fell this turn (a fall is public: it reveals its
--- trapdoor); `take_rope` takes the rope. A fall is charged once: the script remembers the
--- roll it charged. `after_when` narrows it further: the hook runs only after a step or jump
--- that changes `last_fall`, i.e. one where a knight fell.
+-- How: the game plays this rule itself. `setup` calls roc noir's `costly_trapdoor` command
+-- once; from then on every fall is charged by the game (with its event), the switch is saved
+-- with the game, and simulations and bots' playouts never leave the plugin. The same rule
+-- written with an `after_action` hook is a worked example: `variants/examples/trappe-couteuse.lua`.
 
 return {
   id = "trappe-couteuse",
@@ -25,26 +24,8 @@ return {
       en = "When a knight falls through a trapdoor (RN-P1), its player hands back a rope if one is left (RN-R1).",
     },
   },
-  actions = { "step-*", "jump-*" },
-  after_when = { query = "last_fall", changed = true },
 
-  after_action = function(ctx) -- the seat, action and events are not needed
-    local fall = ctx.game.query("last_fall")
-    if fall == nil then
-      return
-    end
-    local rolls = ctx.game.query("rolls")
-    if ctx.state.charged == rolls then
-      return -- this turn's fall is already paid for
-    end
-    ctx.state.charged = rolls
-    if ctx.game.query("ropes", { seat = fall.seat }) == 0 then
-      return
-    end
-    local left = ctx.game.command("take_rope", { seat = fall.seat })
-    ctx.event({
-      fr = "Trappe coûteuse : le joueur " .. (fall.seat + 1) .. " rend une corde (il lui en reste " .. left .. ")",
-      en = "Costly trapdoor: player " .. (fall.seat + 1) .. " hands back a rope (" .. left .. " left)",
-    })
+  setup = function(ctx)
+    ctx.game.command("costly_trapdoor")
   end,
 }

@@ -5,26 +5,12 @@
 -- onto an empty castle square or onto a knight, which it then captures (as SG-L3). The
 -- special rule still binds: while SG-R applies, the lord does not move.
 --
--- How: `add_actions` offers the new steps to the defender as ordinary actions (same ids as
--- the game's moves, `d6-c5`, with a click path: the lord, then the square), and
--- `play_action` plays the one chosen with Siège's `move_piece` command, which moves the lord
--- as a real move (capture, counts, the turn passes). `seats` says the hooks are about the
--- defender's turns only, and `max_added` that a turn gains at most four steps: a simulation
--- then plays the attacker's moves, and most of the defender's, inside the plugin, and asks
--- this script only when its random draw falls on one of the (at most four) added steps.
-
-local DEFENDER = 1
-local COLUMNS = "abcdefgh"
-local DIAGONALS = { { -1, -1 }, { -1, 1 }, { 1, -1 }, { 1, 1 } }
-
--- The castle is c3–f6: columns 3 to 6 (a = 1), ranks 3 to 6.
-local function in_castle(col, rank)
-  return col >= 3 and col <= 6 and rank >= 3 and rank <= 6
-end
-
-local function square(col, rank)
-  return string.sub(COLUMNS, col, col) .. rank
-end
+-- How: Siège plays this rule itself. `setup` calls its `nimble_lord` command once; from then
+-- on the game lists the new steps with its own moves (ids `d6-c5`, labels « (pas agile) » /
+-- « (nimble step) », a click path: the lord, then the square), saves the switch with the
+-- game, and plays simulations and bots' playouts without leaving the plugin. The same rule
+-- written with hooks (`add_actions`, `play_action`) is the guide's worked example:
+-- `variants/examples/seigneur-agile.lua`.
 
 return {
   id = "seigneur-agile",
@@ -42,48 +28,7 @@ return {
     },
   },
 
-  seats = { DEFENDER },
-  max_added = 4, -- one step along each diagonal, at most
-
-  add_actions = function(ctx, seat)
-    if seat ~= DEFENDER or ctx.game.query("special_rule_applies") then
-      return
-    end
-    local at = ctx.game.query("where_is", { piece = "lord" })
-    if at == nil then
-      return -- not placed yet, or taken
-    end
-    local col = string.find(COLUMNS, string.sub(at, 1, 1), 1, true)
-    local rank = tonumber(string.sub(at, 2))
-    local added = {}
-    for _, d in ipairs(DIAGONALS) do
-      local c, r = col + d[1], rank + d[2]
-      if in_castle(c, r) then
-        local to = square(c, r)
-        local there = ctx.game.query("piece_at", { square = to })
-        -- Knights are k1–k4: the lord takes them; it never lands on a soldier.
-        if there == nil or string.sub(there, 1, 1) == "k" then
-          local takes = there ~= nil
-          added[#added + 1] = {
-            id = at .. "-" .. to,
-            label = {
-              fr = "Seigneur " .. at .. " → " .. to .. (takes and " prend le chevalier" or "") .. " (pas agile)",
-              en = "Lord " .. at .. " → " .. to .. (takes and " takes the knight" or "") .. " (nimble step)",
-            },
-            -- Scene cells: column 0 = a, row 0 = rank 6 (see the game's README).
-            path = {
-              { kind = "piece", id = "lord" },
-              { kind = "cell", board = "board", col = c - 1, row = 6 - r },
-            },
-          }
-        end
-      end
-    end
-    return added
-  end,
-
-  play_action = function(ctx, seat, action)
-    local from, to = string.match(action.id, "^(%a%d)%-(%a%d)$")
-    ctx.game.command("move_piece", { from = from, to = to })
+  setup = function(ctx)
+    ctx.game.command("nimble_lord")
   end,
 }

@@ -2110,13 +2110,14 @@ fn check_variant_finds_a_rule_that_refuses_every_move_and_says_each_problem_once
     assert!(text.contains("before_action"), "{text}");
 }
 
-/// A sound rule: counts per hook, the `view` hook exercised, games capped, no problem.
+/// A sound rule (the hook version of « le château fort enchanté »): counts per hook, the
+/// `view` hook exercised, games capped, no problem.
 #[test]
 fn check_variant_counts_each_hook_and_draws_views_of_a_sound_rule() {
     let dir = tempfile::tempdir().unwrap();
     let file = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../variants/roc-noir/chateau-fort-enchante.lua"
+        "/../../variants/examples/chateau-fort-enchante.lua"
     );
     let out = veillee(
         dir.path(),

@@ -27,7 +27,8 @@ impl ScriptSource {
 }
 
 /// The built-in scripts, as (game, file name, text). A test checks that every file of
-/// `variants/<game>/` is listed.
+/// `variants/<game>/` is listed. `variants/examples/` (the guide's worked examples) is not a
+/// game's folder: its scripts are not built in.
 pub const BUILTIN: &[(&str, &str, &str)] = &[
     (
         "siege",

@@ -216,6 +216,11 @@ pub struct RocNoir {
     pub(crate) rng: GameRng,
     /// How the game ended.
     pub(crate) ending: Option<Ending>,
+    /// House rule « trappe coûteuse » (command `costly_trapdoor`): a fall costs a rope.
+    pub(crate) costly_trapdoor: bool,
+    /// House rule « le château fort enchanté » (command `enchanted_castle`): the quarter
+    /// turns of the castle's picture, 0–3; `None` when the rule is off.
+    pub(crate) castle_turns: Option<u8>,
 }
 
 impl RocNoir {
@@ -272,6 +277,8 @@ impl RocNoir {
             draw_accepted: 0,
             rng,
             ending: None,
+            costly_trapdoor: false,
+            castle_turns: None,
         }
     }
 

@@ -11,6 +11,8 @@
 //! | `ropes` | query | `seat` | the ropes that seat has left (0–3) |
 //! | `take_rope` | command | `seat` | that seat hands back a rope; answers the ropes left. Refused when it has none |
 //! | `give_rope` | command | `seat` | that seat gets a rope back, up to 3; answers its ropes |
+//! | `enchanted_castle` | command | — | house rule « le château fort enchanté » for the rest of the game: on every ring the castle's picture turns a quarter turn |
+//! | `costly_trapdoor` | command | — | house rule « trappe coûteuse » for the rest of the game: the first fall of a turn costs the fallen knight's player a rope |
 //! | `pass_turn` | command | — | the player whose turn it is ends it at once (what is left of it: the roll, the moves); the next player clockwise is to roll. Refused while a draw is offered and after the end |
 
 use serde_json::{json, Value};
@@ -70,6 +72,28 @@ pub(crate) fn specs() -> Vec<OperationSpec> {
             "Ce siège reçoit une corde (3 au plus) ; répond ses cordes",
             "That seat gets a rope (3 at most); answers its ropes",
         ),
+        OperationSpec {
+            name: "enchanted_castle".into(),
+            kind: OperationKind::Command,
+            args: Vec::new(),
+            description: text(
+                "Règle maison « le château fort enchanté » jusqu'à la fin de la partie : à \
+                 chaque anneau, le château (son dessin) tourne d'un quart de tour",
+                "House rule « le château fort enchanté » for the rest of the game: on every \
+                 ring, the castle (its picture) turns a quarter turn",
+            ),
+        },
+        OperationSpec {
+            name: "costly_trapdoor".into(),
+            kind: OperationKind::Command,
+            args: Vec::new(),
+            description: text(
+                "Règle maison « trappe coûteuse » jusqu'à la fin de la partie : un chevalier \
+                 qui tombe dans une trappe fait rendre une corde à son joueur",
+                "House rule « trappe coûteuse » for the rest of the game: a knight that falls \
+                 through a trapdoor costs its player a rope",
+            ),
+        },
         OperationSpec {
             name: "pass_turn".into(),
             kind: OperationKind::Command,
@@ -151,6 +175,16 @@ pub(crate) fn command(game: &mut RocNoir, name: &str, args: &Value) -> Result<Va
     let seat = match name {
         "take_rope" | "give_rope" => seat_arg(game, name, args)?,
         "pass_turn" => return pass_turn(game),
+        // RN-P1, RN-R1 (house rule « trappe coûteuse »): see `rules.rs`, `charge_fall`.
+        "costly_trapdoor" => {
+            game.costly_trapdoor = true;
+            return Ok(Value::Null);
+        }
+        // House rule « le château fort enchanté »: see `rules.rs`, `turn_the_castle`.
+        "enchanted_castle" => {
+            game.castle_turns.get_or_insert(0);
+            return Ok(Value::Null);
+        }
         _ => return Err(veillee_sdk::unknown_operation(name)),
     };
     if game.ending.is_some() {
@@ -201,6 +235,8 @@ mod tests {
                 "ropes",
                 "take_rope",
                 "give_rope",
+                "enchanted_castle",
+                "costly_trapdoor",
                 "pass_turn"
             ]
         );

@@ -245,7 +245,10 @@ impl RocNoir {
     /// Plays a legal move.
     pub(crate) fn apply(&mut self, mv: Move, log: &mut Log) {
         match mv {
-            Move::Roll => self.roll(log),
+            Move::Roll => {
+                self.roll(log);
+                self.turn_the_castle(log);
+            }
             Move::Choose(h) => {
                 self.active = h;
                 self.phase = Phase::Move;
@@ -262,11 +265,17 @@ impl RocNoir {
                     ))
                 });
             }
-            Move::Step(n) => self.go(n, None, log),
+            Move::Step(n) => {
+                let fell_before = self.fell.is_some();
+                self.go(n, None, log);
+                self.charge_fall(fell_before, log);
+            }
             Move::Jump(n) => {
                 let from = self.pos[self.turn as usize][self.active as usize];
                 let over = board::jumps(from).find(|j| j.to == n).map(|j| j.over);
-                self.go(n, over, log)
+                let fell_before = self.fell.is_some();
+                self.go(n, over, log);
+                self.charge_fall(fell_before, log);
             }
             Move::Stop => {
                 log.record(|| {
@@ -290,6 +299,55 @@ impl RocNoir {
             Move::AcceptDraw => self.accept_draw(log),
             Move::PlayOn => self.play_on(log),
         }
+    }
+
+    /// House rule « trappe coûteuse » (command `costly_trapdoor`), after a step or jump:
+    /// the first fall of a turn (RN-P1, RN-P2) costs the fallen knight's player a rope, if
+    /// one is left (RN-R1) and the game goes on. A second fall in the same turn is free.
+    fn charge_fall(&mut self, fell_before: bool, log: &mut Log) {
+        let Some((knight, _)) = self.fell else {
+            return;
+        };
+        let seat = (knight / 3) as usize;
+        if !self.costly_trapdoor || fell_before || self.ending.is_some() || self.ropes[seat] == 0 {
+            return;
+        }
+        self.ropes[seat] -= 1;
+        let left = self.ropes[seat];
+        log.record(|| {
+            let player = seat + 1;
+            Event::new(text(
+                format!(
+                    "Trappe coûteuse : le joueur {player} rend une corde (il lui en reste {left})"
+                ),
+                format!("Costly trapdoor: player {player} hands back a rope ({left} left)"),
+            ))
+        });
+    }
+
+    /// House rule « le château fort enchanté » (command `enchanted_castle`), after a roll
+    /// (RN-T1) that shows the ring: the castle's picture turns a quarter turn clockwise.
+    /// Squares, trapdoors, moves and rules stay the same.
+    fn turn_the_castle(&mut self, log: &mut Log) {
+        let Some(turns) = self.castle_turns.as_mut() else {
+            return;
+        };
+        if self.die != Some(RING_FACE) {
+            return;
+        }
+        *turns = (*turns + 1) % 4;
+        let degrees = u32::from(*turns) * 90;
+        log.record(|| {
+            Event::new(text(
+                format!(
+                    "L'anneau ! Le château tourne d'un quart de tour (il est maintenant tourné \
+                     de {degrees}°)"
+                ),
+                format!(
+                    "The ring! The castle turns a quarter turn (it now stands turned {degrees}°)"
+                ),
+            ))
+        });
     }
 
     /// RN-T1: rolls the knight die. A reveal: undo never crosses it.

@@ -55,6 +55,17 @@ pub(crate) struct Saved {
     draw_accepted: u8,
     rng: GameRng,
     ending: Option<Ending>,
+    /// House rule « trappe coûteuse » switched on (absent when off).
+    #[serde(default, skip_serializing_if = "is_false")]
+    costly_trapdoor: bool,
+    /// House rule « le château fort enchanté »: the castle's quarter turns (0–3); absent
+    /// when off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    castle_turns: Option<u8>,
+}
+
+fn is_false(on: &bool) -> bool {
+    !*on
 }
 
 fn first_draw_offer() -> u32 {
@@ -201,6 +212,8 @@ impl From<RocNoir> for Saved {
             draw_accepted: g.draw_accepted,
             rng: g.rng.clone(),
             ending: g.ending,
+            costly_trapdoor: g.costly_trapdoor,
+            castle_turns: g.castle_turns,
         }
     }
 }
@@ -390,6 +403,11 @@ impl TryFrom<Saved> for RocNoir {
         g.draw_accepted = v.draw_accepted;
         g.rng = v.rng;
         g.ending = v.ending;
+        g.costly_trapdoor = v.costly_trapdoor;
+        if v.castle_turns.is_some_and(|t| t > 3) {
+            return Err("castle_turns counts quarter turns: 0 to 3".into());
+        }
+        g.castle_turns = v.castle_turns;
         Ok(g)
     }
 }

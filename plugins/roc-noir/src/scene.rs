@@ -236,7 +236,8 @@ impl RocNoir {
             zones,
             scores,
             message: self.message(),
-            rotation: 0,
+            // House rule « le château fort enchanté »: the picture turns, nothing else.
+            rotation: self.castle_turns.unwrap_or(0),
             highlights,
         }
     }

@@ -10,6 +10,7 @@ use veillee_sdk::{
 use crate::board::{self, Node, NO, TILES, TREASURE};
 use crate::{
     back, number, Ending, Move, Phase, RocNoir, DRAW_OFFER_ROLLS, DRAW_REOFFER_ROLLS, ENTRANCE,
+    RING_FACE,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -338,6 +339,137 @@ fn rn_p1_a_trapdoor_sends_the_knight_back_and_is_revealed() {
     play(&mut g, "roll");
     assert_eq!(cell_kind(&g, None, "c1"), "flagstone", "forgotten");
     assert!(g.revealed != 0, "but still known (the re-draw keeps it)");
+}
+
+/// The game with the house rule « trappe coûteuse » switched on, as its script does.
+fn costly(mut g: RocNoir) -> RocNoir {
+    g.command("costly_trapdoor", &serde_json::Value::Null)
+        .unwrap();
+    g
+}
+
+#[test]
+fn rn_p1_costly_trapdoor_a_fall_gives_back_a_rope() {
+    let mut g = costly(game(2));
+    trap(&mut g, "c1");
+    moving(&mut g, 0);
+    let events = play(&mut g, "step-c1");
+    assert_eq!(at(&g, 0, 0), "entrance", "the fall itself is RN-P1's");
+    assert_eq!(g.ropes[..2], [2, 3]);
+    let last = events.last().unwrap();
+    assert_eq!(
+        last.text.fr,
+        "Trappe coûteuse : le joueur 1 rend une corde (il lui en reste 2)"
+    );
+    assert_eq!(
+        last.text.en,
+        "Costly trapdoor: player 1 hands back a rope (2 left)"
+    );
+    // Plain, the same fall costs nothing.
+    let mut plain = game(2);
+    trap(&mut plain, "c1");
+    moving(&mut plain, 0);
+    let events = play(&mut plain, "step-c1");
+    assert_eq!(plain.ropes[..2], [3, 3]);
+    assert!(events.iter().all(|e| !e.text.en.contains("Costly")));
+}
+
+#[test]
+fn rn_r1_costly_trapdoor_nothing_to_give_back_without_a_rope() {
+    let mut g = costly(game(2));
+    g.ropes[0] = 0;
+    trap(&mut g, "c1");
+    moving(&mut g, 0);
+    let events = play(&mut g, "step-c1");
+    assert_eq!(g.ropes[..2], [0, 3]);
+    assert!(events.iter().all(|e| !e.text.en.contains("Costly")));
+}
+
+#[test]
+fn rn_p2_costly_trapdoor_the_counterweights_fall_costs_the_fallen_knights_player() {
+    let mut g = costly(game(2));
+    trap(&mut g, "d2"); // tile c1–d2; c1 is diagonally opposite
+    put(&mut g, 1, 0, "c1"); // blue's black knight is the counterweight
+    put(&mut g, 0, 0, "d2"); // red stands on the held trapdoor
+    g.turn = 1;
+    moving(&mut g, 0);
+    play(&mut g, "step-c2");
+    assert_eq!(at(&g, 0, 0), "c1", "red fell through d2");
+    assert_eq!(g.ropes[..2], [2, 3], "red's player pays, not the mover");
+    // A second fall in the same turn is free: blue's knight falls through c3.
+    trap(&mut g, "c3");
+    play(&mut g, "step-c3");
+    assert_eq!(g.fell, Some((3, sq("c3"))));
+    assert_eq!(at(&g, 1, 0), "c2");
+    assert_eq!(g.ropes[..2], [2, 3]);
+}
+
+#[test]
+fn costly_trapdoor_is_saved_with_the_game_and_absent_from_plain_saves() {
+    let plain = game(2);
+    assert!(!serde_json::to_string(&plain)
+        .unwrap()
+        .contains("costly_trapdoor"));
+    let g = costly(game(2));
+    let saved = serde_json::to_string(&g).unwrap();
+    assert!(saved.contains("\"costly_trapdoor\":true"));
+    let back: RocNoir = serde_json::from_str(&saved).unwrap();
+    assert_eq!(back, g);
+}
+
+#[test]
+fn rn_t1_enchanted_castle_turns_the_picture_a_quarter_turn_on_every_ring() {
+    let mut g = RocNoir::new(&Setup::new(2, 3)).unwrap();
+    g.command("enchanted_castle", &serde_json::Value::Null)
+        .unwrap();
+    assert_eq!((g.castle_turns, g.view(None).rotation), (Some(0), 0));
+    let mut rng = GameRng::new(3);
+    let (mut rings, mut turns) = (0, 0u8);
+    for _ in 0..3000 {
+        let Status::ToAct { seats } = g.status() else {
+            break;
+        };
+        let list = ids(&g);
+        let id = list[rng.below(list.len())].clone();
+        let events = play(&mut g, &id);
+        let turned = events.iter().any(|e| e.text.en.starts_with("The ring!"));
+        if id == "roll" && g.die == Some(RING_FACE) {
+            rings += 1;
+            turns = (turns + 1) % 4;
+            let degrees = u32::from(turns) * 90;
+            assert_eq!(
+                events.last().unwrap().text.fr,
+                format!(
+                    "L'anneau ! Le château tourne d'un quart de tour (il est maintenant tourné de {degrees}°)"
+                )
+            );
+        } else {
+            assert!(!turned, "{id}: {events:?}");
+        }
+        assert_eq!(g.castle_turns, Some(turns));
+        for viewer in [None, Some(seats[0])] {
+            assert_eq!(g.view(viewer).rotation, turns, "only the picture turns");
+        }
+    }
+    assert!(rings > 2, "{rings} rings");
+    // Plain, the same rolls never turn anything.
+    let plain = RocNoir::new(&Setup::new(2, 3)).unwrap();
+    assert_eq!((plain.castle_turns, plain.view(None).rotation), (None, 0));
+}
+
+#[test]
+fn enchanted_castle_is_saved_with_the_game_and_absent_from_plain_saves() {
+    assert!(!serde_json::to_string(&game(2))
+        .unwrap()
+        .contains("castle_turns"));
+    let mut g = game(2);
+    g.castle_turns = Some(3);
+    let saved = serde_json::to_string(&g).unwrap();
+    assert!(saved.contains("\"castle_turns\":3"), "{saved}");
+    let back: RocNoir = serde_json::from_str(&saved).unwrap();
+    assert_eq!(back, g);
+    let bad = saved.replace("\"castle_turns\":3", "\"castle_turns\":4");
+    assert!(serde_json::from_str::<RocNoir>(&bad).is_err());
 }
 
 #[test]

@@ -68,6 +68,28 @@ pub struct Siege {
     lord_taken: bool,
     /// The last move, for highlights; `None` at the start and after a pass.
     last: Option<LastMove>,
+    /// House rule « seigneur agile » (command `nimble_lord`): the lord may also step one
+    /// square diagonally inside the castle (SG-L1, SG-L3).
+    nimble_lord: bool,
+    /// House rule « renforts » (command `reinforcements`): where the defender's one-time
+    /// reinforcement stands.
+    reinforcements: Reinforcements,
+}
+
+/// House rule « renforts »: once per game, after losing a soldier, the defender may bring one
+/// back onto an empty dotted square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reinforcements {
+    /// The rule is not played.
+    #[default]
+    Off,
+    /// Not used yet: the next soldier lost brings the question.
+    Ready,
+    /// A soldier has just been lost: the defender answers before moving.
+    Asking,
+    /// Used: the rule is spent.
+    Used,
 }
 
 /// The last move played, for the scene's highlights.
@@ -96,6 +118,12 @@ pub enum Move {
     },
     /// The player has no legal move (SG-E3).
     Pass,
+    /// House rule « renforts »: a lost soldier comes back onto this empty dotted square
+    /// (`reinforce-d5`).
+    Reinforce(Sq),
+    /// House rule « renforts »: keep the reinforcements for a later loss
+    /// (`keep-reinforcements`).
+    KeepReinforcements,
 }
 
 impl Siege {
@@ -118,6 +146,8 @@ impl Siege {
             soldiers: 4,
             lord_taken: false,
             last: None,
+            nimble_lord: false,
+            reinforcements: Reinforcements::Off,
         }
     }
 
@@ -209,6 +239,12 @@ impl Siege {
                 let piece = self.board[from as usize];
                 let taken = self.board[to as usize];
                 let (fr, en) = board::piece_title(piece);
+                // House rule « seigneur agile »: the lord's one-square diagonal step.
+                let (nimble_fr, nimble_en) = if piece == LORD && rules::is_nimble_step(from, to) {
+                    (" (pas agile)", " (nimble step)")
+                } else {
+                    ("", "")
+                };
                 let (from, to) = (board::name(from), board::name(to));
                 let (take_fr, take_en) = if taken == EMPTY {
                     (String::new(), String::new())
@@ -216,9 +252,23 @@ impl Siege {
                     let (fr, en) = board::piece_noun(taken);
                     (format!(" prend {fr}"), format!(" takes {en}"))
                 };
-                text!("{fr} {from} → {to}{take_fr}", "{en} {from} → {to}{take_en}")
+                text!(
+                    "{fr} {from} → {to}{take_fr}{nimble_fr}",
+                    "{en} {from} → {to}{take_en}{nimble_en}"
+                )
             }
             Move::Pass => text("Passer (aucun coup possible)", "Pass (no legal move)"),
+            Move::Reinforce(s) => {
+                let square = board::name(s);
+                text!(
+                    "Faire revenir un soldat sur {square}",
+                    "Bring a soldier back onto {square}"
+                )
+            }
+            Move::KeepReinforcements => text(
+                "Garder les renforts pour plus tard",
+                "Keep the reinforcements for later",
+            ),
         }
     }
 }
@@ -236,7 +286,7 @@ impl Game for Siege {
     }
 
     fn status(&self) -> Status {
-        if !self.lord_placed {
+        if !self.lord_placed || self.reinforcements == Reinforcements::Asking {
             return Status::to_act(DEFENDER);
         }
         match self.outcome() {
@@ -247,7 +297,9 @@ impl Game for Siege {
 
     fn seats_to_act(&self, out: &mut Vec<Seat>) -> bool {
         out.clear();
-        let seat = if self.lord_placed {
+        let seat = if self.reinforcements == Reinforcements::Asking {
+            DEFENDER
+        } else if self.lord_placed {
             if self.is_decided() || self.nobody_can_move() {
                 return false;
             }
@@ -274,6 +326,14 @@ impl Game for Siege {
             }
             return;
         }
+        if self.reinforcements == Reinforcements::Asking {
+            // House rule « renforts »: the defender's answer comes before any move.
+            if seat == DEFENDER {
+                moves.extend(ops::empty_dots(self).into_iter().map(Move::Reinforce));
+                moves.push(Move::KeepReinforcements);
+            }
+            return;
+        }
         if seat != self.to_move || self.is_decided() {
             return;
         }
@@ -295,7 +355,8 @@ impl Game for Siege {
                 let piece = board::piece_id(self.board[from as usize]);
                 move_path(BOARD_ID, piece, &[board::cell(to)])
             }
-            Move::Pass => Vec::new(),
+            Move::Pass | Move::KeepReinforcements => Vec::new(),
+            Move::Reinforce(s) => vec![scene::cell_target(s)],
         };
         Action::new(self.move_id(seat, mv), self.label(mv), path)
     }
@@ -315,6 +376,8 @@ impl Game for Siege {
             Move::PlaceLord(s) => format!("lord-{}", board::name(s)),
             Move::Step { from, to } => format!("{}-{}", board::name(from), board::name(to)),
             Move::Pass => "pass".into(),
+            Move::Reinforce(s) => format!("reinforce-{}", board::name(s)),
+            Move::KeepReinforcements => "keep-reinforcements".into(),
         }
     }
 
@@ -362,7 +425,33 @@ impl Game for Siege {
                     to,
                     taken,
                 });
+                // House rule « renforts »: a soldier lost while the reinforcements are unused
+                // brings the question, if the game goes on and a dotted square is empty.
+                if board::is_soldier(taken)
+                    && self.reinforcements == Reinforcements::Ready
+                    && self.outcome().is_none()
+                    && !ops::empty_dots(self).is_empty()
+                {
+                    self.reinforcements = Reinforcements::Asking;
+                }
             }
+            Move::Reinforce(s) => {
+                let code = (0..4u8)
+                    .map(board::soldier)
+                    .find(|&c| !self.board.contains(&c))
+                    .expect("a soldier was lost");
+                self.board[s as usize] = code;
+                self.soldiers += 1;
+                self.reinforcements = Reinforcements::Used;
+                log.record(|| {
+                    let (id, square) = (board::piece_id(code), board::name(s));
+                    Event::new(text!(
+                        "Renforts : un soldat ({id}) revient sur {square}",
+                        "Reinforcements: a soldier ({id}) comes back onto {square}"
+                    ))
+                });
+            }
+            Move::KeepReinforcements => self.reinforcements = Reinforcements::Ready,
             Move::Pass => {
                 log.record(|| Event::new(self.label(mv)));
                 // SG-E3: a pass counts towards the 200 moves without capture. It is not one

@@ -14,6 +14,8 @@
 //! | `move_piece` | command | `from`, `to` | plays that step for the side to move, as a move (captures, counts, passes the turn) |
 //! | `remove_piece` | command | `square` | takes the piece on that square off the board, as a capture; not a move |
 //! | `pass_turn` | command | — | the side to move passes, as a move (SG-E3's pass) |
+//! | `reinforcements` | command | — | house rule « renforts » for the rest of the game: once, after losing a soldier, the defender may bring one back onto an empty dotted square |
+//! | `nimble_lord` | command | — | house rule « seigneur agile » for the rest of the game: the lord may also step one square diagonally inside the castle |
 
 use serde_json::{json, Value};
 use veillee_sdk::{text, Game, GameError, Log, OperationKind, OperationSpec};
@@ -101,6 +103,24 @@ pub(crate) fn specs() -> Vec<OperationSpec> {
             "Le camp qui a le trait passe, comme un coup (SG-E3)",
             "The side to move passes, as a move (SG-E3)",
         ),
+        spec(
+            "reinforcements",
+            OperationKind::Command,
+            &[],
+            "Règle maison « renforts » jusqu'à la fin de la partie : une fois, après la perte \
+             d'un soldat, le défenseur peut en faire revenir un sur une case à point vide",
+            "House rule « renforts » for the rest of the game: once, after losing a soldier, \
+             the defender may bring one back onto an empty dotted square",
+        ),
+        spec(
+            "nimble_lord",
+            OperationKind::Command,
+            &[],
+            "Règle maison « seigneur agile » jusqu'à la fin de la partie : le seigneur peut \
+             aussi faire un pas d'une case en diagonale dans le château",
+            "House rule « seigneur agile » for the rest of the game: the lord may also step \
+             one square diagonally inside the castle",
+        ),
     ]
 }
 
@@ -111,7 +131,7 @@ fn refuse(name: &str, reason: impl Into<String>) -> GameError {
     }
 }
 
-fn empty_dots(game: &Siege) -> Vec<Sq> {
+pub(crate) fn empty_dots(game: &Siege) -> Vec<Sq> {
     let mut squares: Vec<Sq> = SOLDIER_HOMES
         .iter()
         .copied()
@@ -159,6 +179,18 @@ pub(crate) fn command(game: &mut Siege, name: &str, args: &Value) -> Result<Valu
         "add_soldier" => add_soldier(game, args),
         "end_special_rule" => {
             game.defender_moves = SPECIAL_RULE_MOVES;
+            Ok(Value::Null)
+        }
+        // SG-L1, SG-L3 (house rule « seigneur agile »): see `rules.rs`, `nimble_steps`.
+        "nimble_lord" => {
+            game.nimble_lord = true;
+            Ok(Value::Null)
+        }
+        // House rule « renforts »: see `lib.rs`, `Move::Reinforce`.
+        "reinforcements" => {
+            if game.reinforcements == crate::Reinforcements::Off {
+                game.reinforcements = crate::Reinforcements::Ready;
+            }
             Ok(Value::Null)
         }
         "move_piece" => move_piece(game, args),
@@ -404,6 +436,254 @@ mod tests {
         assert!(free.len() > restricted);
         // The lord may move now (SG-R forbade it).
         assert!(free.iter().any(|a| a.id == "d6-e6"), "{free:?}");
+    }
+
+    /// The lord on d5 with a knight on c4 and soldiers around: its one-square diagonals are
+    /// c6 (a soldier), e6 (empty), c4 (a knight) and e4 (empty).
+    const LORD_D5: &str = "
+        6 ..S.....
+        5 ...LS...
+        4 ..K.....
+        3 ........
+        2 ........
+        1 ......K.
+        0 ........
+    ";
+
+    fn listed(game: &Siege, seat: u8) -> Vec<veillee_sdk::Action> {
+        game.moves(seat)
+            .iter()
+            .map(|m| game.describe(seat, m))
+            .collect()
+    }
+
+    #[test]
+    fn sg_l1_nimble_lord_adds_the_lords_one_square_diagonal_steps() {
+        let plain = pos(LORD_D5, DEFENDER);
+        let mut game = plain.clone();
+        game.command("nimble_lord", &json!(null)).unwrap();
+        let before: Vec<String> = listed(&plain, DEFENDER).into_iter().map(|a| a.id).collect();
+        let after = listed(&game, DEFENDER);
+        let ids: Vec<&str> = after.iter().map(|a| a.id.as_str()).collect();
+        // The plain moves first, in their order; then the new steps (not onto the soldier).
+        assert_eq!(
+            ids[..before.len()],
+            before.iter().map(String::as_str).collect::<Vec<_>>()[..]
+        );
+        assert_eq!(ids[before.len()..], ["d5-e6", "d5-c4", "d5-e4"]);
+        let take = &after[before.len() + 1];
+        assert_eq!(
+            take.label.fr,
+            "Seigneur d5 → c4 prend le chevalier (pas agile)"
+        );
+        assert_eq!(take.label.en, "Lord d5 → c4 takes the knight (nimble step)");
+        // Click path: the lord, then the square (c4 is scene cell col 2, row 6 - 4).
+        assert_eq!(
+            take.path,
+            veillee_sdk::move_path(crate::BOARD_ID, "lord", &[(2, 2)])
+        );
+        // The attacker's moves do not change.
+        let attacker = pos(LORD_D5, ATTACKER);
+        let mut nimble_attacker = attacker.clone();
+        nimble_attacker
+            .command("nimble_lord", &json!(null))
+            .unwrap();
+        assert_eq!(attacker.moves(ATTACKER), nimble_attacker.moves(ATTACKER));
+    }
+
+    #[test]
+    fn sg_l3_a_nimble_step_onto_a_knight_takes_it_as_a_move() {
+        let mut table = GameTable::<Siege>::default();
+        let mut game = pos(LORD_D5, DEFENDER);
+        game.command("nimble_lord", &json!(null)).unwrap();
+        let h = table.load(&serde_json::to_vec(&game).unwrap()).unwrap();
+        table.apply(h, DEFENDER, "d5-c4").unwrap();
+        let call = |name: &str, args| OperationCall {
+            name: name.into(),
+            args,
+        };
+        assert_eq!(
+            table
+                .operation(h, &call("where_is", json!({"piece": "lord"})))
+                .unwrap(),
+            json!("c4")
+        );
+        let after = table.get(h).unwrap();
+        assert_eq!(after.knights, 1);
+        assert_eq!(after.quiet_plies(), 0);
+        assert_eq!(after.status(), veillee_sdk::Status::to_act(ATTACKER));
+    }
+
+    #[test]
+    fn sg_r_binds_the_nimble_lord_too() {
+        let mut game = pos(LORD_D5, DEFENDER).with_special_rule(1);
+        game.command("nimble_lord", &json!(null)).unwrap();
+        let ids: Vec<String> = listed(&game, DEFENDER).into_iter().map(|a| a.id).collect();
+        assert!(ids.iter().all(|id| !id.starts_with("d5-")), "{ids:?}");
+    }
+
+    #[test]
+    fn sg_e3_no_pass_while_a_nimble_step_is_left() {
+        // The lord on c6, boxed in: d5 holds a knight, and nothing else of the defender's is
+        // left. Plain, it can only pass; nimble, it takes the knight.
+        const BOXED: &str = "
+            6 ..L.....
+            5 ...K....
+            4 ........
+            3 ........
+            2 ........
+            1 ......K.
+            0 ........
+        ";
+        let plain = pos(BOXED, DEFENDER);
+        assert_eq!(plain.moves(DEFENDER), vec![crate::Move::Pass]);
+        let mut game = plain.clone();
+        game.command("nimble_lord", &json!(null)).unwrap();
+        let ids: Vec<String> = listed(&game, DEFENDER).into_iter().map(|a| a.id).collect();
+        assert_eq!(ids, ["c6-d5"]);
+    }
+
+    #[test]
+    fn nimble_lord_is_saved_with_the_game_and_absent_from_plain_saves() {
+        let plain = pos(LORD_D5, DEFENDER);
+        assert!(!serde_json::to_string(&plain)
+            .unwrap()
+            .contains("nimble_lord"));
+        let mut game = plain.clone();
+        game.command("nimble_lord", &json!(null)).unwrap();
+        let saved = serde_json::to_string(&game).unwrap();
+        assert!(saved.contains("\"nimble_lord\":true"), "{saved}");
+        let back: Siege = serde_json::from_str(&saved).unwrap();
+        assert_eq!(back, game);
+        assert_eq!(back.moves(DEFENDER), game.moves(DEFENDER));
+    }
+
+    /// The knight on b4 can take the soldier on c6; d5 and f6 are empty dotted squares.
+    const SOLDIER_IN_REACH: &str = "
+        6 ..S.L...
+        5 ....S...
+        4 .K......
+        3 ........
+        2 ........
+        1 ......K.
+        0 ........
+    ";
+
+    /// [`SOLDIER_IN_REACH`] with « renforts » on, in a table, after the knight takes c6.
+    fn reinforcements_asked() -> (GameTable<Siege>, veillee_sdk::Handle) {
+        let mut game = pos(SOLDIER_IN_REACH, ATTACKER);
+        game.command("reinforcements", &json!(null)).unwrap();
+        let mut table = GameTable::<Siege>::default();
+        let h = table.load(&serde_json::to_vec(&game).unwrap()).unwrap();
+        table.apply(h, ATTACKER, "b4-c6").unwrap();
+        (table, h)
+    }
+
+    #[test]
+    fn renforts_a_soldier_lost_brings_the_defenders_question() {
+        let (table, h) = reinforcements_asked();
+        assert_eq!(
+            table.status(h).unwrap(),
+            veillee_sdk::Status::to_act(DEFENDER)
+        );
+        let asked = table.legal_actions(h, DEFENDER).unwrap();
+        let ids: Vec<&str> = asked.iter().map(|a| a.id.as_str()).collect();
+        assert_eq!(ids, ["reinforce-d5", "reinforce-f6", "keep-reinforcements"]);
+        assert_eq!(asked[0].label.fr, "Faire revenir un soldat sur d5");
+        assert_eq!(asked[1].label.en, "Bring a soldier back onto f6");
+        assert_eq!(asked[2].label.en, "Keep the reinforcements for later");
+        assert_eq!(
+            asked[0].path,
+            vec![crate::scene::cell_target(
+                crate::board::parse("d5").unwrap()
+            )]
+        );
+        assert!(asked[2].path.is_empty(), "a button");
+        let scene = table.view(h, None).unwrap();
+        assert_eq!(
+            scene.message.en,
+            "Reinforcements: a soldier has fallen. Bring one back now?"
+        );
+        // Plain, the same capture asks nothing: the defender moves.
+        let mut plain = GameTable::<Siege>::default();
+        let p = plain
+            .load(&serde_json::to_vec(&pos(SOLDIER_IN_REACH, ATTACKER)).unwrap())
+            .unwrap();
+        plain.apply(p, ATTACKER, "b4-c6").unwrap();
+        let moves = plain.legal_actions(p, DEFENDER).unwrap();
+        assert!(moves.iter().all(|a| !a.id.contains("reinforce")));
+    }
+
+    #[test]
+    fn renforts_the_soldier_comes_back_once_and_the_defender_then_moves() {
+        let (mut table, h) = reinforcements_asked();
+        let events = table.apply(h, DEFENDER, "reinforce-d5").unwrap();
+        assert_eq!(events.len(), 1);
+        assert_eq!(
+            events[0].text.fr,
+            "Renforts : un soldat (s1) revient sur d5"
+        );
+        assert_eq!(
+            events[0].text.en,
+            "Reinforcements: a soldier (s1) comes back onto d5"
+        );
+        let call = OperationCall {
+            name: "piece_at".into(),
+            args: json!({"square": "d5"}),
+        };
+        assert_eq!(table.operation(h, &call).unwrap(), json!("s1"));
+        let game = table.get(h).unwrap();
+        assert_eq!((game.soldiers, game.plies()), (2, 1), "not a move");
+        assert_eq!(game.status(), veillee_sdk::Status::to_act(DEFENDER));
+        let moves = table.legal_actions(h, DEFENDER).unwrap();
+        assert!(
+            moves.iter().any(|a| a.id.starts_with("d5-")),
+            "s1 moves like any soldier"
+        );
+        // Spent: the next loss asks nothing.
+        assert_eq!(
+            table.get(h).unwrap().reinforcements,
+            crate::Reinforcements::Used
+        );
+        let mut again_used = pos(SOLDIER_IN_REACH, ATTACKER);
+        again_used.reinforcements = crate::Reinforcements::Used;
+        let mut t = GameTable::<Siege>::default();
+        let u = t.load(&serde_json::to_vec(&again_used).unwrap()).unwrap();
+        t.apply(u, ATTACKER, "b4-c6").unwrap();
+        assert!(t
+            .legal_actions(u, DEFENDER)
+            .unwrap()
+            .iter()
+            .all(|a| !a.id.contains("reinforce")));
+    }
+
+    #[test]
+    fn renforts_kept_for_later_are_offered_again_at_the_next_loss() {
+        let (mut table, h) = reinforcements_asked();
+        assert!(table
+            .apply(h, DEFENDER, "keep-reinforcements")
+            .unwrap()
+            .is_empty());
+        let game = table.get(h).unwrap();
+        assert_eq!(game.reinforcements, crate::Reinforcements::Ready);
+        assert_eq!(game.soldiers, 1);
+        assert!(table
+            .legal_actions(h, DEFENDER)
+            .unwrap()
+            .iter()
+            .all(|a| !a.id.contains("reinforce")));
+    }
+
+    #[test]
+    fn renforts_is_saved_with_the_game_question_included() {
+        let (table, h) = reinforcements_asked();
+        let saved = String::from_utf8(table.save(h).unwrap()).unwrap();
+        assert!(saved.contains("\"reinforcements\":\"asking\""), "{saved}");
+        let back: Siege = serde_json::from_str(&saved).unwrap();
+        assert_eq!(&back, table.get(h).unwrap());
+        assert!(!serde_json::to_string(&pos(SOLDIER_IN_REACH, ATTACKER))
+            .unwrap()
+            .contains("reinforcements"));
     }
 
     #[test]

@@ -119,6 +119,14 @@ const LORD_RAYS: [[Targets; 4]; CELLS] = {
     table
 };
 
+/// Whether `from`–`to` is a one-square diagonal step inside the castle: the lord's step of
+/// the house rule « seigneur agile » (the plain lord never moves a single diagonal square).
+pub(crate) fn is_nimble_step(from: Sq, to: Sq) -> bool {
+    LORD_RAYS[from as usize]
+        .iter()
+        .any(|ray| ray.squares().first() == Some(&to))
+}
+
 impl Siege {
     /// Whether `seat` has at least one move (a pass aside).
     pub(crate) fn has_any_move(&self, seat: Seat) -> bool {
@@ -136,6 +144,7 @@ impl Siege {
         // (SG-E3): the original gives no escape from the obligation, and passing keeps the
         // obligation without inventing one.
         let special = !attacker && self.special_rule_applies();
+        let mut lord = None;
         let mut pieces = board::occupied(&self.board);
         while pieces != 0 {
             let from = pieces.trailing_zeros() as Sq;
@@ -148,11 +157,32 @@ impl Siege {
                 let free = !special || board::SOLDIER_HOMES[index as usize] == from;
                 free && self.soldier_moves(from, special, f)
             } else if piece == board::LORD {
+                lord = Some(from);
                 !special && self.lord_moves(from, f)
             } else {
                 false
             };
             if stop {
+                return true;
+            }
+        }
+        match lord {
+            Some(from) if self.nimble_lord && !special => self.nimble_steps(from, f),
+            _ => false,
+        }
+    }
+
+    /// SG-L1, SG-L3 with the house rule « seigneur agile » (command `nimble_lord`): the lord
+    /// may also step a single square diagonally, staying in the castle, onto an empty square
+    /// or a knight, which it takes. Listed after every other move, one diagonal after the
+    /// other in the order of [`DIAGONALS`] (as the rule's Lua example adds them).
+    fn nimble_steps(&self, from: Sq, f: &mut impl FnMut(Move) -> bool) -> bool {
+        for ray in &LORD_RAYS[from as usize] {
+            let Some(&to) = ray.squares().first() else {
+                continue;
+            };
+            let target = self.board[to as usize];
+            if (target == EMPTY || board::is_knight(target)) && f(Move::Step { from, to }) {
                 return true;
             }
         }

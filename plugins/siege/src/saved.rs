@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use veillee_sdk::Seat;
 
 use crate::board::{self, Code, CASTLE, CELLS, EMPTY, LORD, MOAT};
-use crate::{LastMove, Siege, SPECIAL_RULE_MOVES};
+use crate::{LastMove, Reinforcements, Siege, SPECIAL_RULE_MOVES};
 
 #[derive(Serialize, Deserialize)]
 pub(crate) struct Saved {
@@ -27,6 +27,21 @@ pub(crate) struct Saved {
     plies: u32,
     #[serde(default)]
     last: Option<SavedLast>,
+    /// House rule « seigneur agile » switched on (command `nimble_lord`); left out when off.
+    #[serde(default, skip_serializing_if = "is_false")]
+    nimble_lord: bool,
+    /// House rule « renforts » (command `reinforcements`): `ready`, `asking` or `used`;
+    /// left out when off.
+    #[serde(default, skip_serializing_if = "is_off")]
+    reinforcements: Reinforcements,
+}
+
+fn is_off(rule: &Reinforcements) -> bool {
+    *rule == Reinforcements::Off
+}
+
+fn is_false(on: &bool) -> bool {
+    !*on
 }
 
 #[derive(Serialize, Deserialize)]
@@ -70,6 +85,8 @@ impl From<Siege> for Saved {
                 to: board::name(last.to),
                 taken: (last.taken != EMPTY).then(|| board::piece_id(last.taken).into()),
             }),
+            nimble_lord: game.nimble_lord,
+            reinforcements: game.reinforcements,
         }
     }
 }
@@ -93,6 +110,8 @@ impl Saved {
             quiet_plies: 0,
             plies: 0,
             last: None,
+            nimble_lord: false,
+            reinforcements: Reinforcements::Off,
         }
     }
 }
@@ -151,6 +170,13 @@ impl TryFrom<Saved> for Siege {
         game.capture_made = saved.capture_made;
         game.quiet_plies = saved.quiet_plies;
         game.plies = saved.plies;
+        game.nimble_lord = saved.nimble_lord;
+        if saved.reinforcements == Reinforcements::Asking
+            && (saved.to_move != crate::DEFENDER || !saved.lord_placed)
+        {
+            return Err("the reinforcements question is the defender's, during the game".into());
+        }
+        game.reinforcements = saved.reinforcements;
         game.last = match saved.last {
             None => None,
             Some(last) => Some(LastMove {

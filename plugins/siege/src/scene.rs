@@ -170,6 +170,12 @@ fn message(game: &Siege) -> Text {
             "Defender: place the lord on a crown square (d6 or e6)",
         );
     }
+    if game.reinforcements == crate::Reinforcements::Asking {
+        return text(
+            "Renforts : un soldat est tombé. Le faire revenir maintenant ?",
+            "Reinforcements: a soldier has fallen. Bring one back now?",
+        );
+    }
     if let Some(outcome) = game.outcome() {
         return outcome.message();
     }

@@ -1020,6 +1020,8 @@ fn the_manifest_is_sane() {
             "move_piece",
             "remove_piece",
             "pass_turn",
+            "reinforcements",
+            "nimble_lord",
         ]
     );
     assert!(!manifest.hidden_information);
