@@ -12,6 +12,14 @@ use std::process::Command;
 
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
+/// Code-generation flags of the plugins, on top of the target's defaults (bulk-memory,
+/// multivalue, sign-ext, nontrapping-fptoint, reference-types in rustc 1.95). Every feature
+/// here must be switched on in the host's engine (`host/sandbox/src/config.rs`), or the
+/// built-in games would not load. `wide-arithmetic`: a 64×64→128-bit multiply in one
+/// instruction (`i64.mul_wide_u`) instead of a call to `__multi3`, for the games' random
+/// generator (PCG, a 128-bit multiply per draw). BENCHMARKS.md has the figures.
+const PLUGIN_RUSTFLAGS: &[&str] = &["-Ctarget-feature=+wide-arithmetic"];
+
 fn main() {
     let crate_dir =
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
@@ -203,6 +211,7 @@ fn build_plugins(root: &Path, target_dir: &Path, plugins: &[String]) {
     ] {
         command.env_remove(var);
     }
+    command.env("CARGO_ENCODED_RUSTFLAGS", PLUGIN_RUSTFLAGS.join("\x1f"));
     let status = command
         .status()
         .unwrap_or_else(|e| panic!("could not run cargo to build the game plugins: {e}"));

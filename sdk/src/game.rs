@@ -167,3 +167,41 @@ impl Log {
         self.events
     }
 }
+
+/// Implements [`Clone`] for a struct field by field, with a `clone_from` that forwards to
+/// every field's own `clone_from`: a `Vec` keeps its memory and an `Option` clones in place.
+/// A bot's search overwrites one kept world with the root at every iteration
+/// ([`crate::search::SearchSpace::redraw_into`]), and a derived `Clone` would allocate every
+/// `Vec` of the state anew each time. List every field: the macro destructures the struct
+/// without `..`, so a field added later and forgotten here is a compile error.
+///
+/// ```
+/// #[derive(Debug, PartialEq)]
+/// struct Hand {
+///     cards: Vec<u8>,
+///     turn: u8,
+/// }
+/// veillee_sdk::clone_by_fields!(Hand { cards, turn });
+///
+/// let a = Hand { cards: vec![1, 2, 3], turn: 1 };
+/// let mut b = Hand { cards: Vec::with_capacity(8), turn: 0 };
+/// b.clone_from(&a);
+/// assert_eq!(a, b);
+/// assert_eq!(b.cards.capacity(), 8);
+/// ```
+#[macro_export]
+macro_rules! clone_by_fields {
+    ($ty:ident { $($field:ident),+ $(,)? }) => {
+        impl ::core::clone::Clone for $ty {
+            fn clone(&self) -> Self {
+                let $ty { $($field),+ } = self;
+                $ty { $($field: ::core::clone::Clone::clone($field)),+ }
+            }
+
+            fn clone_from(&mut self, source: &Self) {
+                let $ty { $($field),+ } = self;
+                $(::core::clone::Clone::clone_from($field, &source.$field);)+
+            }
+        }
+    };
+}

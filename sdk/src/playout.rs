@@ -178,11 +178,17 @@ pub fn id_matches(pattern: &str, id: &str) -> bool {
 /// Plays random moves until the game ends or `max_moves` moves were played. When several
 /// seats may act, one of them is picked at random. The game is left in its final state.
 pub fn random_playout<G: Game>(game: &mut G, seed: u64, max_moves: u32) -> PlayoutResult {
-    let stop = random_playout_until(game, seed, max_moves, &PlayoutWatch::default());
-    PlayoutResult {
-        moves: stop.moves,
-        outcome: stop.outcome,
-        stuck: stop.stuck,
+    random_playout_until(game, seed, max_moves, &PlayoutWatch::default()).into()
+}
+
+impl From<PlayoutStop> for PlayoutResult {
+    /// The result of a playout that watched nothing (its stop is the end or the limit).
+    fn from(stop: PlayoutStop) -> Self {
+        PlayoutResult {
+            moves: stop.moves,
+            outcome: stop.outcome,
+            stuck: stop.stuck,
+        }
     }
 }
 

@@ -5,10 +5,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::playout::random_playout_in;
 use crate::search::{search, GameSpace, Sampled, SearchAnswer, SearchRequest};
 use crate::{
-    random_playout, random_playout_until, Action, Event, Game, GameError, GameRng, Log,
-    OperationKind, PlayoutResult, PlayoutStop, PlayoutWatch, Scene, Seat, Setup, Status,
+    Action, Event, Game, GameError, GameRng, Log, OperationKind, PlayoutResult, PlayoutStop,
+    PlayoutWatch, Scene, Seat, Setup, Status,
 };
 
 /// One call of an operation offered to variant scripts, as it crosses the plugin ABI
@@ -30,6 +31,24 @@ pub type Handle = u32;
 pub struct GameTable<G: Game> {
     games: Vec<Option<G>>,
     free: Vec<Handle>,
+    /// The playouts' buffers, kept from one playout call to the next.
+    scratch: Scratch<G::Move>,
+}
+
+/// The buffers of [`random_playout_in`]: the seats to act and the legal moves. Kept by the
+/// table, a playout call allocates none of them once the first has grown them (issue 19).
+struct Scratch<M> {
+    seats: Vec<Seat>,
+    moves: Vec<M>,
+}
+
+impl<M> std::fmt::Debug for Scratch<M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scratch")
+            .field("seats", &self.seats.capacity())
+            .field("moves", &self.moves.capacity())
+            .finish()
+    }
 }
 
 impl<G: Game> Default for GameTable<G> {
@@ -37,6 +56,10 @@ impl<G: Game> Default for GameTable<G> {
         GameTable {
             games: Vec::new(),
             free: Vec::new(),
+            scratch: Scratch {
+                seats: Vec::new(),
+                moves: Vec::new(),
+            },
         }
     }
 }
@@ -167,7 +190,8 @@ impl<G: Game> GameTable<G> {
         seed: u64,
         max_moves: u32,
     ) -> Result<PlayoutResult, GameError> {
-        Ok(random_playout(self.get_mut(handle)?, seed, max_moves))
+        self.playout_until(handle, seed, max_moves, &PlayoutWatch::default())
+            .map(PlayoutResult::from)
     }
 
     /// Plays the game out at random, in place, stopping before a watched action (see
@@ -179,11 +203,11 @@ impl<G: Game> GameTable<G> {
         max_moves: u32,
         watch: &PlayoutWatch,
     ) -> Result<PlayoutStop, GameError> {
-        Ok(random_playout_until(
-            self.get_mut(handle)?,
-            seed,
-            max_moves,
-            watch,
+        // The game and the buffers are two fields of the table, borrowed apart.
+        let game = live_mut(&mut self.games, handle)?;
+        let Scratch { seats, moves } = &mut self.scratch;
+        Ok(random_playout_in(
+            game, seed, max_moves, watch, seats, moves,
         ))
     }
 
@@ -240,10 +264,7 @@ impl<G: Game> GameTable<G> {
     }
 
     fn get_mut(&mut self, handle: Handle) -> Result<&mut G, GameError> {
-        self.games
-            .get_mut(handle as usize)
-            .and_then(Option::as_mut)
-            .ok_or_else(|| unknown_handle(handle))
+        live_mut(&mut self.games, handle)
     }
 
     fn insert(&mut self, game: G) -> Handle {
@@ -266,6 +287,14 @@ fn check_turn<G: Game>(game: &G, seat: Seat) -> Result<(), GameError> {
         Status::ToAct { seats } if !seats.contains(&seat) => Err(GameError::NotYourTurn { seat }),
         Status::ToAct { .. } => Ok(()),
     }
+}
+
+/// The live game of `handle` among `games`.
+fn live_mut<G>(games: &mut [Option<G>], handle: Handle) -> Result<&mut G, GameError> {
+    games
+        .get_mut(handle as usize)
+        .and_then(Option::as_mut)
+        .ok_or_else(|| unknown_handle(handle))
 }
 
 fn unknown_handle(handle: Handle) -> GameError {

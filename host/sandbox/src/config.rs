@@ -30,6 +30,9 @@ fn config() -> Config {
         .cranelift_nan_canonicalization(true)
         // Relaxed SIMD is non-deterministic by design (results may differ per CPU).
         .wasm_relaxed_simd(false)
+        // `i64.mul_wide_u` and friends: the built-in plugins are compiled with them
+        // (host/games/build.rs), integer-only, deterministic.
+        .wasm_wide_arithmetic(true)
         // No threads or shared memory: a plugin is single-threaded and owns its memory.
         .wasm_features(
             WasmFeatures::THREADS | WasmFeatures::SHARED_EVERYTHING_THREADS,

@@ -143,7 +143,7 @@ pub struct Pending {
 }
 
 /// A game of Castel: the whole state.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Castel {
     players: u8,
     /// Per-kind definitions (the printed table, possibly overridden by scripts).
@@ -187,6 +187,37 @@ pub struct Castel {
     ending: Option<Ending>,
     rng: GameRng,
 }
+
+// A bot's search copies the root into one kept world at every iteration: field by field, the
+// hands, piles and squares keep their memory (see `clone_by_fields!`).
+veillee_sdk::clone_by_fields!(Castel {
+    players,
+    defs,
+    hands,
+    piles,
+    exchange,
+    squares,
+    engines,
+    outside,
+    removed,
+    pawns,
+    public,
+    dealer,
+    turn,
+    actions_left,
+    placed_this_turn,
+    stuck_turns,
+    draw_offer,
+    turns,
+    last_placed,
+    placed_before,
+    counts,
+    acted,
+    scripted,
+    pending,
+    ending,
+    rng,
+});
 
 impl Castel {
     /// Number of players.

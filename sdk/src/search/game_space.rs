@@ -35,6 +35,21 @@ impl<G: Game> SearchSpace for GameSpace<G> {
         Ok(copy)
     }
 
+    /// The kept world overwritten in place ([`Clone::clone_from`]: a game whose `Clone`
+    /// forwards `clone_from` to its fields, see [`crate::clone_by_fields`], reuses their
+    /// memory), then re-drawn exactly as [`SearchSpace::redraw`] would.
+    fn redraw_into(
+        &mut self,
+        state: &G,
+        observer: Seat,
+        seed: u64,
+        into: &mut G,
+    ) -> Result<(), Infallible> {
+        into.clone_from(state);
+        into.redraw_hidden(Some(observer), &mut GameRng::new(seed));
+        Ok(())
+    }
+
     fn release(&mut self, state: G) {
         drop(state);
     }

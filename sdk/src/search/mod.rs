@@ -153,6 +153,23 @@ pub trait SearchSpace {
         observer: Seat,
         seed: u64,
     ) -> Result<Self::State, Self::Error>;
+    /// [`SearchSpace::redraw`] into `into`, a copy made earlier by `redraw` (or by this), which
+    /// it replaces: the search keeps one world and re-draws it at every iteration. The default
+    /// makes a new copy and releases the old one (on an error `into` is left as it was);
+    /// override it when a state can be overwritten in place, so that an iteration copies into
+    /// memory it already has instead of allocating a world.
+    fn redraw_into(
+        &mut self,
+        state: &Self::State,
+        observer: Seat,
+        seed: u64,
+        into: &mut Self::State,
+    ) -> Result<(), Self::Error> {
+        let fresh = self.redraw(state, observer, seed)?;
+        let old = core::mem::replace(into, fresh);
+        self.release(old);
+        Ok(())
+    }
     /// Forgets a copy made by [`SearchSpace::redraw`].
     fn release(&mut self, state: Self::State);
     /// Whose turn it is, or how the game ended.

@@ -90,8 +90,11 @@ fn ln(x: f64) -> f64 {
 }
 
 /// The buffers of the iterations, kept for the whole search: an iteration allocates nothing
-/// of its own (the tree grows by one node, the space may copy its world).
-struct Scratch<M> {
+/// of its own (the tree grows by one node; the world is re-drawn in place when the space can).
+struct Scratch<W, M> {
+    /// The world of the iterations, made by the first and re-drawn by each one after
+    /// ([`SearchSpace::redraw_into`]); released when the search ends.
+    world: Option<W>,
     moves: Vec<(MoveKey, M)>,
     seats: Vec<Seat>,
     /// The nodes visited by the iteration, to back up.
@@ -138,6 +141,7 @@ pub fn search<S: SearchSpace>(
     let mut values = vec![0.5f32; players];
     let mut rng = GameRng::new(request.seed);
     let mut scratch = Scratch {
+        world: None,
         moves: Vec::new(),
         seats: Vec::new(),
         path: Vec::new(),
@@ -145,9 +149,10 @@ pub fn search<S: SearchSpace>(
         untried: Vec::new(),
     };
     let mut iterations = 0;
+    let mut result = Ok(());
     if candidates.len() > 1 {
         for _ in 0..request.iterations {
-            iterate(
+            result = iterate(
                 space,
                 root,
                 &mut tree,
@@ -156,10 +161,17 @@ pub fn search<S: SearchSpace>(
                 &mut values,
                 &mut rng,
                 &mut scratch,
-            )?;
+            );
+            if result.is_err() {
+                break;
+            }
             iterations += 1;
         }
     }
+    if let Some(world) = scratch.world.take() {
+        space.release(world);
+    }
+    result?;
     let best = candidates
         .iter()
         .enumerate()
@@ -208,14 +220,24 @@ fn iterate<S: SearchSpace>(
     excluded: &[MoveKey],
     values: &mut [f32],
     rng: &mut GameRng,
-    scratch: &mut Scratch<S::Move>,
+    scratch: &mut Scratch<S::State, S::Move>,
 ) -> Result<(), S::Error> {
     let observer = root.observer();
-    let mut world = space.redraw(root.state(), observer, rng.next_u64())?;
+    let seed = rng.next_u64();
+    let mut world = match scratch.world.take() {
+        Some(mut world) => match space.redraw_into(root.state(), observer, seed, &mut world) {
+            Ok(()) => world,
+            Err(e) => {
+                space.release(world);
+                return Err(e);
+            }
+        },
+        None => space.redraw(root.state(), observer, seed)?,
+    };
     let result = descend(
         space, &mut world, tree, request, excluded, values, rng, scratch,
     );
-    space.release(world);
+    scratch.world = Some(world);
     if !result? {
         return Ok(());
     }
@@ -239,9 +261,10 @@ fn descend<S: SearchSpace>(
     excluded: &[MoveKey],
     values: &mut [f32],
     rng: &mut GameRng,
-    scratch: &mut Scratch<S::Move>,
+    scratch: &mut Scratch<S::State, S::Move>,
 ) -> Result<bool, S::Error> {
     let Scratch {
+        world: _,
         moves,
         seats,
         path,

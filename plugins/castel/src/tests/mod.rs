@@ -69,3 +69,21 @@ fn q(g: &Castel, name: &str, args: Value) -> Value {
 fn cmd(g: &mut Castel, name: &str, args: Value) -> Value {
     g.command(name, &args).unwrap()
 }
+
+/// A bot's search overwrites one kept world with the root at every iteration
+/// (`clone_from`): the copy must be the root exactly, whatever game it held before — a
+/// later position of another deal, with other player counts, hands and squares.
+#[test]
+fn a_world_overwritten_by_clone_from_is_the_source_exactly() {
+    let source = Castel::deal(3, 7);
+    for players in [2, 3, 5] {
+        let mut other = Castel::deal(players, 11);
+        random_playout(&mut other, 11, 40);
+        other.clone_from(&source);
+        assert_eq!(other, source, "{players} players");
+        let (mut a, mut b) = (source.clone(), other);
+        random_playout(&mut a, 3, 30);
+        random_playout(&mut b, 3, 30);
+        assert_eq!(a, b, "the copies play on alike ({players} players)");
+    }
+}
