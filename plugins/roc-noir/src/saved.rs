@@ -55,6 +55,10 @@ pub(crate) struct Saved {
     draw_accepted: u8,
     rng: GameRng,
     ending: Option<Ending>,
+    /// The nodes the moving knight stood on in this move since something was last learnt:
+    /// what a bot does not step back onto (absent when empty, and in older saves).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    trail: Vec<String>,
 }
 
 fn first_draw_offer() -> u32 {
@@ -201,6 +205,10 @@ impl From<RocNoir> for Saved {
             draw_accepted: g.draw_accepted,
             rng: g.rng.clone(),
             ending: g.ending,
+            trail: (0..TREASURE + 1)
+                .filter(|&n| g.trail & (1u128 << n) != 0)
+                .map(|n| g.node_name(n))
+                .collect(),
         }
     }
 }
@@ -390,6 +398,15 @@ impl TryFrom<Saved> for RocNoir {
         g.draw_accepted = v.draw_accepted;
         g.rng = v.rng;
         g.ending = v.ending;
+        for name in &v.trail {
+            let n = g
+                .parse_node(name)
+                .ok_or_else(|| format!("bad node `{name}` on the trail"))?;
+            g.trail |= 1u128 << n;
+        }
+        if g.trail != 0 && !needs_active {
+            return Err("a trail outside a move".into());
+        }
         Ok(g)
     }
 }
