@@ -75,7 +75,11 @@
 //! added the optional scene field `Card::die` ([`crate::Die`]: a card drawn as a die, its faces
 //! and the one on top; its title, text and colour still name that face, which is what an older
 //! host draws) and the optional manifest field `play_time` ([`crate::PlayTime`]: how long a
-//! game takes at the table, shown in the library), both with serde defaults.
+//! game takes at the table, shown in the library), both with serde defaults. 1.12 added the
+//! optional field `Action::bots_avoid` ([`crate::Game::bot_may_choose`]: a legal action a bot's
+//! search leaves out, so that the host's search through the engine prunes what the plugin's
+//! own search prunes), with a serde default: an older plugin marks none and an older host
+//! ignores it.
 //!
 //! # The manifest section (1.9)
 //!
@@ -89,7 +93,7 @@
 /// Major version of the plugin ABI. A host and a plugin must agree on it.
 pub const ABI_MAJOR: u16 = 1;
 /// Minor version of the plugin ABI: additions only.
-pub const ABI_MINOR: u16 = 11;
+pub const ABI_MINOR: u16 = 12;
 
 /// The name of the optional custom section holding the plugin's manifest as JSON (ABI 1.9).
 pub const MANIFEST_SECTION: &str = "veillee-manifest";

@@ -25,6 +25,15 @@ pub struct Action {
     /// What the acting seat (or the seats named) reads instead of `label` (since ABI 1.4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub private: Option<Private>,
+    /// A bot's search leaves this action out ([`crate::Game::bot_may_choose`], since ABI
+    /// 1.12): legal, and people may play it, but a bot does not choose it here unless every
+    /// action of the seat is marked so. An older plugin marks none.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bots_avoid: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A text that some seats read instead of the public one.
@@ -71,6 +80,7 @@ impl Action {
             path,
             label,
             private: None,
+            bots_avoid: false,
         }
     }
 

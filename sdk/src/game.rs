@@ -102,6 +102,18 @@ pub trait Game: Clone + Serialize + DeserializeOwned + 'static {
         crate::search::status_value(&self.status(), seat)
     }
 
+    /// Whether a bot may choose `mv`, a legal move of `seat` here. Not a rule: people, random
+    /// seats and [`Game::moves`] keep every legal move; a bot's search ([`crate::search`])
+    /// leaves out the moves answered `false`, at every node of its tree, the root included
+    /// (its random playouts do not ask). Use it to bound what the rules leave unbounded — a
+    /// move that may go on for ever, where a bot could step back and forth and never end its
+    /// turn. When it refuses every legal move the search keeps them all. It may read only
+    /// what the seat to move can see. The default refuses nothing.
+    fn bot_may_choose(&self, seat: Seat, mv: &Self::Move) -> bool {
+        let _ = (seat, mv);
+        true
+    }
+
     /// Answers a read-only operation offered to variant scripts (`ctx.game.query`). Declare
     /// each one in [`Manifest::operations`] with [`crate::OperationKind::Query`]; the host
     /// only calls names declared there. Arguments and answer are plain JSON values (Lua tables

@@ -103,13 +103,17 @@ impl<G: Game> GameTable<G> {
         Ok(self.get(handle)?.status())
     }
 
-    /// The legal actions of `seat`, as the player sees them.
+    /// The legal actions of `seat`, as the player sees them, those a bot does not choose
+    /// marked ([`Action::bots_avoid`], [`Game::bot_may_choose`]).
     pub fn legal_actions(&self, handle: Handle, seat: Seat) -> Result<Vec<Action>, GameError> {
         let game = self.get(handle)?;
         Ok(game
             .moves(seat)
             .iter()
-            .map(|mv| game.describe(seat, mv))
+            .map(|mv| Action {
+                bots_avoid: !game.bot_may_choose(seat, mv),
+                ..game.describe(seat, mv)
+            })
             .collect())
     }
 

@@ -198,3 +198,91 @@ fn a_plugin_older_than_the_search_gets_a_bot_searching_through_the_engine() {
     assert_eq!(chosen.searched, Searched::Engine);
     assert!(chosen.iterations > 0);
 }
+
+/// Roc noir's wandering position (its unit tests' `wandering.json`: a native `normal`-vs-
+/// `normal` game in which Red's knight stepped back and forth for 60 decisions and more,
+/// RN-T2 setting no limit) under a house rule that watches every step, so that the bot is
+/// searched through the engine: `strip` forgets the knight's trail, as the bot did before it
+/// kept one. Returns the bot's decisions until the move ends, at most `limit`.
+fn roc_noir_move_through_the_engine(
+    first: &[&str],
+    limit: usize,
+    strip: bool,
+) -> Vec<(String, Searched)> {
+    const WANDERING: &str = include_str!("../../plugins/roc-noir/src/wandering.json");
+    let script = veillee_tests::house::builtin_script("roc-noir", "trappe-couteuse.lua");
+    let mut engine = veillee_tests::house::wasm_engine("roc-noir", vec![script]);
+    // The house rules' layer of a new game (the first two lines of a save) over the position.
+    let fresh = engine.create(&Setup::new(2, 122)).unwrap();
+    let layer = |saved: &[u8]| {
+        let second = saved.iter().enumerate().filter(|(_, &b)| b == b'\n').nth(1);
+        saved[..=second.expect("two lines of house rules").0].to_vec()
+    };
+    let layer = layer(&engine.save(fresh).unwrap());
+    let base = |engine: &mut VariantEngine, game| {
+        let saved = engine.save(game).unwrap();
+        String::from_utf8(saved[layer.len()..].to_vec()).unwrap()
+    };
+    let mut game = engine
+        .load(&[&layer[..], WANDERING.as_bytes()].concat())
+        .unwrap();
+    for id in first {
+        engine.apply(game, 0, id).unwrap();
+    }
+    let mut decisions = Vec::new();
+    while decisions.len() < limit {
+        let state = base(&mut engine, game);
+        if !state.contains(r#""turn":0,"phase":"move""#) {
+            break;
+        }
+        // Edited as text: the generator's 128-bit state does not survive a JSON `Value`.
+        if let (true, Some(at)) = (strip, state.find(r#","trail":["#)) {
+            let end = at + state[at..].find(']').unwrap() + 1;
+            let stripped = format!("{}{}", &state[..at], &state[end..]);
+            game = engine
+                .load(&[&layer[..], stripped.as_bytes()].concat())
+                .unwrap();
+        }
+        let seed = bot::decision_seed(122, decisions.len() as u32, 0);
+        let thought = bot::choose(&mut engine, game, 0, 2, BotLevel::Normal, seed, &[])
+            .unwrap()
+            .expect("a legal move");
+        engine.apply(game, 0, &thought.action.id).unwrap();
+        decisions.push((thought.action.id, thought.searched));
+    }
+    decisions
+}
+
+/// Whether a knight's move stepped on some square twice.
+fn steps_twice(decisions: &[(String, Searched)]) -> bool {
+    let steps: Vec<&String> = decisions
+        .iter()
+        .map(|(id, _)| id)
+        .filter(|id| id.starts_with("step-"))
+        .collect();
+    let mut distinct = steps.clone();
+    distinct.sort();
+    distinct.dedup();
+    distinct.len() != steps.len()
+}
+
+/// The bound on a roc noir bot's move (its `Game::bot_may_choose`) holds through the engine
+/// too: the legal actions mark the steps back onto the knight's trail (ABI 1.12) and the
+/// host's search leaves them out. Three steps after the wandering position (g7, g8, h8), the
+/// bot without a trail went back and stepped between e7 and f7 for 30 decisions before it
+/// entered the treasure room; with it, it ends its move (or enters a gallery) within a few
+/// decisions, never on a square twice.
+#[test]
+fn a_roc_noir_bot_searched_through_the_engine_never_steps_back_onto_its_trail() {
+    let first = ["step-g7", "step-g8", "step-h8"];
+    let old = roc_noir_move_through_the_engine(&first, 40, true);
+    assert!(
+        old.len() >= 20 && steps_twice(&old),
+        "the bot without a trail did not wander: {old:?}"
+    );
+    let new = roc_noir_move_through_the_engine(&first, 40, false);
+    assert!(new.len() < 10, "still moving after {new:?}");
+    assert!(new.iter().all(|(_, s)| *s != Searched::Plugin), "{new:?}");
+    assert!(new.iter().any(|(_, s)| *s == Searched::Engine), "{new:?}");
+    assert!(!steps_twice(&new), "a square stepped on twice: {new:?}");
+}

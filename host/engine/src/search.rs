@@ -4,7 +4,8 @@
 //! of the tree goes through [`GameEngine::apply`], hooks included, and playouts through
 //! [`GameEngine::playout`], which a `VariantEngine` plays inside the plugin between the moves
 //! its scripts watch. Values come from the plugin's `Game::evaluate` (ABI 1.8) or, for an older
-//! plugin, from the status alone.
+//! plugin, from the status alone. Moves a bot does not choose ([`veillee_sdk::Action::bots_avoid`],
+//! ABI 1.12) are left out at every node, as in the plugin's own search.
 
 use veillee_sdk::search::{
     self, move_key, status_value, MoveKey, Played, Sampled, SearchAnswer, SearchRequest,
@@ -50,11 +51,15 @@ impl SearchSpace for EngineSpace<'_> {
         seat: Seat,
         out: &mut Vec<(MoveKey, String)>,
     ) -> Result<(), EngineError> {
+        let actions = self.engine.legal_actions(*state, seat)?;
+        // The actions a bot does not choose (ABI 1.12) are left out, unless that would leave
+        // nothing.
+        let avoid = actions.iter().any(|a| a.bots_avoid) && actions.iter().any(|a| !a.bots_avoid);
         out.clear();
         out.extend(
-            self.engine
-                .legal_actions(*state, seat)?
+            actions
                 .into_iter()
+                .filter(|action| !(avoid && action.bots_avoid))
                 .map(|action| (move_key(&action.id), action.id)),
         );
         Ok(())

@@ -83,7 +83,7 @@ impl Effort {
                 let playout = if evaluates { 0 } else { FULL_PLAYOUT };
                 let iterations = match level {
                     BotLevel::Easy => EASY,
-                    BotLevel::Strong => STRONG,
+                    BotLevel::Strong => STRONG_THROUGH_ENGINE,
                     _ => NORMAL,
                 };
                 effort(iterations / ENGINE_DIVISOR, playout)
@@ -95,7 +95,10 @@ impl Effort {
 /// Iterations of each level inside the plugin (BENCHMARKS.md, "Bots", measures them).
 const EASY: u32 = 100;
 const NORMAL: u32 = 600;
-const STRONG: u32 = 3000;
+const STRONG: u32 = 6000;
+/// `strong` through the engine counts as this many (then divided by [`ENGINE_DIVISOR`]):
+/// fewer than inside the plugin, so that Castel's think time stays near its measured p95.
+const STRONG_THROUGH_ENGINE: u32 = 3000;
 /// Random moves per playout inside the plugin, before the game's evaluation.
 const PLAYOUT: u32 = 16;
 /// Through the engine, a level runs this many times fewer iterations.

@@ -12,6 +12,7 @@
 //! [`Game::redraw_hidden`] consistently with what everyone has seen.
 
 pub mod board;
+mod bot;
 mod eval;
 mod ops;
 mod rules;
@@ -221,6 +222,10 @@ pub struct RocNoir {
     /// House rule « le château fort enchanté » (command `enchanted_castle`): the quarter
     /// turns of the castle's picture, 0–3; `None` when the rule is off.
     pub(crate) castle_turns: Option<u8>,
+    /// The nodes the moving knight stood on in this move since something was last learnt (a
+    /// bit per node): what a bot does not step back onto ([`bot`]). Public: everyone saw the
+    /// knight go there. Not a rule: it limits nothing for people (RN-T2).
+    pub(crate) trail: u128,
 }
 
 impl RocNoir {
@@ -279,6 +284,7 @@ impl RocNoir {
             ending: None,
             costly_trapdoor: false,
             castle_turns: None,
+            trail: 0,
         }
     }
 
@@ -567,6 +573,12 @@ impl Game for RocNoir {
 
     fn evaluate(&self, seat: Seat) -> f32 {
         eval::evaluate(self, seat)
+    }
+
+    /// A bot never steps back onto a square its knight already stood on in this move unless
+    /// something was learnt since (`bot.rs`): RN-T2 sets no limit to a move.
+    fn bot_may_choose(&self, _seat: Seat, mv: &Move) -> bool {
+        bot::may_choose(self, mv)
     }
 
     fn move_id(&self, _seat: Seat, mv: &Move) -> String {

@@ -415,6 +415,8 @@ impl RocNoir {
                 Event::reveal(t)
             }
         });
+        // Whether this step taught everyone something (`bot.rs`).
+        let mut learnt = false;
         // RN-P1 / RN-R2: a trapdoor not held by a counterweight (RN-P2) sends the knight
         // back where it came from (the jump's start) and ends the move.
         if let Some((t, p)) = board::tile_of(to) {
@@ -441,6 +443,7 @@ impl RocNoir {
                     return;
                 }
             } else if !held {
+                learnt |= self.safe[t] & (1 << p) == 0;
                 self.safe[t] |= 1 << p;
             }
         }
@@ -454,6 +457,7 @@ impl RocNoir {
             let diag = board::tile_square(t, d);
             if let Some((vs, vh)) = self.knight_on(diag) {
                 if self.traps[t] == d {
+                    learnt = true;
                     self.reveal(t);
                     self.pos[vs as usize][vh as usize] = from;
                     self.fell = Some((vs * 3 + vh, diag));
@@ -476,6 +480,7 @@ impl RocNoir {
                     });
                 } else {
                     // The knight on the diagonal did not fall: its square is safe.
+                    learnt |= self.safe[t] & (1 << d) == 0;
                     self.safe[t] |= 1 << d;
                 }
             }
@@ -483,12 +488,15 @@ impl RocNoir {
         if to == TREASURE {
             // RN-E1 / RN-E2.
             if (0..3).all(|k| self.home(self.turn, k)) {
+                self.forget_trail();
                 self.ending = Some(Ending::Won(self.turn));
             } else {
                 self.next_turn();
             }
             return;
         }
+        // Entering a gallery teaches something too (portraits, RN-G2/G3).
+        self.stood_on(from, to, learnt || self.gallery_of(to).is_some());
         if let Some(g) = self.gallery_of(to) {
             self.enter_gallery(g, from, over.is_some(), log);
         }
@@ -645,6 +653,7 @@ impl RocNoir {
         self.rail[s][from_u][i] = self.rail[s][to_u][j];
         self.rail[s][to_u][j] = given;
         tidy(&mut self.rail[s][from_u]);
+        self.learnt();
         log.record(|| {
             Event::new(text(
                 format!(
@@ -724,6 +733,7 @@ impl RocNoir {
         self.steps = 0;
         self.entered = 0;
         self.exit = None;
+        self.forget_trail();
         if self.rolls >= self.draw_offer_at {
             // The safety net: before the next roll, every player is asked.
             self.phase = Phase::DrawOffer;

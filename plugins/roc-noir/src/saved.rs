@@ -62,6 +62,10 @@ pub(crate) struct Saved {
     /// when off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     castle_turns: Option<u8>,
+    /// The nodes the moving knight stood on in this move since something was last learnt:
+    /// what a bot does not step back onto (absent when empty, and in older saves).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    trail: Vec<String>,
 }
 
 fn is_false(on: &bool) -> bool {
@@ -214,6 +218,10 @@ impl From<RocNoir> for Saved {
             ending: g.ending,
             costly_trapdoor: g.costly_trapdoor,
             castle_turns: g.castle_turns,
+            trail: (0..TREASURE + 1)
+                .filter(|&n| g.trail & (1u128 << n) != 0)
+                .map(|n| g.node_name(n))
+                .collect(),
         }
     }
 }
@@ -408,6 +416,15 @@ impl TryFrom<Saved> for RocNoir {
             return Err("castle_turns counts quarter turns: 0 to 3".into());
         }
         g.castle_turns = v.castle_turns;
+        for name in &v.trail {
+            let n = g
+                .parse_node(name)
+                .ok_or_else(|| format!("bad node `{name}` on the trail"))?;
+            g.trail |= 1u128 << n;
+        }
+        if g.trail != 0 && !needs_active {
+            return Err("a trail outside a move".into());
+        }
         Ok(g)
     }
 }

@@ -1409,3 +1409,88 @@ fn near_the_safety_limit_the_bot_on_the_move_ends_its_move() {
         }
     }
 }
+
+/// A position of a `normal`-vs-`normal` game played natively (set-up seed 122, 600
+/// iterations, 16-move playouts): Red's black knight is at g6, ten decisions into its move,
+/// on squares everyone knows are safe.
+const WANDERING: &str = include_str!("wandering.json");
+
+/// The bot's decisions for the seat on the move from `g` until its move ends (or `limit`
+/// decisions), from decision seeds `first_seed..`; `forget` clears the trail before each
+/// decision, as the bot did before it kept one.
+fn decisions_of_the_move(g: &RocNoir, first_seed: u64, limit: usize, forget: bool) -> Vec<String> {
+    let mut g = g.clone();
+    let turn = g.turn();
+    let mut picks = Vec::new();
+    while g.turn() == turn && g.phase() == Phase::Move && g.ending().is_none() {
+        if picks.len() == limit {
+            break;
+        }
+        if forget {
+            g.trail = 0;
+        }
+        let seed = first_seed + picks.len() as u64;
+        let pick = bot_picks(&g, seed..seed + 1).remove(0);
+        play(&mut g, &pick);
+        picks.push(pick);
+    }
+    picks
+}
+
+/// RN-T2 sets no limit on a move's steps, and a bot that finds keeping the move a hair better
+/// than stopping never ends its turn: from this position the bot without a trail still steps
+/// back and forth after 40 decisions. With the trail (`bot.rs`) it never steps back onto a
+/// square it stood on in this move with nothing learnt since, so the move ends within as
+/// many decisions as there are squares to reach.
+#[test]
+fn a_bot_never_steps_back_onto_its_trail_so_its_move_ends() {
+    let g: RocNoir = serde_json::from_str(WANDERING).unwrap();
+    assert_eq!((g.turn(), g.phase(), g.active), (0, Phase::Move, 0));
+    let old = decisions_of_the_move(&g, 0, 40, true);
+    assert_eq!(
+        old.len(),
+        40,
+        "the bot without a trail ended its move: {old:?}"
+    );
+    for first_seed in [0, 100, 200] {
+        let new = decisions_of_the_move(&g, first_seed, 40, false);
+        assert!(new.len() < 40, "still moving after {new:?}");
+        let mut steps: Vec<&String> = new.iter().filter(|id| id.starts_with("step-")).collect();
+        let count = steps.len();
+        steps.sort();
+        steps.dedup();
+        assert_eq!(steps.len(), count, "a square stepped on twice: {new:?}");
+    }
+}
+
+/// The trail is the bots' only: people keep every step of RN-T2, the legal actions mark the
+/// steps back for the host's search (ABI 1.12), a save keeps it, and a square nobody knew
+/// safe (learnt) opens the way back again; the next turn forgets it.
+#[test]
+fn the_trail_leaves_out_steps_back_for_bots_only_until_something_is_learnt() {
+    let avoided = |g: &RocNoir| {
+        let mut table = GameTable::<RocNoir>::default();
+        let h = table.load(&serde_json::to_vec(g).unwrap()).unwrap();
+        let actions = table.legal_actions(h, g.to_act()).unwrap();
+        let ids: Vec<String> = actions
+            .into_iter()
+            .filter(|a| a.bots_avoid)
+            .map(|a| a.id)
+            .collect();
+        ids
+    };
+    let mut g: RocNoir = serde_json::from_str(WANDERING).unwrap();
+    for id in ["step-g7", "step-g8", "step-h8"] {
+        play(&mut g, id);
+    }
+    assert!(has(&g, "step-g8"), "RN-T2: people may step back");
+    assert_eq!(avoided(&g), ["step-g8"]);
+    let json = serde_json::to_string(&g).unwrap();
+    assert!(json.contains(r#""trail":["g6","g7","g8","h8"]"#), "{json}");
+    assert_eq!(serde_json::from_str::<RocNoir>(&json).unwrap(), g);
+    // i8's tile is the one whose trapdoor nobody has seen, and i8 was not known safe.
+    play(&mut g, "step-i8");
+    assert_eq!(avoided(&g), Vec::<String>::new());
+    play(&mut g, "stop");
+    assert_eq!((g.turn(), g.trail), (1, 0));
+}

@@ -8,7 +8,8 @@ use crate::{Game, GameRng, Log, PlayoutWatch, Seat, Status};
 
 /// The [`SearchSpace`] of any [`Game`]: states are game values, moves the game's own compact
 /// moves, keys [`Game::move_key`]. Re-drawing is [`Game::redraw_hidden`] for the bot's seat,
-/// values are [`Game::evaluate`]. The space keeps its buffers (legal moves, seats) from one
+/// values are [`Game::evaluate`]. Moves are the legal ones a bot may choose
+/// ([`Game::bot_may_choose`]). The space keeps its buffers (legal moves, seats) from one
 /// iteration to the next: listing, playing out and asking who acts allocate nothing.
 pub struct GameSpace<G: Game> {
     legal: Vec<G::Move>,
@@ -65,6 +66,12 @@ impl<G: Game> SearchSpace for GameSpace<G> {
         out: &mut Vec<(MoveKey, G::Move)>,
     ) -> Result<(), Infallible> {
         state.moves_into(seat, &mut self.legal);
+        // What a bot may not choose is left out, unless that would leave nothing.
+        if self.legal.iter().any(|mv| !state.bot_may_choose(seat, mv))
+            && self.legal.iter().any(|mv| state.bot_may_choose(seat, mv))
+        {
+            self.legal.retain(|mv| state.bot_may_choose(seat, mv));
+        }
         out.clear();
         out.extend(
             self.legal

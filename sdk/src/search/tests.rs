@@ -196,3 +196,58 @@ fn an_excluded_action_is_never_chosen() {
     let Ok(answer) = search(&mut space, &root, &request);
     assert_ne!(answer.action, "take-1");
 }
+
+/// [`Matches`] where bots never take `avoid` matches ([`Game::bot_may_choose`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Avoiding {
+    game: Matches,
+    avoid: u32,
+}
+
+impl Game for Avoiding {
+    type Move = u32;
+    fn manifest() -> Manifest {
+        manifest("avoiding")
+    }
+    fn new(setup: &Setup) -> Result<Self, GameError> {
+        Ok(Avoiding {
+            game: Matches::new(setup)?,
+            avoid: 3,
+        })
+    }
+    fn status(&self) -> Status {
+        self.game.status()
+    }
+    fn moves(&self, seat: Seat) -> Vec<u32> {
+        self.game.moves(seat)
+    }
+    fn describe(&self, seat: Seat, mv: &u32) -> Action {
+        self.game.describe(seat, mv)
+    }
+    fn play(&mut self, seat: Seat, mv: &u32, log: &mut Log) {
+        self.game.play(seat, mv, log)
+    }
+    fn view(&self, viewer: Option<Seat>) -> Scene {
+        self.game.view(viewer)
+    }
+    fn bot_may_choose(&self, _: Seat, mv: &u32) -> bool {
+        *mv != self.avoid
+    }
+}
+
+#[test]
+fn a_move_bots_may_not_choose_is_left_out_unless_it_is_the_only_one() {
+    let avoiding = |left, avoid| Avoiding {
+        game: Matches {
+            left,
+            to_move: 0,
+            winner: None,
+        },
+        avoid,
+    };
+    // Taking 3 of 7 wins; a bot that may not take 3 takes something else.
+    assert_eq!(choose(&avoiding(7, 0), 0, 3000, 7), "take-3");
+    assert_ne!(choose(&avoiding(7, 3), 0, 3000, 7), "take-3");
+    // Every move left out: the search keeps them all.
+    assert_eq!(choose(&avoiding(1, 1), 0, 100, 7), "take-1");
+}
