@@ -210,7 +210,8 @@ fn roc_noir_move_through_the_engine(
     strip: bool,
 ) -> Vec<(String, Searched)> {
     const WANDERING: &str = include_str!("../../plugins/roc-noir/src/wandering.json");
-    let script = veillee_tests::house::builtin_script("roc-noir", "trappe-couteuse.lua");
+    // The hook version (`variants/examples/`): the shipped rule is played inside the game.
+    let script = veillee_tests::house::example_script("trappe-couteuse.lua");
     let mut engine = veillee_tests::house::wasm_engine("roc-noir", vec![script]);
     // The house rules' layer of a new game (the first two lines of a save) over the position.
     let fresh = engine.create(&Setup::new(2, 122)).unwrap();
