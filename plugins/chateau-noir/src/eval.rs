@@ -1,6 +1,12 @@
 //! How good a position is, for the bots' search (`Game::evaluate`): each side's points, its
 //! pieces, the enemy pieces it flanks (captures at the end of its coups, CN-C2) and how near
 //! its armies are to scoring their next territory (CN-S2). Partners share one value.
+//!
+//! A match still being played is worth more than a draw to both sides: a draw is agreed by
+//! every player (CN-E3) and is worth ½ to each, so an even match must value well above ½, or
+//! the seat a hair behind agrees and the match ends drawn long before anyone could reach 27
+//! points (CN-E1). The value of playing on is lifted by [`PLAYING_ON`]; only a side about
+//! twice [`SCALE`] points behind still prefers the draw.
 
 use veillee_sdk::search::{squash, status_value};
 use veillee_sdk::{Game, Seat};
@@ -23,8 +29,12 @@ const READY: f32 = 0.8;
 const PRESENT: f32 = 0.4;
 /// Per square between an army's nearest piece and its next territory.
 const DISTANCE: f32 = 0.06;
-/// How many points of advantage are worth ¾.
+/// How many points of advantage are worth ¾ (before [`PLAYING_ON`]).
 const SCALE: f32 = 6.0;
+/// The floor of an unfinished match's value: `PLAYING_ON + (1 - PLAYING_ON) × squash`, so
+/// an even match is worth 0.7 and a draw (½, CN-E3) beats playing on only about 12 points
+/// behind (2 × [`SCALE`]).
+const PLAYING_ON: f32 = 0.4;
 
 /// The value of the match for `seat`, from 0 to 1.
 pub(crate) fn evaluate(game: &ChateauNoir, seat: Seat) -> f32 {
@@ -71,7 +81,7 @@ pub(crate) fn evaluate(game: &ChateauNoir, seat: Seat) -> f32 {
     let own = usize::from(game.seat_side(seat));
     let others = (0..sides).filter(|&s| s != own);
     let best_other = others.map(|s| worth[s]).fold(f32::MIN, f32::max);
-    squash(worth[own] - best_other, SCALE)
+    PLAYING_ON + (1.0 - PLAYING_ON) * squash(worth[own] - best_other, SCALE)
 }
 
 /// Squares from `army`'s nearest piece to the edge of territory `target`.

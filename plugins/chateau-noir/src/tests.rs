@@ -1306,3 +1306,46 @@ fn random_playout_statistics() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Bots: the evaluation the search ends its playouts with (eval.rs)
+
+/// What the `normal` bot's search (600 iterations, 16-move playouts) picks for the seat to
+/// act, with a few seeds.
+fn bot_picks(game: &ChateauNoir, seeds: std::ops::Range<u64>) -> Vec<String> {
+    use veillee_sdk::search::{search, GameSpace, Sampled, SearchRequest};
+    seeds
+        .map(|seed| {
+            let seat = seat_to_act(game);
+            let mut space = GameSpace::<ChateauNoir>::default();
+            let root = Sampled::draw(&mut space, game, seat, seed).unwrap();
+            let request = SearchRequest::new(600, 16, seed, game.players);
+            search(&mut space, &root, &request).unwrap().action
+        })
+        .collect()
+}
+
+/// A 2-player match at its start, the seat to act `behind` points behind, its opponent
+/// having agreed to a draw in the turn before (CN-E3): agreeing too ends the match drawn.
+fn offered_a_draw(behind: i32) -> ChateauNoir {
+    let mut game = ChateauNoir::new(&Setup::new(2, 0)).unwrap();
+    let seat = seat_to_act(&game);
+    let other = 1 - seat;
+    game.draw_votes = 1 << other;
+    game.scores[usize::from(game.seat_side(other))] = behind;
+    assert!(legal(&game, "draw"));
+    game
+}
+
+/// CN-E3: a draw is agreed by every player. A point behind early in a match to 27 (CN-E1)
+/// is no reason to take one: the bot plays on. The evaluation used to put an even match a
+/// hair from ½, the value of a draw, so the seat a little behind always agreed and 2 of 3
+/// normal-vs-normal games ended drawn within ~250 moves. Far behind, a draw is still worth
+/// taking.
+#[test]
+fn cn_e3_a_bot_a_point_behind_plays_on_and_one_far_behind_agrees_to_the_draw() {
+    let picks = bot_picks(&offered_a_draw(1), 1..4);
+    assert!(picks.iter().all(|id| id != "draw"), "{picks:?}");
+    let picks = bot_picks(&offered_a_draw(24), 1..4);
+    assert!(picks.iter().all(|id| id == "draw"), "{picks:?}");
+}
