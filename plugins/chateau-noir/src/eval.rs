@@ -38,13 +38,19 @@ const PLAYING_ON: f32 = 0.4;
 
 /// The value of the match for `seat`, from 0 to 1.
 pub(crate) fn evaluate(game: &ChateauNoir, seat: Seat) -> f32 {
-    if game.ending.is_some() || matches!(game.phase, Phase::RoundOver { .. }) {
+    if game.ending.is_some() {
         return status_value(&game.status(), seat);
     }
     let sides = usize::from(game.sides());
     let mut worth = [0f32; 4];
     for (side, w) in worth.iter_mut().enumerate().take(sides) {
         *w = game.score(side as u8) as f32;
+    }
+    // Between rounds (X.2, CN-E2) only the points count: the next round sets the board
+    // again. Valued like any unfinished match, so that a playout cut there is not worth less
+    // than one cut a move earlier.
+    if matches!(game.phase, Phase::RoundOver { .. }) {
+        return playing_on(&worth[..sides], seat, game);
     }
     let moving = game.side(game.active);
     for p in 0..PIECES as Pc {
@@ -78,8 +84,13 @@ pub(crate) fn evaluate(game: &ChateauNoir, seat: Seat) -> f32 {
             -DISTANCE * nearest(game, army, target)
         };
     }
+    playing_on(&worth[..sides], seat, game)
+}
+
+/// The value of an unfinished match for `seat`, from each side's worth in points.
+fn playing_on(worth: &[f32], seat: Seat, game: &ChateauNoir) -> f32 {
     let own = usize::from(game.seat_side(seat));
-    let others = (0..sides).filter(|&s| s != own);
+    let others = (0..worth.len()).filter(|&s| s != own);
     let best_other = others.map(|s| worth[s]).fold(f32::MIN, f32::max);
     PLAYING_ON + (1.0 - PLAYING_ON) * squash(worth[own] - best_other, SCALE)
 }

@@ -1349,3 +1349,23 @@ fn cn_e3_a_bot_a_point_behind_plays_on_and_one_far_behind_agrees_to_the_draw() {
     let picks = bot_picks(&offered_a_draw(24), 1..4);
     assert!(picks.iter().all(|id| id == "draw"), "{picks:?}");
 }
+
+/// X.2, CN-E2: between two rounds the match goes on on its points. A playout the search cuts
+/// there is valued like the match going on (not at a flat ½, under an even match's value,
+/// which made moves that end a round look worse than others).
+#[test]
+fn cn_e2_between_rounds_the_match_is_valued_on_its_points_like_a_match_going_on() {
+    let mut game = ChateauNoir::new(&Setup::new(2, 0)).unwrap();
+    let seat = seat_to_act(&game);
+    let even = game.evaluate(seat);
+    game.phase = Phase::RoundOver { asking: seat };
+    assert_eq!(game.evaluate(seat), game.evaluate(1 - seat));
+    assert!(game.evaluate(seat) > 0.5, "{}", game.evaluate(seat));
+    assert!(
+        (game.evaluate(seat) - even).abs() < 0.1,
+        "{} / {even}",
+        game.evaluate(seat)
+    );
+    game.scores[usize::from(game.seat_side(seat))] = 10;
+    assert!(game.evaluate(seat) > game.evaluate(1 - seat));
+}
