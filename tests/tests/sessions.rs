@@ -358,16 +358,39 @@ return {
 }
 "#;
 
-fn timed_engine(
+/// Siège under one house rule, written in `file` with `text`.
+fn siege_with_rule(
     runtime: &veillee_runtime::plugin::Runtime,
+    file: &str,
+    text: &str,
 ) -> veillee_runtime::variants::VariantEngine {
-    let script =
-        veillee_runtime::variants::Script::load("minuteur.lua", TIMER, Default::default()).unwrap();
+    let script = veillee_runtime::variants::Script::load(file, text, Default::default()).unwrap();
     veillee_runtime::variants::VariantEngine::new(
         Box::new(builtin_plugin(runtime, "siege")),
         vec![script],
     )
     .unwrap()
+}
+
+fn timed_engine(
+    runtime: &veillee_runtime::plugin::Runtime,
+) -> veillee_runtime::variants::VariantEngine {
+    siege_with_rule(runtime, "minuteur.lua", TIMER)
+}
+
+/// A session of two humans started on `engine`, its house rules recorded with it.
+fn start_with_rules(
+    sessions: &Sessions,
+    engine: &mut veillee_runtime::variants::VariantEngine,
+) -> veillee_runtime::session::LiveSession {
+    let recorded = engine
+        .scripts()
+        .iter()
+        .map(veillee_runtime::launch::recorded)
+        .collect();
+    sessions
+        .start_with_variants(engine, seats(HUMANS), Setup::new(2, 3), recorded)
+        .unwrap()
 }
 
 #[test]
@@ -376,14 +399,7 @@ fn the_turn_timer_is_logged_and_replayed_with_the_house_rules_that_use_it() {
     let sessions = Sessions::new(store);
     let runtime = runtime();
     let mut engine = timed_engine(&runtime);
-    let recorded = engine
-        .scripts()
-        .iter()
-        .map(veillee_runtime::launch::recorded)
-        .collect();
-    let mut live = sessions
-        .start_with_variants(&mut engine, seats(HUMANS), Setup::new(2, 3), recorded)
-        .unwrap();
+    let mut live = start_with_rules(&sessions, &mut engine);
     let timed = |ms: u64| serde_json::json!({ veillee_runtime::session::TURN_TIME_KEY: ms });
     sessions
         .apply(&mut engine, &mut live, 1, "lord-d6", timed(1500))
@@ -432,14 +448,7 @@ return {
 fn surrender_engine(
     runtime: &veillee_runtime::plugin::Runtime,
 ) -> veillee_runtime::variants::VariantEngine {
-    let script =
-        veillee_runtime::variants::Script::load("abandon.lua", SURRENDER, Default::default())
-            .unwrap();
-    veillee_runtime::variants::VariantEngine::new(
-        Box::new(builtin_plugin(runtime, "siege")),
-        vec![script],
-    )
-    .unwrap()
+    siege_with_rule(runtime, "abandon.lua", SURRENDER)
 }
 
 #[test]
@@ -448,14 +457,7 @@ fn a_game_a_house_rule_ended_stays_ended_through_resume_and_undo_brings_it_back(
     let sessions = Sessions::new(store);
     let runtime = runtime();
     let mut engine = surrender_engine(&runtime);
-    let recorded = engine
-        .scripts()
-        .iter()
-        .map(veillee_runtime::launch::recorded)
-        .collect();
-    let mut live = sessions
-        .start_with_variants(&mut engine, seats(HUMANS), Setup::new(2, 3), recorded)
-        .unwrap();
+    let mut live = start_with_rules(&sessions, &mut engine);
     sessions
         .apply(
             &mut engine,
