@@ -687,6 +687,25 @@ mod tests {
     }
 
     #[test]
+    fn renforts_a_save_asking_with_no_soldier_lost_is_refused() {
+        const FOUR_SOLDIERS: &str = "
+            6 ..S.L.S.
+            5 ...S.S..
+            4 .K......
+            3 ........
+            2 ........
+            1 ......K.
+            0 ........
+        ";
+        let saved = serde_json::to_string(&pos(FOUR_SOLDIERS, DEFENDER)).unwrap();
+        let asking = saved.replacen('{', r#"{"reinforcements":"asking","#, 1);
+        let err = serde_json::from_str::<Siege>(&asking)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("without a soldier lost"), "{err}");
+    }
+
+    #[test]
     fn undeclared_operations_are_refused() {
         let mut table = GameTable::<Siege>::default();
         let h = table.create(&Setup::new(2, 0)).unwrap();

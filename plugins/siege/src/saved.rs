@@ -176,6 +176,10 @@ impl TryFrom<Saved> for Siege {
         {
             return Err("the reinforcements question is the defender's, during the game".into());
         }
+        // The question brings back a soldier that was lost: without one, there is nothing to ask.
+        if saved.reinforcements == Reinforcements::Asking && game.soldiers == 4 {
+            return Err("the reinforcements question without a soldier lost".into());
+        }
         game.reinforcements = saved.reinforcements;
         game.last = match saved.last {
             None => None,
