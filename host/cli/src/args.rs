@@ -27,7 +27,8 @@ pub enum Command {
         #[arg(long)]
         options: bool,
     },
-    /// Play many random games through the wasm plugin and report the results.
+    /// Play many games between bots (random movers unless --seats says otherwise) and report
+    /// wins per seat with confidence intervals, draws, capped games, lengths and think times.
     Simulate {
         /// Game id.
         game: String,
