@@ -304,6 +304,24 @@ impl Game for Renard {
         eval::evaluate(self, seat)
     }
 
+    /// No random moves after the search's tree: random hens hand the fox a hen every few
+    /// moves, so random playouts made every move of the hens look alike (BENCHMARKS.md,
+    /// "Bots"); the evaluation (`eval.rs`) values the leaves instead.
+    fn bot_playout_moves(&self, _host: u32) -> u32 {
+        0
+    }
+
+    /// A bot's choice, not a rule (people keep every move RP-H1 allows): a bot's hens never
+    /// leave a hen for the fox to eat at once (RP-F2) when another move leaves none.
+    fn bot_may_choose(&self, seat: Seat, mv: &Move) -> bool {
+        if seat != HENS {
+            return true;
+        }
+        let mut after = self.clone();
+        after.play(seat, mv, &mut Log::off());
+        !after.can_jump()
+    }
+
     fn moves(&self, seat: Seat) -> Vec<Move> {
         if seat != self.to_move || self.outcome().is_some() {
             return Vec::new();
