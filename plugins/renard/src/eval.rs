@@ -83,7 +83,7 @@ fn fox_value(game: &Renard) -> f32 {
             .unwrap_or(0);
         EATABLE * most.min(to_eat as usize) as f32
     } else {
-        EXPOSED * exposed(game, &spots) as f32
+        EXPOSED * game.hens_to_eat(&spots) as f32
     };
     // Rows counted from the top: a hen above the fox has a smaller row.
     let fox_row = game.fox.cell().1;
@@ -116,20 +116,6 @@ fn fox_value(game: &Renard) -> f32 {
     // RP-E4: nearing 50 quiet moves, the game nears a draw: the hens must come forward.
     let quiet = f32::from(game.quiet.min(QUIET_LIMIT)) / f32::from(QUIET_LIMIT);
     0.5 + (squash(fox, SCALE) - 0.5) * (1.0 - quiet)
-}
-
-/// The hens the fox could jump over from where it stands (RP-F2), each counted once.
-fn exposed(game: &Renard, spots: &[Spot; 49]) -> usize {
-    DIRECTIONS
-        .into_iter()
-        .filter(|&d| {
-            game.fox
-                .step(d)
-                .filter(|over| spots[over.index()] == Spot::Hen)
-                .and_then(|over| over.step(d))
-                .is_some_and(|to| spots[to.index()] == Spot::Empty)
-        })
-        .count()
 }
 
 /// The hens the fox could jump over from some point of its region (or where it stands) to an

@@ -220,6 +220,21 @@ impl Renard {
             .any(|mv| matches!(mv, Move::Jumps { .. }))
     }
 
+    /// How many hens the fox, where it stands, could jump over now (RP-F2) with the pieces
+    /// on `spots`: each neighbour that is a hen with the point beyond it empty.
+    fn hens_to_eat(&self, spots: &[Spot; 49]) -> usize {
+        DIRECTIONS
+            .into_iter()
+            .filter(|&d| {
+                self.fox
+                    .step(d)
+                    .filter(|over| spots[over.index()] == Spot::Hen)
+                    .and_then(|over| over.step(d))
+                    .is_some_and(|to| spots[to.index()] == Spot::Empty)
+            })
+            .count()
+    }
+
     /// The hen's number (0-based) on a point.
     fn hen_at(&self, p: Point) -> Option<usize> {
         self.hens.iter().position(|&h| h == Some(p))
@@ -317,9 +332,13 @@ impl Game for Renard {
         if seat != HENS {
             return true;
         }
-        let mut after = self.clone();
-        after.play(seat, mv, &mut Log::off());
-        !after.can_jump()
+        let Move::Step { from, to } = mv else {
+            return true;
+        };
+        let mut spots = self.spots();
+        spots[from.index()] = Spot::Empty;
+        spots[to.index()] = Spot::Hen;
+        self.hens_to_eat(&spots) == 0
     }
 
     fn moves(&self, seat: Seat) -> Vec<Move> {
