@@ -102,6 +102,16 @@ pub trait Game: Clone + Serialize + DeserializeOwned + 'static {
         crate::search::status_value(&self.status(), seat)
     }
 
+    /// How many random moves a bot's search plays from where its tree ends before it asks
+    /// [`Game::evaluate`] (see [`crate::search`]): `host` is the number the host asks for the
+    /// bot's level (16 inside the plugin). The default keeps it. Answer fewer (0: the
+    /// evaluation alone values the leaves) when random moves say less than the evaluation —
+    /// when random play throws away what the search is weighing (Renard: random hens hand
+    /// the fox a hen every few moves, so every move of the hens looked alike).
+    fn bot_playout_moves(&self, host: u32) -> u32 {
+        host
+    }
+
     /// Whether a bot may choose `mv`, a legal move of `seat` here. Not a rule: people, random
     /// seats and [`Game::moves`] keep every legal move; a bot's search ([`crate::search`])
     /// leaves out the moves answered `false`, at every node of its tree, the root included

@@ -220,6 +220,21 @@ impl Renard {
             .any(|mv| matches!(mv, Move::Jumps { .. }))
     }
 
+    /// How many hens the fox, where it stands, could jump over now (RP-F2) with the pieces
+    /// on `spots`: each neighbour that is a hen with the point beyond it empty.
+    fn hens_to_eat(&self, spots: &[Spot; 49]) -> usize {
+        DIRECTIONS
+            .into_iter()
+            .filter(|&d| {
+                self.fox
+                    .step(d)
+                    .filter(|over| spots[over.index()] == Spot::Hen)
+                    .and_then(|over| over.step(d))
+                    .is_some_and(|to| spots[to.index()] == Spot::Empty)
+            })
+            .count()
+    }
+
     /// The hen's number (0-based) on a point.
     fn hen_at(&self, p: Point) -> Option<usize> {
         self.hens.iter().position(|&h| h == Some(p))
@@ -302,6 +317,28 @@ impl Game for Renard {
 
     fn evaluate(&self, seat: Seat) -> f32 {
         eval::evaluate(self, seat)
+    }
+
+    /// No random moves after the search's tree: random hens hand the fox a hen every few
+    /// moves, so random playouts made every move of the hens look alike (BENCHMARKS.md,
+    /// "Bots"); the evaluation (`eval.rs`) values the leaves instead.
+    fn bot_playout_moves(&self, _host: u32) -> u32 {
+        0
+    }
+
+    /// A bot's choice, not a rule (people keep every move RP-H1 allows): a bot's hens never
+    /// leave a hen for the fox to eat at once (RP-F2) when another move leaves none.
+    fn bot_may_choose(&self, seat: Seat, mv: &Move) -> bool {
+        if seat != HENS {
+            return true;
+        }
+        let Move::Step { from, to } = mv else {
+            return true;
+        };
+        let mut spots = self.spots();
+        spots[from.index()] = Spot::Empty;
+        spots[to.index()] = Spot::Hen;
+        self.hens_to_eat(&spots) == 0
     }
 
     fn moves(&self, seat: Seat) -> Vec<Move> {

@@ -1,6 +1,7 @@
 //! One test per rule of the README (named after its id), positions drawn as small diagrams,
 //! and the protocol checked by random games.
 
+use veillee_sdk::search::{search, GameSpace, Sampled, SearchRequest};
 use veillee_sdk::testing::{random_games, RandomGames};
 use veillee_sdk::{Game, HighlightKind, Layout, Log, OptionValue, Setup, Status, Target};
 
@@ -440,4 +441,148 @@ fn a_saved_game_is_read_back_and_impossible_positions_are_refused() {
             "{why}: {bad}"
         );
     }
+}
+
+// The bots (`eval.rs`, `Game::bot_may_choose`, `Game::bot_playout_moves`): a player's view
+// of the hens' position, each term with the rule it comes from.
+
+/// The move a `normal` bot (600 iterations, the host's 16-move playouts asked) chooses.
+fn bot_choice(game: &Renard, seed: u64) -> String {
+    let mut space = GameSpace::<Renard>::default();
+    let seat = game.to_move;
+    let Ok(root) = Sampled::draw(&mut space, game, seat, seed);
+    let Ok(answer) = search(&mut space, &root, &SearchRequest::new(600, 16, seed, 2));
+    answer.action
+}
+
+/// A wall of hens on row 4 with d3 empty behind d4: the fox on d5 eats d4 (RP-F2) unless a
+/// hen steps into d3.
+const GAP_BEHIND_D4: [&str; 7] = [
+    "  ...  ", //
+    "  ...  ", //
+    "...F...", //
+    "ooooooo", //
+    "ooo.ooo", //
+    "  ...  ", //
+    "  ...  ",
+];
+
+#[test]
+fn rp_f2_a_bots_hens_never_leave_a_hen_to_be_eaten_when_a_move_leaves_none() {
+    let game = position(GAP_BEHIND_D4, HENS, false);
+    let seat = HENS;
+    let mut allowed: Vec<String> = game
+        .legal_moves()
+        .iter()
+        .filter(|mv| game.bot_may_choose(seat, mv))
+        .map(|mv| game.move_id(seat, mv))
+        .collect();
+    allowed.sort();
+    // Only filling the gap saves d4; every other move leaves it (or another hen) to eat.
+    assert_eq!(allowed, ["c3-d3", "e3-d3"]);
+    for seed in 0..3 {
+        assert!(allowed.contains(&bot_choice(&game, seed)), "seed {seed}");
+    }
+    // A choice, not a rule: the hens may still play any move RP-H1 allows.
+    assert_eq!(ids(&game).len(), 14);
+    // When no move saves every hen, the bot keeps them all (it must move, RP-E3).
+    let mut doomed = position(GAP_BEHIND_D4, HENS, false);
+    doomed
+        .hens
+        .retain(|h| h.map(Point::name).as_deref() != Some("c3"));
+    doomed
+        .hens
+        .retain(|h| h.map(Point::name).as_deref() != Some("e3"));
+    doomed.hens.resize(13, None);
+    assert!(doomed
+        .legal_moves()
+        .iter()
+        .all(|mv| !doomed.bot_may_choose(HENS, mv)));
+    assert!(ids(&doomed).contains(&bot_choice(&doomed, 1)));
+}
+
+#[test]
+fn rp_e2_an_eaten_back_row_hen_is_not_nearly_free_for_the_hens() {
+    // The value of the hens with one hen eaten, at the start (hens to move).
+    let without = |name: &str| {
+        let mut game = Renard::start(13, false);
+        game.hens.iter_mut().for_each(|h| {
+            if h.map(Point::name).as_deref() == Some(name) {
+                *h = None;
+            }
+        });
+        game.evaluate(HENS)
+    };
+    let full = Renard::start(13, false).evaluate(HENS);
+    let (back, front) = (full - without("d1"), full - without("d3"));
+    // Rows counted from the top made a back-row hen nearly free to give away (a tenth of a
+    // hen: it cost the hens 0.008, a front-row hen 0.092); now it costs about half what a
+    // front-row hen costs (that one also opens the fox's region).
+    assert!(back > 0.0 && front > 0.0, "{back} {front}");
+    assert!(back >= front / 3.0, "back {back}, front {front}");
+}
+
+#[test]
+fn rp_h1_a_hen_that_ran_past_the_fox_is_worth_less_than_one_kept_below_it() {
+    // The hen on g4, level with the fox, can still shut it in; on g5, past it, never again.
+    let level = position(
+        [
+            "  ...  ", //
+            "  ...  ", //
+            ".......", //
+            "...F..o", //
+            "ooooooo", //
+            "  o.o  ", //
+            "  ooo  ",
+        ],
+        HENS,
+        false,
+    );
+    let past = position(
+        [
+            "  ...  ", //
+            "  ...  ", //
+            "......o", //
+            "...F...", //
+            "ooooooo", //
+            "  o.o  ", //
+            "  ooo  ",
+        ],
+        HENS,
+        false,
+    );
+    let (level, past) = (level.evaluate(HENS), past.evaluate(HENS));
+    assert!(level > past, "g4 {level}, g5 {past}");
+}
+
+#[test]
+fn rp_h1_a_fox_below_every_hen_cannot_be_shut_in_any_more() {
+    // The same hens, the fox above them or slipped behind them to d2: hens never go back to
+    // fill the points behind (RP-H1), so there they cannot win (RP-E1).
+    let above = position(
+        [
+            "  ...  ", //
+            "  .F.  ", //
+            ".......", //
+            "ooo.ooo", //
+            "ooooooo", //
+            "  ...  ", //
+            "  ...  ",
+        ],
+        HENS,
+        false,
+    );
+    let mut behind = above.clone();
+    behind.fox = Point::parse("d2").unwrap();
+    let (above, behind) = (above.evaluate(HENS), behind.evaluate(HENS));
+    assert!(
+        behind < 0.5 && above > behind + 0.2,
+        "above {above}, behind {behind}"
+    );
+}
+
+#[test]
+fn a_bots_search_plays_no_random_moves_before_the_evaluation() {
+    // Random hens hand the fox a hen every few moves: playouts made every move look alike.
+    assert_eq!(Renard::start(13, false).bot_playout_moves(16), 0);
 }

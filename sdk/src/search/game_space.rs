@@ -8,7 +8,7 @@ use crate::{Game, GameRng, Log, PlayoutWatch, Seat, Status};
 
 /// The [`SearchSpace`] of any [`Game`]: states are game values, moves the game's own compact
 /// moves, keys [`Game::move_key`]. Re-drawing is [`Game::redraw_hidden`] for the bot's seat,
-/// values are [`Game::evaluate`]. Moves are the legal ones a bot may choose
+/// values are [`Game::evaluate`], after playouts of [`Game::bot_playout_moves`]. Moves are the legal ones a bot may choose
 /// ([`Game::bot_may_choose`]). The space keeps its buffers (legal moves, seats) from one
 /// iteration to the next: listing, playing out and asking who acts allocate nothing.
 pub struct GameSpace<G: Game> {
@@ -90,7 +90,12 @@ impl<G: Game> SearchSpace for GameSpace<G> {
         Ok(Played::Done)
     }
 
+    /// At most [`Game::bot_playout_moves`] of `max_moves` (the host's number) random moves.
     fn playout(&mut self, state: &mut G, seed: u64, max_moves: u32) -> Result<(), Infallible> {
+        let max_moves = state.bot_playout_moves(max_moves);
+        if max_moves == 0 {
+            return Ok(());
+        }
         random_playout_in(
             state,
             seed,

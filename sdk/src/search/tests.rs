@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{search, GameSpace, Sampled, SearchRequest};
+use super::{search, GameSpace, Sampled, SearchRequest, SearchSpace};
 use crate::{
     text, Action, Colour, Game, GameError, GameRng, Log, Manifest, Outcome, Scene, Seat, SeatInfo,
     Setup, Status,
@@ -197,11 +197,14 @@ fn an_excluded_action_is_never_chosen() {
     assert_ne!(answer.action, "take-1");
 }
 
-/// [`Matches`] where bots never take `avoid` matches ([`Game::bot_may_choose`]).
+/// [`Matches`] where bots never take `avoid` matches ([`Game::bot_may_choose`]) and play
+/// out `playout` random moves, if set, instead of the host's number
+/// ([`Game::bot_playout_moves`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct Avoiding {
     game: Matches,
     avoid: u32,
+    playout: Option<u32>,
 }
 
 impl Game for Avoiding {
@@ -213,6 +216,7 @@ impl Game for Avoiding {
         Ok(Avoiding {
             game: Matches::new(setup)?,
             avoid: 3,
+            playout: None,
         })
     }
     fn status(&self) -> Status {
@@ -233,6 +237,9 @@ impl Game for Avoiding {
     fn bot_may_choose(&self, _: Seat, mv: &u32) -> bool {
         *mv != self.avoid
     }
+    fn bot_playout_moves(&self, host: u32) -> u32 {
+        self.playout.unwrap_or(host)
+    }
 }
 
 #[test]
@@ -244,10 +251,32 @@ fn a_move_bots_may_not_choose_is_left_out_unless_it_is_the_only_one() {
             winner: None,
         },
         avoid,
+        playout: None,
     };
     // Taking 3 of 7 wins; a bot that may not take 3 takes something else.
     assert_eq!(choose(&avoiding(7, 0), 0, 3000, 7), "take-3");
     assert_ne!(choose(&avoiding(7, 3), 0, 3000, 7), "take-3");
     // Every move left out: the search keeps them all.
     assert_eq!(choose(&avoiding(1, 1), 0, 100, 7), "take-1");
+}
+
+#[test]
+fn a_game_may_play_out_fewer_random_moves_than_the_host_asks() {
+    let played_out = |playout| {
+        let mut game = Avoiding {
+            game: Matches {
+                left: 21,
+                to_move: 0,
+                winner: None,
+            },
+            avoid: 0,
+            playout,
+        };
+        let Ok(()) = GameSpace::default().playout(&mut game, 5, 4);
+        21 - game.game.left
+    };
+    // The host's 4 moves take 4 to 12 matches; the game's own 0 or 1 take none or 1 to 3.
+    assert!((4..=12).contains(&played_out(None)));
+    assert_eq!(played_out(Some(0)), 0);
+    assert!((1..=3).contains(&played_out(Some(1))));
 }
