@@ -43,6 +43,7 @@
 //! | `veillee_playout_until` | `(h: i32, seed: i64, max_moves: i32, watch_len: i32) -> i64` | since 1.7, optional: input: JSON [`crate::PlayoutWatch`]; JSON [`crate::PlayoutStop`] |
 //! | `veillee_search` | `(h: i32, seat: i32, request_len: i32) -> i64` | since 1.8, optional: input: JSON [`crate::search::SearchRequest`]; JSON [`crate::search::SearchAnswer`] |
 //! | `veillee_evaluate` | `(h: i32, players: i32) -> i64` | since 1.8, optional: JSON list of [`crate::Game::evaluate`] per seat, each in `[0, 1]` |
+//! | `veillee_playout_packed` | `(h: i32, seed: i64, max_moves: i32) -> i64` | since 1.13, optional: `veillee_playout`'s game, its [`crate::PlayoutResult`] packed ([`packed`]) |
 //!
 //! [`OPTIONAL_EXPORTS`] lists the exports added by minor versions: a plugin of an older minor
 //! version may lack them, and the host then treats the feature as absent (a 1.0 plugin
@@ -79,7 +80,11 @@
 //! optional field `Action::bots_avoid` ([`crate::Game::bot_may_choose`]: a legal action a bot's
 //! search leaves out, so that the host's search through the engine prunes what the plugin's
 //! own search prunes), with a serde default: an older plugin marks none and an older host
-//! ignores it.
+//! ignores it. 1.13 added the optional export `veillee_playout_packed`: the same random
+//! playout as `veillee_playout`, its result as a few little-endian integers and the reason's
+//! two texts ([`packed`]) instead of JSON — a random game of Siège is a few microseconds, and
+//! writing, scanning and parsing its JSON was a tenth of that through wasm (BENCHMARKS.md);
+//! the host uses it when a plugin has it, and `veillee_playout` otherwise.
 //!
 //! # The manifest section (1.9)
 //!
@@ -93,7 +98,9 @@
 /// Major version of the plugin ABI. A host and a plugin must agree on it.
 pub const ABI_MAJOR: u16 = 1;
 /// Minor version of the plugin ABI: additions only.
-pub const ABI_MINOR: u16 = 12;
+pub const ABI_MINOR: u16 = 13;
+
+pub mod packed;
 
 /// The name of the optional custom section holding the plugin's manifest as JSON (ABI 1.9).
 pub const MANIFEST_SECTION: &str = "veillee-manifest";
@@ -205,6 +212,7 @@ pub const OPTIONAL_EXPORTS: &[(&str, u16)] = &[
     ("veillee_playout_until", 7),
     ("veillee_search", 8),
     ("veillee_evaluate", 8),
+    ("veillee_playout_packed", 13),
 ];
 
 #[cfg(test)]
@@ -467,6 +475,23 @@ pub mod guest {
         }))
     }
 
+    /// `playout`, its result packed into the kept output buffer (no allocation once it has
+    /// grown; ABI 1.13).
+    pub fn playout_packed<G: Game>(h: i32, seed: i64, max_moves: i32) -> i64 {
+        let result =
+            with_table::<G, _>(|t| t.playout(h as u32, seed as u64, max_moves.max(0) as u32));
+        let packed = result.and_then(|result| {
+            OUTPUT.with(|buf| {
+                let mut buf = buf.borrow_mut();
+                buf.clear();
+                super::packed::write(&result, &mut buf)
+                    .map(|()| buf.len() as i64)
+                    .map_err(GameError::Protocol)
+            })
+        });
+        packed.unwrap_or_else(fail)
+    }
+
     pub fn redraw_hidden<G: Game>(h: i32, v: i32, seed: i64) -> i64 {
         number(
             viewer(v)
@@ -596,6 +621,10 @@ macro_rules! export_game {
             #[unsafe(no_mangle)]
             pub extern "C" fn veillee_playout(h: i32, seed: i64, max: i32) -> i64 {
                 guest::playout::<$game>(h, seed, max)
+            }
+            #[unsafe(no_mangle)]
+            pub extern "C" fn veillee_playout_packed(h: i32, seed: i64, max: i32) -> i64 {
+                guest::playout_packed::<$game>(h, seed, max)
             }
             #[unsafe(no_mangle)]
             pub extern "C" fn veillee_redraw_hidden(h: i32, v: i32, seed: i64) -> i64 {

@@ -1935,3 +1935,74 @@ fn search_and_evaluation_answers_are_checked() {
     assert_eq!(older.evaluate(game, 2).unwrap(), None);
     siege_still_plays(&runtime);
 }
+
+const PLAYOUT: &str = "(param i32 i64 i32) (result i64)";
+
+/// A packed result (ABI 1.13) as a text of the generated plugin (every byte is ASCII here).
+fn packed_text(result: &veillee_sdk::PlayoutResult) -> String {
+    let mut bytes = Vec::new();
+    veillee_sdk::abi::packed::write(result, &mut bytes).expect("it packs");
+    String::from_utf8(bytes).expect("ASCII bytes")
+}
+
+/// With `veillee_playout_packed` (ABI 1.13) the host reads the packed result and not the
+/// JSON one; a packed result that does not add up, or names a seat that does not exist, is
+/// a protocol violation of that export, and the plugin restarts and plays on.
+#[test]
+fn packed_playout_results_are_read_and_checked() {
+    use veillee_sdk::{text, Outcome, PlayoutResult};
+    let runtime = runtime();
+    let result = |winner| PlayoutResult {
+        moves: 3,
+        outcome: Some(Outcome::win(winner, text("fini", "done"))),
+        stuck: false,
+    };
+    let packed = |text: String| {
+        Wat::good().text_named("PACKED", text).optional(
+            "veillee_playout_packed",
+            PLAYOUT,
+            "(call $emit $$PACKED)",
+        )
+    };
+    let mut plugin = load(&runtime, "packed", &packed(packed_text(&result(1))));
+    let game = plugin.create(&Setup::new(2, 1)).unwrap();
+    assert_eq!(plugin.playout(game, 1, 100).unwrap(), result(1));
+
+    let good = packed_text(&result(1));
+    let cases = [
+        (
+            packed(good[..good.len() - 1].to_string()),
+            "not a packed playout result: it ends at byte",
+        ),
+        (packed(format!("{good}!")), "1 bytes follow the end"),
+        (packed(packed_text(&result(9))), "seat 9 among the winners"),
+    ];
+    for (wat, detail) in cases {
+        let mut plugin = load(&runtime, "packed-lying", &wat);
+        let game = plugin.create(&Setup::new(2, 1)).unwrap();
+        let message = protocol(
+            "packed-lying",
+            "veillee_playout_packed",
+            plugin.playout(game, 1, 100),
+        );
+        assert!(message.contains(detail), "{message}");
+        let (status, _) = play_full_game(&mut plugin, 2);
+        assert!(matches!(status, Status::Finished { .. }), "{status:?}");
+    }
+    let error = load_error(
+        &runtime,
+        "mistyped-packed",
+        &Wat::good()
+            .optional(
+                "veillee_playout_packed",
+                "(param i32 i32 i32) (result i64)",
+                "(i64.const 0)",
+            )
+            .bytes(),
+    );
+    assert!(
+        error.to_string().contains("veillee_playout_packed"),
+        "{error}"
+    );
+    siege_still_plays(&runtime);
+}

@@ -103,6 +103,11 @@ fn print_game(report: &BenchReport) {
         report.wasm_native_ratio
     );
     outln!(
+        "  per round         median ratio {:.2} over {} interleaved rounds",
+        report.wasm_native_round_median,
+        report.rounds
+    );
+    outln!(
         "  wasm playouts/s   {:>9.0}",
         report.wasm_playouts_per_second
     );

@@ -26,6 +26,12 @@ pub struct BenchReport {
     pub native_seconds: f64,
     /// wasm time / native time (goal ≤ 1.3).
     pub wasm_native_ratio: f64,
+    /// The median over the interleaved rounds of each round's wasm / native time: what a
+    /// burst of load on this shared machine, which lands on one side of one round, moves
+    /// least.
+    pub wasm_native_round_median: f64,
+    /// Interleaved rounds (each plays its share of the playouts natively, then through wasm).
+    pub rounds: u32,
     /// Playouts per second through wasm.
     pub wasm_playouts_per_second: f64,
     /// Milliseconds to compile the plugin with an empty cache.
@@ -43,35 +49,43 @@ pub struct BenchReport {
     pub native_call_us: f64,
 }
 
-/// Moves each build plays when the number of playouts is not given: a few seconds a game
-/// (Siège's random games are 47 moves long, Le Château du roc noir's 5000).
-const TARGET_MOVES: u64 = 1_000_000;
+/// Native time the playouts take when their number is not given: long enough that the
+/// ratio of a short game (a random game of Siège is a few microseconds) is not a handful of
+/// scheduler slices, short enough for a whole `bench` run (wasm takes 1.3–2× this).
+const TARGET_NATIVE: Duration = Duration::from_millis(600);
+
+/// Interleaved rounds: many, so that a burst of load lands on a small share of either side.
+const ROUNDS: u32 = 20;
 
 /// Runs the benchmark for a built-in game: `playouts` random playouts per build, or (`None`)
-/// as many as make about [`TARGET_MOVES`] moves, between 20 and 20,000.
+/// as many as take about [`TARGET_NATIVE`] natively, between 20 and 200,000.
 pub fn run(game: &str, playouts: Option<u32>) -> anyhow::Result<BenchReport> {
     let bytes = crate::builtin::plugin_bytes(game)
         .with_context(|| format!("`{game}` is not a built-in game"))?;
     let mut native = native_engine(game).with_context(|| format!("no native build of `{game}`"))?;
     let (cold, cold_child, cached, mut wasm) = load_times(game, bytes)?;
 
-    // Warm both up once, then interleave rounds so that noise hits both alike.
-    let (_, warm_moves) = time_playouts(&mut *native, 0, 10)?;
+    // Warm both up, then interleave rounds so that noise hits both alike.
+    let native_warm = warm_up(&mut *native)?;
     time_playouts(&mut wasm, 0, 10)?;
     let playouts = playouts.unwrap_or_else(|| {
-        let per_playout = (warm_moves / 10).max(1);
-        (TARGET_MOVES / per_playout).clamp(20, 20_000) as u32
+        let playouts = TARGET_NATIVE.as_secs_f64() / native_warm.as_secs_f64().max(1e-9);
+        playouts.clamp(20.0, 200_000.0) as u32
     });
     let (mut native_time, mut wasm_time, mut moves) = (Duration::ZERO, Duration::ZERO, 0);
-    let rounds = 5;
+    let rounds = ROUNDS.min(playouts);
     let per_round = playouts.div_ceil(rounds);
+    let mut round_ratios = Vec::with_capacity(rounds as usize);
     for round in 0..rounds {
         let first = round * per_round;
-        let (t, m) = time_playouts(&mut *native, first, per_round)?;
-        native_time += t;
+        let (native_round, m) = time_playouts(&mut *native, first, per_round)?;
+        let wasm_round = time_playouts(&mut wasm, first, per_round)?.0;
+        native_time += native_round;
+        wasm_time += wasm_round;
         moves += m;
-        wasm_time += time_playouts(&mut wasm, first, per_round)?.0;
+        round_ratios.push(wasm_round.as_secs_f64() / native_round.as_secs_f64().max(1e-12));
     }
+    round_ratios.sort_by(f64::total_cmp);
     let native_call = time_calls(&mut *native)?;
     let wasm_call = time_calls(&mut wasm)?;
     let total = per_round * rounds;
@@ -82,6 +96,8 @@ pub fn run(game: &str, playouts: Option<u32>) -> anyhow::Result<BenchReport> {
         wasm_seconds: wasm_time.as_secs_f64(),
         native_seconds: native_time.as_secs_f64(),
         wasm_native_ratio: wasm_time.as_secs_f64() / native_time.as_secs_f64().max(1e-12),
+        wasm_native_round_median: round_ratios[round_ratios.len() / 2],
+        rounds,
         wasm_playouts_per_second: total as f64 / wasm_time.as_secs_f64().max(1e-12),
         cold_load_ms: cold.as_secs_f64() * 1e3,
         cold_child_load_ms: cold_child.map(|t| t.as_secs_f64() * 1e3),
@@ -129,6 +145,19 @@ fn load_times(
     };
     let _ = std::fs::remove_dir_all(&root);
     Ok((cold_time, cold_child, cached_time, cached))
+}
+
+/// Warms a build up with more and more playouts until they last 50 ms; returns the time
+/// one took.
+fn warm_up(engine: &mut dyn GameEngine) -> anyhow::Result<Duration> {
+    let mut count = 10;
+    loop {
+        let (time, _) = time_playouts(engine, 0, count)?;
+        if time >= Duration::from_millis(50) || count >= 100_000 {
+            return Ok(time / count);
+        }
+        count *= 4;
+    }
 }
 
 /// Plays `count` random games from seed `first`; returns the time and the moves played.

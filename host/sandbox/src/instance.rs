@@ -51,6 +51,8 @@ macro_rules! exports {
             search: Option<TypedFunc<(i32, i32, i32), i64>>,
             /// `veillee_evaluate` (ABI 1.8, optional).
             evaluate: Option<TypedFunc<(i32, i32), i64>>,
+            /// `veillee_playout_packed` (ABI 1.13, optional).
+            playout_packed: Option<TypedFunc<(i32, i64, i32), i64>>,
         }
 
         impl Exports {
@@ -63,6 +65,7 @@ macro_rules! exports {
                     playout_until: optional(instance, store, "veillee_playout_until")?,
                     search: optional(instance, store, "veillee_search")?,
                     evaluate: optional(instance, store, "veillee_evaluate")?,
+                    playout_packed: optional(instance, store, "veillee_playout_packed")?,
                 })
             }
         }
@@ -269,6 +272,17 @@ impl Live {
     /// Copies `len` bytes out of the buffer at `veillee_output_ptr`; `export` is the call
     /// that announced them.
     fn read_output(&mut self, export: &'static str, len: u64) -> Result<Vec<u8>, Fault> {
+        self.read_output_with(export, len, <[u8]>::to_vec)
+    }
+
+    /// Reads `len` bytes at `veillee_output_ptr` with `read`, in place in the plugin's
+    /// memory; `export` is the call that announced them.
+    fn read_output_with<T>(
+        &mut self,
+        export: &'static str,
+        len: u64,
+        read: impl FnOnce(&[u8]) -> T,
+    ) -> Result<T, Fault> {
         if len > self.limits.answer_bytes {
             return Err(Fault::Protocol {
                 export,
@@ -284,7 +298,7 @@ impl Live {
             .and_then(|len| self.region(ptr, len))
             .and_then(|range| self.memory.data(&self.store).get(range));
         match bytes {
-            Some(bytes) => Ok(bytes.to_vec()),
+            Some(bytes) => Ok(read(bytes)),
             None => Err(Fault::Protocol {
                 export,
                 detail: format!(
@@ -434,6 +448,16 @@ impl Live {
         self.json("veillee_view", r, "scene")
     }
 
+    /// The export [`Live::playout`] calls: `veillee_playout_packed` when the plugin has it
+    /// (ABI 1.13), else `veillee_playout`.
+    pub(crate) fn playout_export(&self) -> &'static str {
+        if self.exports.playout_packed.is_some() {
+            "veillee_playout_packed"
+        } else {
+            "veillee_playout"
+        }
+    }
+
     pub(crate) fn playout(
         &mut self,
         game: Handle,
@@ -442,12 +466,28 @@ impl Live {
     ) -> Reply<PlayoutResult> {
         // The guest reads a negative count as 0, so clamp rather than bit-cast.
         let max_moves = i32::try_from(max_moves).unwrap_or(i32::MAX);
+        let params = (h(game), seed as i64, max_moves);
+        if self.exports.playout_packed.is_none() {
+            let r = self.call("veillee_playout", |e| &e.playout, params)?;
+            return self.json("veillee_playout", r, "playout result");
+        }
+        // ABI 1.13: the same playout, its result packed rather than JSON.
+        let export = "veillee_playout_packed";
         let r = self.call(
-            "veillee_playout",
-            |e| &e.playout,
-            (h(game), seed as i64, max_moves),
+            export,
+            |e| e.playout_packed.as_ref().expect("checked above"),
+            params,
         )?;
-        self.json("veillee_playout", r, "playout result")
+        let len = match self.outcome(export, r)? {
+            Ok(len) => len,
+            Err(game) => return Ok(Err(game)),
+        };
+        self.read_output_with(export, len, veillee_sdk::abi::packed::read)?
+            .map(Ok)
+            .map_err(|why| Fault::Protocol {
+                export,
+                detail: format!("its output is not a packed playout result: {why}"),
+            })
     }
 
     /// A playout that stops before watched actions (ABI 1.7); `Ok(Ok(None))` when the

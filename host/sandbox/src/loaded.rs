@@ -397,7 +397,7 @@ impl GameEngine for Plugin {
         self.listings.changed(game);
         self.run(self.shared.limits.playout_seconds, |live| {
             checked(
-                "veillee_playout",
+                live.playout_export(),
                 live.playout(guest, seed, max_moves),
                 |result| {
                     result

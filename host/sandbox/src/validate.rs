@@ -49,6 +49,7 @@ const OPTIONAL_SIGNATURES: &[(&str, &[Ty], &[Ty])] = &[
     ("veillee_playout_until", &[I32, I64, I32, I32], &[I64]),
     ("veillee_search", &[I32, I32, I32], &[I64]),
     ("veillee_evaluate", &[I32, I32], &[I64]),
+    ("veillee_playout_packed", &[I32, I64, I32], &[I64]),
 ];
 
 const MAGIC: &[u8; 4] = b"\0asm";
