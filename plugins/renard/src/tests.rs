@@ -480,6 +480,8 @@ fn rp_f2_a_bots_hens_never_leave_a_hen_to_be_eaten_when_a_move_leaves_none() {
     allowed.sort();
     // Only filling the gap saves d4; every other move leaves it (or another hen) to eat.
     assert_eq!(allowed, ["c3-d3", "e3-d3"]);
+    // The bot before this evaluation (16-move random playouts) chose b4-a5, f4-g5, f4-g5
+    // in seeds 0–2 here, leaving d4 to be eaten.
     for seed in 0..3 {
         assert!(allowed.contains(&bot_choice(&game, seed)), "seed {seed}");
     }
