@@ -10,7 +10,8 @@ use veillee_runtime::launch::engine_with_variants;
 use veillee_runtime::options::parse_options;
 use veillee_runtime::session::Sessions;
 use veillee_runtime::simulate::{
-    simulate, simulate_bots, simulate_stepwise, simulate_stepwise_threads, SimulationConfig,
+    simulate, simulate_bots, simulate_stepwise, simulate_stepwise_threads, GameEnd, GameRecord,
+    SimulationConfig, SimulationReport,
 };
 use veillee_runtime::store::model::BotLevel;
 use veillee_runtime::variants::library;
@@ -179,12 +180,14 @@ pub fn run(
             let mut endings: Vec<(&String, &u32)> = report.endings.iter().collect();
             endings.sort_by(|a, b| b.1.cmp(a.1));
             for (reason, count) in endings.iter().take(6) {
-                outln!("  ended {count:>6}   {}", line(reason));
+                let seeds = seeds_where(&report, |g| g.reason == **reason);
+                outln!("  ended {count:>6}   {} ({seeds})", line(reason));
             }
         }
         if report.capped > 0 {
+            let seeds = seeds_where(&report, |g| g.ended == GameEnd::Capped);
             outln!(
-                "  capped           {} (still going after {max_moves} moves)",
+                "  capped           {} (still going after {max_moves} moves; {seeds})",
                 report.capped
             );
         }
@@ -207,4 +210,28 @@ pub fn run(
         report.games
     );
     Ok(())
+}
+
+/// The seeds of the first few games `matching`, to play one again (`--seed S --games 1 --save`).
+fn seeds_where(report: &SimulationReport, matching: impl Fn(&GameRecord) -> bool) -> String {
+    const SHOWN: usize = 8;
+    let seeds: Vec<u64> = report
+        .each_game
+        .iter()
+        .filter(|game| matching(game))
+        .map(|game| game.seed)
+        .collect();
+    let mut listed = seeds
+        .iter()
+        .take(SHOWN)
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if seeds.len() > SHOWN {
+        listed.push_str(", …");
+    }
+    match seeds.len() {
+        1 => format!("seed {listed}"),
+        _ => format!("seeds {listed}"),
+    }
 }

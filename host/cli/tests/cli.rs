@@ -483,6 +483,64 @@ fn simulate_saves_sessions_only_when_asked() {
         3,
         "{list}"
     );
+    // Each game names its saved session, so a figure's game can be opened and read.
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("one JSON object");
+    for game in report["each_game"].as_array().expect("a list of games") {
+        let id = game["session"].as_u64().expect("a session id").to_string();
+        assert!(
+            list.split_whitespace().any(|word| word == id),
+            "session {id} of {game} not in:\n{list}"
+        );
+    }
+}
+
+#[test]
+fn simulate_lists_every_game_by_seed_with_how_it_ended() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "simulate",
+        "siege",
+        "--seats",
+        "random,random",
+        "--games",
+        "6",
+        "--seed",
+        "40",
+    ];
+    let out = veillee(dir.path(), &[&args[..], &["--json"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("one JSON object");
+    let games = report["each_game"].as_array().expect("a list of games");
+    let seeds: Vec<u64> = games.iter().map(|g| g["seed"].as_u64().unwrap()).collect();
+    assert_eq!(seeds, (40..46).collect::<Vec<_>>());
+    // The list adds up to the totals: wins per seat, draws, lengths.
+    let mut wins = [0u64; 2];
+    for game in games {
+        let winners = game["winners"].as_array().unwrap();
+        match game["ended"].as_str().unwrap() {
+            "won" => assert!(!winners.is_empty(), "{game}"),
+            "drawn" => assert!(winners.is_empty(), "{game}"),
+            other => panic!("a random Siège game ended as {other}: {game}"),
+        }
+        assert!(!game["reason"].as_str().unwrap().is_empty(), "{game}");
+        for seat in winners {
+            wins[seat.as_u64().unwrap() as usize] += 1;
+        }
+    }
+    assert_eq!(report["wins"], serde_json::json!(wins));
+    let moves: u64 = games.iter().map(|g| g["moves"].as_u64().unwrap()).sum();
+    assert_eq!(report["total_moves"], moves);
+    // The text names the seeds behind each ending, to replay one.
+    let text = stdout(&veillee(dir.path(), &args));
+    let first = games[0]["reason"].as_str().unwrap();
+    let ending = text
+        .lines()
+        .find(|l| l.contains(first))
+        .unwrap_or_else(|| panic!("no line for `{first}` in:\n{text}"));
+    assert!(
+        ending.contains("seed 40") || ending.contains("seeds 40,"),
+        "{ending}"
+    );
 }
 
 #[test]

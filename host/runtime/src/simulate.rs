@@ -82,9 +82,44 @@ pub struct SimulationReport {
     pub seats: Vec<SeatFigures>,
     /// How the finished games ended: the outcome's reason (in English) and how often.
     pub endings: BTreeMap<String, u32>,
+    /// Every game, by seed: how it ended, to find a game again (`--seed SEED --games 1
+    /// --save`) and to tell which games make a figure (a draw at a safety net, a cap).
+    pub each_game: Vec<GameRecord>,
     /// Moves of the games that finished (for `mean_length`).
     #[serde(skip)]
     finished_moves: u64,
+}
+
+/// One game of a simulation.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameRecord {
+    /// The game's seed (`seed + index`).
+    pub seed: u64,
+    /// Moves played.
+    pub moves: u32,
+    /// How it ended.
+    pub ended: GameEnd,
+    /// Winning seats (none for a draw, a cap or a failure).
+    pub winners: Vec<Seat>,
+    /// The outcome's reason in English, or why the game failed; empty for a cap.
+    pub reason: String,
+    /// The saved session's id, when the games were saved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<u64>,
+}
+
+/// How one game of a simulation ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameEnd {
+    /// By the rules, with at least one winner.
+    Won,
+    /// By the rules, without a winner (a safety net's draw is one: see `reason`).
+    Drawn,
+    /// Still going at the move cap (bots' games only).
+    Capped,
+    /// A plugin error, a stuck game, a random game that did not end.
+    Failed,
 }
 
 /// One seat's figures in a simulation with bots.
@@ -178,16 +213,17 @@ pub fn simulate(
                 moves,
                 outcome: Some(outcome),
                 ..
-            }) => report.record_finished(moves, &outcome),
+            }) => report.record_finished(seed, moves, &outcome),
             Ok(PlayoutResult { moves, stuck, .. }) => {
                 let why = if stuck {
                     "a seat to act had no legal move"
                 } else {
                     "the game did not end"
                 };
-                report.record_failed(moves, format!("seed {seed}: {why} after {moves} moves"));
+                let why = format!("seed {seed}: {why} after {moves} moves");
+                report.record_failed(seed, moves, why);
             }
-            Err(e) => report.record_failed(0, format!("seed {seed}: {e}")),
+            Err(e) => report.record_failed(seed, 0, format!("seed {seed}: {e}")),
         }
     }
     report.close(started);
@@ -218,7 +254,18 @@ impl SimulationReport {
     }
 
     /// Counts a game that ended with `outcome` after `moves` moves.
-    fn record_finished(&mut self, moves: u32, outcome: &Outcome) {
+    fn record_finished(&mut self, seed: u64, moves: u32, outcome: &Outcome) {
+        self.each_game.push(GameRecord {
+            seed,
+            moves,
+            ended: match outcome.is_draw() {
+                true => GameEnd::Drawn,
+                false => GameEnd::Won,
+            },
+            winners: outcome.winners.clone(),
+            reason: outcome.reason.en.clone(),
+            session: None,
+        });
         self.games += 1;
         self.total_moves += moves as u64;
         self.finished_moves += moves as u64;
@@ -234,7 +281,15 @@ impl SimulationReport {
     }
 
     /// Counts a game that bots played to the move cap.
-    fn record_capped(&mut self, moves: u32) {
+    fn record_capped(&mut self, seed: u64, moves: u32) {
+        self.each_game.push(GameRecord {
+            seed,
+            moves,
+            ended: GameEnd::Capped,
+            winners: Vec::new(),
+            reason: String::new(),
+            session: None,
+        });
         self.games += 1;
         self.total_moves += moves as u64;
         self.capped += 1;
@@ -257,7 +312,15 @@ impl SimulationReport {
     }
 
     /// Counts a game that failed after `moves` moves, keeping the first few reasons.
-    fn record_failed(&mut self, moves: u32, error: String) {
+    fn record_failed(&mut self, seed: u64, moves: u32, error: String) {
+        self.each_game.push(GameRecord {
+            seed,
+            moves,
+            ended: GameEnd::Failed,
+            winners: Vec::new(),
+            reason: error.clone(),
+            session: None,
+        });
         self.games += 1;
         self.total_moves += moves as u64;
         self.errors += 1;
@@ -330,9 +393,12 @@ pub fn simulate_stepwise(
     let game = engine.manifest().id.clone();
     let mut report = SimulationReport::with_seats(game, config.players, &config.seats);
     for index in 0..config.games {
-        let (moves, ended, thoughts) = play_stepwise(engine, config, index, sessions)?;
+        let ((moves, ended, thoughts), session) = play_stepwise(engine, config, index, sessions)?;
         report.record_thoughts(&thoughts);
-        ended.record(&mut report, moves);
+        ended.record(&mut report, config.seed.wrapping_add(index as u64), moves);
+        if let Some(game) = report.each_game.last_mut() {
+            game.session = session;
+        }
         progress();
     }
     report.close(started);
@@ -426,15 +492,13 @@ fn on_threads(
     let game = game_id.unwrap_or_default();
     let mut report = SimulationReport::with_seats(game, config.players, &config.seats);
     for (index, result) in results {
+        let seed = config.seed.wrapping_add(index as u64);
         match result {
             Ok((moves, ended, thoughts)) => {
                 report.record_thoughts(&thoughts);
-                ended.record(&mut report, moves);
+                ended.record(&mut report, seed, moves);
             }
-            Err(why) => {
-                let seed = config.seed.wrapping_add(index as u64);
-                report.record_failed(0, format!("seed {seed}: {why}"));
-            }
+            Err(why) => report.record_failed(seed, 0, format!("seed {seed}: {why}")),
         }
     }
     report.close(started);
@@ -552,11 +616,11 @@ enum Ended {
 }
 
 impl Ended {
-    fn record(self, report: &mut SimulationReport, moves: u32) {
+    fn record(self, report: &mut SimulationReport, seed: u64, moves: u32) {
         match self {
-            Ended::Finished(outcome) => report.record_finished(moves, &outcome),
-            Ended::Capped => report.record_capped(moves),
-            Ended::Failed(why) => report.record_failed(moves, why),
+            Ended::Finished(outcome) => report.record_finished(seed, moves, &outcome),
+            Ended::Capped => report.record_capped(seed, moves),
+            Ended::Failed(why) => report.record_failed(seed, moves, why),
         }
     }
 
@@ -585,13 +649,13 @@ impl SimulationConfig {
 
 /// Plays game `index` of `config` move by move (saved as a session when `sessions` is
 /// given), each move chosen by the seat's bot (random where the config names none); returns
-/// its length, how it ended and the bots' moves.
+/// its length, how it ended and the bots' moves, and the saved session's id.
 fn play_stepwise(
     engine: &mut dyn GameEngine,
     config: &SimulationConfig,
     index: u32,
     sessions: Option<(&Sessions, &[VariantScript])>,
-) -> Result<Played, SessionError> {
+) -> Result<(Played, Option<u64>), SessionError> {
     let seed = config.seed.wrapping_add(index as u64);
     let setup = config.setup(seed);
     let mut chooser = GameRng::new(chooser_seed(seed));
@@ -648,5 +712,6 @@ fn play_stepwise(
     };
     let failed = engine.failed_scripts(game);
     engine.drop_game(game);
-    Ok((moves, stopped.unless_failed(seed, &failed), thoughts))
+    let played = (moves, stopped.unless_failed(seed, &failed), thoughts);
+    Ok((played, live.map(|live| live.meta.id)))
 }
