@@ -87,8 +87,9 @@ fn fox_value(game: &Renard) -> f32 {
     };
     // Rows counted from the top: a hen above the fox has a smaller row.
     let fox_row = game.fox.cell().1;
-    let (mut advance, mut past) = (0.0, 0.0);
+    let (mut advance, mut past, mut lowest_hen) = (0.0, 0.0, 0);
     for row in game.hens.iter().flatten().map(|h| h.cell().1) {
+        lowest_hen = lowest_hen.max(row);
         if row < fox_row {
             past += 1.0;
         } else {
@@ -96,8 +97,7 @@ fn fox_value(game: &Renard) -> f32 {
             advance += f32::from(6 - row);
         }
     }
-    let lowest_hen = game.hens.iter().flatten().map(|h| h.cell().1).max();
-    let (region, behind, reach) = region(game, &spots, lowest_hen.unwrap_or(0));
+    let (region, behind, reach) = region(game, &spots, lowest_hen);
     let weak = weak_hens(game, &spots, &reach);
     let escaped = if behind > 0 {
         ESCAPED + BEHIND * behind as f32
