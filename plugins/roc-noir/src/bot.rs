@@ -8,8 +8,14 @@
 //! nodes, so a bot's move is bounded by the board. People keep RN-T2 as written.
 //!
 //! The trail ([`RocNoir::trail`]) is public: everyone saw the knight go there.
+//!
+//! Nor does a bot step or jump onto a trapdoor everyone has seen (RN-P1) that no
+//! counterweight holds shut (RN-P2): the knight falls back where it stood and its move ends,
+//! as if it had stopped there (a jump's rope is lost too, RN-R2), so stopping is always as
+//! good. It is presentation: a bot ending every turn by « il retombe encore dans la trappe »
+//! reads as silly to a human watching. People keep the move.
 
-use crate::board::Node;
+use crate::board::{self, Node};
 use crate::{Move, Phase, RocNoir};
 
 fn bit(n: Node) -> u128 {
@@ -23,9 +29,20 @@ pub(crate) fn may_choose(game: &RocNoir, mv: &Move) -> bool {
         return true;
     }
     match *mv {
-        Move::Step(n) | Move::Jump(n) => game.trail & bit(n) == 0,
+        Move::Step(n) | Move::Jump(n) => game.trail & bit(n) == 0 && !known_fall(game, n),
         _ => true,
     }
+}
+
+/// Whether the moving knight would fall on `n` by what everyone knows: a trapdoor seen
+/// (RN-P1) with no knight on its diagonal holding it shut (RN-P2).
+fn known_fall(game: &RocNoir, n: Node) -> bool {
+    let Some((t, p)) = board::tile_of(n) else {
+        return false;
+    };
+    game.revealed & (1 << t) != 0
+        && game.traps[t] == p
+        && !game.occupied(board::tile_square(t, board::diagonal(p)))
 }
 
 impl RocNoir {

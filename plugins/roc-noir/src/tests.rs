@@ -1484,7 +1484,8 @@ fn the_trail_leaves_out_steps_back_for_bots_only_until_something_is_learnt() {
         play(&mut g, id);
     }
     assert!(has(&g, "step-g8"), "RN-T2: people may step back");
-    assert_eq!(avoided(&g), ["step-g8"]);
+    // g8 is on the trail; h7 and h9 are trapdoors everyone has seen (`bot.rs`).
+    assert_eq!(avoided(&g), ["step-h7", "step-h9", "step-g8"]);
     let json = serde_json::to_string(&g).unwrap();
     assert!(json.contains(r#""trail":["g6","g7","g8","h8"]"#), "{json}");
     assert_eq!(serde_json::from_str::<RocNoir>(&json).unwrap(), g);
@@ -1493,4 +1494,93 @@ fn the_trail_leaves_out_steps_back_for_bots_only_until_something_is_learnt() {
     assert_eq!(avoided(&g), Vec::<String>::new());
     play(&mut g, "stop");
     assert_eq!((g.turn(), g.trail), (1, 0));
+}
+
+/// RN-G3: a knight without a pair heads for the gallery whose pile still holds the portrait
+/// it lacks, where it can slide one of its own under (its back names that gallery), not for
+/// the nearer gallery that can give it nothing. Red's black knight holds 2 (back black) and
+/// 1 (back white), its two other knights are in the treasure room: the white pile holds the
+/// other 2, the grey pile nothing it can exchange for. The evaluation used to send it to the
+/// nearest pile with portraits left, where normal-vs-normal bots stood for thousands of moves.
+#[test]
+fn rn_g3_a_knight_without_a_pair_heads_for_the_gallery_that_can_give_it_one() {
+    let mut g = game(2);
+    g.visited = [0b111, 0, 0, 0];
+    give(&mut g, 0, 0, &[portrait(2, 0), portrait(1, 2)]);
+    give(&mut g, 0, 1, &[portrait(3, 0), portrait(3, 1)]);
+    give(&mut g, 0, 2, &[portrait(6, 0), portrait(6, 1)]);
+    put(&mut g, 0, 1, "treasure");
+    put(&mut g, 0, 2, "treasure");
+    assert!(
+        g.piles[2].contains(&portrait(2, 2)),
+        "the other 2 is in the white pile"
+    );
+    assert!(!g.piles[1].is_empty(), "the grey pile is not empty");
+    let value_at = |g: &mut RocNoir, square: &str| {
+        put(g, 0, 0, square);
+        crate::eval::evaluate(g, 0)
+    };
+    // a8 is beside the grey gallery (a9–b10), h8 two steps from the white one (i9–j10).
+    let (by_grey, near_white) = (value_at(&mut g, "a8"), value_at(&mut g, "h8"));
+    assert!(
+        near_white > by_grey,
+        "near the white gallery {near_white}, beside the grey one {by_grey}"
+    );
+    // The bot on the move from e7 goes for it (it steps onto trapdoors it cannot know):
+    // its move ends nearer the white gallery.
+    put(&mut g, 0, 0, "e7");
+    moving(&mut g, 0);
+    g.ropes = [0; 4];
+    for first_seed in [0, 100, 200] {
+        let mut played = g.clone();
+        let picks = decisions_of_the_move(&played, first_seed, 30, false);
+        for pick in &picks {
+            play(&mut played, pick);
+        }
+        // Steps left to i9, the white gallery's nearest square (e7: 6).
+        let n = played.pos[0][0];
+        let left = if n == g.room_node(2) {
+            0
+        } else {
+            (8 - i32::from(n % 10)).abs() + (8 - i32::from(n / 10)).abs()
+        };
+        assert!(
+            left <= 3,
+            "the move ended at {}: {picks:?}",
+            at(&played, 0, 0)
+        );
+    }
+}
+
+/// Not a rule: a bot does not step onto a trapdoor everyone has seen, unless a counterweight
+/// holds it shut (RN-P2): it would fall back where it stands and its move would end (RN-P1),
+/// as if it had stopped, and a human watching reads « il retombe encore dans la trappe » as
+/// silly. Red's black knight came to e1 from e2 (its trail): d1 and f1 are trapdoors
+/// everyone has seen, so stopping is its only move; people may still step onto them.
+#[test]
+fn a_bot_stops_rather_than_fall_into_a_trapdoor_everyone_knows() {
+    let mut g = game(2);
+    seen_trap(&mut g, "d1");
+    seen_trap(&mut g, "f1");
+    g.ropes = [0; 4];
+    put(&mut g, 0, 0, "e2");
+    moving(&mut g, 0);
+    play(&mut g, "step-e1");
+    assert!(
+        has(&g, "step-d1") && has(&g, "step-f1"),
+        "RN-P1: people may"
+    );
+    let avoided = |g: &RocNoir| -> Vec<String> {
+        let seat = g.to_act();
+        g.moves(seat)
+            .iter()
+            .filter(|m| !g.bot_may_choose(seat, m))
+            .map(|m| g.move_id(seat, m))
+            .collect()
+    };
+    assert_eq!(avoided(&g), ["step-f1", "step-e2", "step-d1"]);
+    assert_eq!(bot_picks(&g, 0..4), ["stop"; 4]);
+    // A knight of Blue's on c2 holds d1 shut (RN-P2): a real step, kept.
+    put(&mut g, 1, 0, "c2");
+    assert_eq!(avoided(&g), ["step-f1", "step-e2"]);
 }
