@@ -186,6 +186,9 @@ pub struct Castel {
     pending: Option<Pending>,
     ending: Option<Ending>,
     rng: GameRng,
+    /// Derived from the stacks (not saved): what placement checks ask of them.
+    #[serde(skip)]
+    occupancy: layout::OccupancyCache,
 }
 
 // A bot's search copies the root into one kept world at every iteration: field by field, the
@@ -217,6 +220,7 @@ veillee_sdk::clone_by_fields!(Castel {
     pending,
     ending,
     rng,
+    occupancy,
 });
 
 impl Castel {
