@@ -12,10 +12,11 @@
 //! `place-chevalier-1-on-roi`), `pass`.
 //!
 //! Modules: `board` (squares, zones, neighbours), `cards` (the printed table), `deal`
-//! (CA-S), `layout` (where each card is), `protection` (CA-T6), `placement` (CA-T2),
-//! `moving` (CA-T4, CA-T5, CA-T7), `turn` (CA-T1), `end` (CA-E), `labels` (ids and
-//! words), `hidden` (what a viewer cannot see), `scene`, `ops` (operations for scripts)
-//! and `game` (the SDK interface). This file holds the types and the state.
+//! (CA-S), `layout` (where each card is, and the castle's occupancy as bit sets),
+//! `protection` (CA-T6), `placement` (CA-T2), `moving` (CA-T4, CA-T5, CA-T7), `turn`
+//! (CA-T1), `end` (CA-E), `labels` (ids and words), `hidden` (what a viewer cannot see),
+//! `scene`, `ops` (operations for scripts) and `game` (the SDK interface). This file holds
+//! the types and the state.
 
 pub mod board;
 pub mod cards;
