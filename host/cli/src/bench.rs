@@ -134,12 +134,13 @@ fn print_game(report: &BenchReport) {
 
 fn print_search(search: &SearchBenchReport) {
     outln!(
-        "  bots' search      {:>9.3} s wasm, {:.3} s native ({} positions, {} iterations): ratio wasm/native {:.2}; {:.0} iterations/s wasm, {:.0} native",
+        "  bots' search      {:>9.3} s wasm, {:.3} s native ({} positions, {} iterations): ratio wasm/native {:.2} (median per position {:.2}); {:.0} iterations/s wasm, {:.0} native",
         search.wasm_seconds,
         search.native_seconds,
         search.positions,
         search.iterations,
         search.wasm_native_ratio,
+        search.wasm_native_round_median,
         search.wasm_iterations_per_second,
         search.native_iterations_per_second
     );

@@ -33,6 +33,10 @@ pub struct SearchBenchReport {
     pub native_seconds: f64,
     /// wasm time / native time.
     pub wasm_native_ratio: f64,
+    /// The median over the positions of each position's wasm / native time (each position is
+    /// searched natively, then through wasm, right after): what a burst of load on this
+    /// shared machine, which lands on one side of one position, moves least.
+    pub wasm_native_round_median: f64,
     /// Iterations per second through wasm.
     pub wasm_iterations_per_second: f64,
     /// Iterations per second natively.
@@ -59,6 +63,7 @@ pub fn run_search(
     search(&mut *native, 0, 1, iterations.min(50))?;
     search(&mut wasm, 0, 1, iterations.min(50))?;
     let (mut native_time, mut wasm_time, mut done) = (Duration::ZERO, Duration::ZERO, 0);
+    let mut ratios = Vec::with_capacity(positions as usize);
     for position in 0..positions {
         let (t, n, answer) = search(&mut *native, u64::from(position), 1, iterations)?;
         let (w, _, same) = search(&mut wasm, u64::from(position), 1, iterations)?;
@@ -69,7 +74,9 @@ pub fn run_search(
         native_time += t;
         wasm_time += w;
         done += n;
+        ratios.push(w.as_secs_f64() / t.as_secs_f64().max(1e-12));
     }
+    ratios.sort_by(f64::total_cmp);
     let per_second = |t: Duration| done as f64 / t.as_secs_f64().max(1e-12);
     Ok(SearchBenchReport {
         game: game.to_string(),
@@ -78,6 +85,7 @@ pub fn run_search(
         wasm_seconds: wasm_time.as_secs_f64(),
         native_seconds: native_time.as_secs_f64(),
         wasm_native_ratio: wasm_time.as_secs_f64() / native_time.as_secs_f64().max(1e-12),
+        wasm_native_round_median: ratios.get(ratios.len() / 2).copied().unwrap_or(f64::NAN),
         wasm_iterations_per_second: per_second(wasm_time),
         native_iterations_per_second: per_second(native_time),
     })

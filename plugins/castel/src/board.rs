@@ -131,6 +131,11 @@ pub fn neighbour_squares(sq: u8) -> impl Iterator<Item = u8> {
     bits(NEIGHBOURS[sq as usize])
 }
 
+/// The neighbouring squares of a square as a bit set.
+pub fn neighbour_mask(sq: u8) -> u64 {
+    NEIGHBOURS[sq as usize]
+}
+
 /// Each square's neighbours as a bit set, computed once.
 const NEIGHBOURS: [u64; SQUARES] = {
     let mut masks = [0; SQUARES];

@@ -99,6 +99,7 @@ impl Castel {
             pending: None,
             ending: None,
             rng,
+            occupancy: Default::default(),
         }
     }
 
@@ -133,6 +134,7 @@ impl Castel {
         self.squares = vec![Vec::new(); board::SQUARES];
         self.engines = Default::default();
         self.outside = Vec::new();
+        self.occupancy.forget();
         self.pawns = vec![None; CARDS];
         self.public = 0;
         self.last_placed = None;

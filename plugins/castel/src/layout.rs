@@ -1,13 +1,20 @@
 //! Where every card is: hands, piles, the exchange and the stacks in play; finding a card,
 //! taking it out of its place and putting it down somewhere else. No rule is applied here.
 
+use std::cell::OnceCell;
+
 use veillee_sdk::Seat;
 
 use crate::board;
-use crate::cards::{kind, Zone};
+use crate::cards::{self, kind, Condition, Zone, KINDS};
 use crate::{Castel, Loc, Spot, Stack};
 
 impl Castel {
+    /// The castle's occupancy, read from the stacks on the first question after a change.
+    pub(crate) fn occupancy(&self) -> &Occupancy {
+        self.occupancy.0.get_or_init(|| Occupancy::read(self))
+    }
+
     pub(crate) fn stack(&self, s: Stack) -> &Vec<u8> {
         match s {
             Stack::Square(q) => &self.squares[q as usize],
@@ -17,6 +24,7 @@ impl Castel {
     }
 
     pub(crate) fn stack_mut(&mut self, s: Stack) -> &mut Vec<u8> {
+        self.occupancy.forget();
         match s {
             Stack::Square(q) => &mut self.squares[q as usize],
             Stack::Engine(r) => &mut self.engines[r as usize],
@@ -122,13 +130,12 @@ impl Castel {
             .fold(0, |mask, q| mask | 1 << q)
     }
 
-    pub(crate) fn next_to(&self, sq: u8, k: u8) -> bool {
-        board::neighbour_squares(sq).any(|q| self.squares[q as usize].iter().any(|&c| kind(c) == k))
-    }
-
     /// Takes a card out of wherever it is (hand, pile, exchange, play).
     pub(crate) fn take(&mut self, card: u8) -> Loc {
         let loc = self.locate(card);
+        if let Loc::InPlay(..) = loc {
+            self.occupancy.forget();
+        }
         match loc {
             Loc::Hand(s) => self.hands[s as usize].retain(|&c| c != card),
             Loc::Pile(s) => self.piles[s as usize].retain(|&c| c != card),
@@ -158,6 +165,7 @@ impl Castel {
     }
 
     pub(crate) fn put(&mut self, card: u8, spot: Spot, pawn: Option<Seat>) {
+        self.occupancy.forget();
         match spot {
             Spot::Square(q) => self.squares[q as usize].push(card),
             Spot::Engine(r) => self.engines[r as usize].push(card),
@@ -169,5 +177,148 @@ impl Castel {
             }
         }
         self.pawns[card as usize] = pawn;
+    }
+}
+
+/// The castle's occupancy as bit sets, read from the stacks once: what the placement
+/// conditions (CA-T2) ask square by square and kind by kind, each answered with a mask
+/// operation instead of a walk over the stacks (issue 19: a listing asks it of every free
+/// square of every card in hand).
+#[derive(Clone)]
+pub(crate) struct Occupancy {
+    /// Squares holding a card.
+    occupied: u64,
+    /// Per kind: the squares whose stack holds a card of that kind (at any height).
+    stacked: [u64; KINDS.len()],
+    /// Per kind: the squares whose base card is of that kind.
+    based: [u64; KINDS.len()],
+    /// The kinds with a card in play anywhere (squares, engines, outside), a bit each.
+    in_play: u64,
+}
+
+impl Occupancy {
+    /// Reads where the cards in play stand.
+    fn read(game: &Castel) -> Occupancy {
+        let mut o = Occupancy {
+            occupied: 0,
+            stacked: [0; KINDS.len()],
+            based: [0; KINDS.len()],
+            in_play: 0,
+        };
+        for (q, stack) in game.squares.iter().enumerate() {
+            let Some((&base, above)) = stack.split_first() else {
+                continue;
+            };
+            let (bit, k) = (1u64 << q, kind(base));
+            o.occupied |= bit;
+            o.based[k as usize] |= bit;
+            o.stacked[k as usize] |= bit;
+            o.in_play |= 1 << k;
+            // Knights (CA-T2: on a card) are few: most stacks are their base alone.
+            for &c in above {
+                o.stacked[kind(c) as usize] |= bit;
+                o.in_play |= 1 << kind(c);
+            }
+        }
+        for stack in game.engines.iter().chain(&game.outside) {
+            for &c in stack {
+                o.in_play |= 1 << kind(c);
+            }
+        }
+        o
+    }
+
+    /// Whether a card of this kind is in play anywhere ([`Castel::kind_in_play`]).
+    pub(crate) fn kind_in_play(&self, k: u8) -> bool {
+        k < 64 && self.in_play & 1 << k != 0
+    }
+
+    /// The free squares of a castle zone ([`Castel::free_mask`]).
+    pub(crate) fn free(&self, zone: Zone) -> u64 {
+        board::zone_mask(zone) & !self.occupied
+    }
+
+    /// The squares where a card of this kind stands in a stack.
+    fn stacked(&self, k: u8) -> u64 {
+        self.stacked.get(k as usize).copied().unwrap_or(0)
+    }
+
+    /// The first courtyard square whose base card is of this kind
+    /// ([`Castel::kind_in_courtyard`]).
+    fn in_courtyard(&self, k: u8) -> Option<u8> {
+        let m =
+            self.based.get(k as usize).copied().unwrap_or(0) & board::zone_mask(Zone::Courtyard);
+        (m != 0).then(|| m.trailing_zeros() as u8)
+    }
+
+    /// Of these castle squares, those where a card with this condition may go (CA-T2).
+    pub(crate) fn squares_where(
+        &self,
+        condition: Condition,
+        zone: Zone,
+        squares: u64,
+        players: u8,
+    ) -> u64 {
+        let all_if = |holds: bool| if holds { squares } else { 0 };
+        match condition {
+            Condition::None | Condition::OccupiedTower => squares,
+            Condition::LastFree => all_if(self.free(zone).count_ones() == 1),
+            Condition::NextTo { kinds } => {
+                // Neighbours (CA-B2) are symmetric: the squares next to a kind are the
+                // neighbours of the squares holding it.
+                let mut near = 0;
+                for k in kinds.into_iter().filter(|&k| k != cards::NO_KIND) {
+                    near |= self.stacked(k);
+                    // When the Roi is absent from the courtyard, the Prince stands in.
+                    if k == cards::ROI && self.in_courtyard(cards::ROI).is_none() {
+                        near |= self.stacked(cards::PRINCE);
+                    }
+                }
+                squares & board::bits(near).fold(0, |m, q| m | board::neighbour_mask(q))
+            }
+            Condition::NextToIfInCourtyard { kind: k } => match self.in_courtyard(k) {
+                None => squares,
+                Some(at) => squares & board::neighbour_mask(at),
+            },
+            Condition::NotWhileInCourtyard { kind: k } => all_if(self.in_courtyard(k).is_none()),
+            Condition::MinPlayers { players: p } => all_if(players >= p),
+        }
+    }
+
+    /// Whether a card with this condition may go to a spot off the castle (outside, facing
+    /// a rampart, on a card): the condition cannot depend on the spot there (CA-T2).
+    pub(crate) fn holds_off_castle(&self, condition: Condition, zone: Zone, players: u8) -> bool {
+        match condition {
+            Condition::None | Condition::OccupiedTower => true,
+            Condition::LastFree => self.free(zone).count_ones() == 1,
+            Condition::NextTo { .. } => false,
+            Condition::NextToIfInCourtyard { kind: k }
+            | Condition::NotWhileInCourtyard { kind: k } => self.in_courtyard(k).is_none(),
+            Condition::MinPlayers { players: p } => players >= p,
+        }
+    }
+}
+
+/// The [`Occupancy`] of the stacks as they stand, kept until they change: derived from the
+/// stacks, so neither saved nor compared (a loaded or copied game reads it again).
+#[derive(Clone, Default)]
+pub(crate) struct OccupancyCache(OnceCell<Occupancy>);
+
+impl OccupancyCache {
+    /// To be called whenever a stack of cards in play changes.
+    pub(crate) fn forget(&mut self) {
+        self.0.take();
+    }
+}
+
+impl PartialEq for OccupancyCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for OccupancyCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OccupancyCache")
     }
 }

@@ -12,10 +12,11 @@
 //! `place-chevalier-1-on-roi`), `pass`.
 //!
 //! Modules: `board` (squares, zones, neighbours), `cards` (the printed table), `deal`
-//! (CA-S), `layout` (where each card is), `protection` (CA-T6), `placement` (CA-T2),
-//! `moving` (CA-T4, CA-T5, CA-T7), `turn` (CA-T1), `end` (CA-E), `labels` (ids and
-//! words), `hidden` (what a viewer cannot see), `scene`, `ops` (operations for scripts)
-//! and `game` (the SDK interface). This file holds the types and the state.
+//! (CA-S), `layout` (where each card is, and the castle's occupancy as bit sets),
+//! `protection` (CA-T6), `placement` (CA-T2), `moving` (CA-T4, CA-T5, CA-T7), `turn`
+//! (CA-T1), `end` (CA-E), `labels` (ids and words), `hidden` (what a viewer cannot see),
+//! `scene`, `ops` (operations for scripts) and `game` (the SDK interface). This file holds
+//! the types and the state.
 
 pub mod board;
 pub mod cards;
@@ -186,6 +187,9 @@ pub struct Castel {
     pending: Option<Pending>,
     ending: Option<Ending>,
     rng: GameRng,
+    /// Derived from the stacks (not saved): what placement checks ask of them.
+    #[serde(skip)]
+    occupancy: layout::OccupancyCache,
 }
 
 // A bot's search copies the root into one kept world at every iteration: field by field, the
@@ -217,6 +221,7 @@ veillee_sdk::clone_by_fields!(Castel {
     pending,
     ending,
     rng,
+    occupancy,
 });
 
 impl Castel {

@@ -397,6 +397,7 @@ pub(crate) fn command(game: &mut Castel, name: &str, args: &Value) -> Result<Val
                 return Err(r("a protected card cannot be moved"));
             }
             game.squares.swap(qa as usize, qb as usize);
+            game.occupancy.forget();
             Ok(Value::Null)
         }
         "set_pawn" => {

@@ -8,34 +8,6 @@ use crate::cards::{self, kind, Condition, Zone};
 use crate::{Castel, Spot};
 
 impl Castel {
-    /// Whether a placement condition holds at a spot (CA-T2).
-    pub(crate) fn condition_holds(&self, condition: Condition, spot: Spot, zone: Zone) -> bool {
-        let sq = match spot {
-            Spot::Square(q) => Some(q),
-            _ => None,
-        };
-        match condition {
-            Condition::None | Condition::OccupiedTower => true,
-            Condition::LastFree => self.free_mask(zone).count_ones() == 1,
-            Condition::NextTo { kinds } => {
-                let Some(sq) = sq else { return false };
-                kinds.iter().any(|&k| {
-                    k != cards::NO_KIND
-                        && (self.next_to(sq, k)
-                            || (k == cards::ROI
-                                && self.kind_in_courtyard(cards::ROI).is_none()
-                                && self.next_to(sq, cards::PRINCE)))
-                })
-            }
-            Condition::NextToIfInCourtyard { kind: k } => match self.kind_in_courtyard(k) {
-                None => true,
-                Some(at) => sq.is_some_and(|q| board::neighbours(q, at)),
-            },
-            Condition::NotWhileInCourtyard { kind: k } => self.kind_in_courtyard(k).is_none(),
-            Condition::MinPlayers { players } => self.players >= players,
-        }
-    }
-
     /// Where a card could be placed now (CA-T2), ignoring whose hand it is in.
     pub fn spots(&self, card: u8) -> Vec<Spot> {
         let mut out = Vec::new();
@@ -52,10 +24,11 @@ impl Castel {
     }
 
     /// Calls `f` on every spot of [`Castel::spots`], in order, without allocating; stops as
-    /// soon as `f` returns `true`, and then returns `true`.
+    /// soon as `f` returns `true`, and then returns `true`. The squares where the card's
+    /// condition holds are one mask of the castle's [`Occupancy`](crate::layout::Occupancy) (CA-T2).
     pub(crate) fn each_spot(&self, card: u8, f: &mut impl FnMut(Spot) -> bool) -> bool {
+        let occupancy = self.occupancy();
         let def = self.def(card);
-        let mut offer = |spot| self.condition_holds(def.condition, spot, def.zone) && f(spot);
         match def.zone {
             Zone::Courtyard | Zone::Rampart | Zone::Tower => {
                 let squares = if def.condition == Condition::OccupiedTower {
@@ -66,17 +39,21 @@ impl Castel {
                         })
                         .fold(0, |mask, q| mask | 1 << q)
                 } else {
-                    self.free_mask(def.zone)
+                    occupancy.free(def.zone)
                 };
-                board::bits(squares).any(|q| offer(Spot::Square(q)))
+                let squares =
+                    occupancy.squares_where(def.condition, def.zone, squares, self.players);
+                board::bits(squares).any(|q| f(Spot::Square(q)))
             }
-            Zone::Outside => offer(Spot::Outside),
+            // Off the castle, no condition depends on the spot.
+            _ if !occupancy.holds_off_castle(def.condition, def.zone, self.players) => false,
+            Zone::Outside => f(Spot::Outside),
             Zone::Engine => (0..4u8)
                 .filter(|&r| self.engines[r as usize].is_empty())
-                .any(|r| offer(Spot::Engine(r))),
+                .any(|r| f(Spot::Engine(r))),
             Zone::OnCard => self
                 .stacks()
-                .any(|(_, v)| offer(Spot::On(*v.last().expect("stacks are not empty")))),
+                .any(|(_, v)| f(Spot::On(*v.last().expect("stacks are not empty")))),
         }
     }
 
@@ -106,7 +83,7 @@ impl Castel {
     /// The Héraut (continuous): while in play, a player holding the Roi who can place it
     /// must place it.
     pub(crate) fn forced_roi(&self, seat: Seat) -> Option<u8> {
-        if !self.kind_in_play(cards::HERAUT) {
+        if !self.occupancy().kind_in_play(cards::HERAUT) {
             return None;
         }
         let roi = *self.hands[seat as usize]

@@ -648,3 +648,126 @@ fn heraut_forces_the_roi_on_his_holders_turn() {
     assert!(list.iter().all(|i| i.starts_with("place-roi-")), "{list:?}");
     assert_eq!(list.len(), 16);
 }
+
+/// CA-T2 read square by square, as the rule says it: where a card may go, each spot checked
+/// on its own against the stacks (the listing answers the same from bit sets).
+fn spots_by_the_rule(g: &Castel, card: u8) -> Vec<Spot> {
+    use crate::cards::Condition;
+    let def = g.def(card);
+    let next_to = |sq: u8, k: u8| {
+        board::neighbour_squares(sq).any(|q| g.squares[q as usize].iter().any(|&c| kind(c) == k))
+    };
+    let holds = |spot: Spot| {
+        let sq = match spot {
+            Spot::Square(q) => Some(q),
+            _ => None,
+        };
+        match def.condition {
+            Condition::None | Condition::OccupiedTower => true,
+            Condition::LastFree => g.free_squares(def.zone).len() == 1,
+            Condition::NextTo { kinds } => sq.is_some_and(|sq| {
+                kinds.iter().any(|&k| {
+                    k != cards::NO_KIND
+                        && (next_to(sq, k)
+                            || (k == cards::ROI
+                                && g.kind_in_courtyard(cards::ROI).is_none()
+                                && next_to(sq, cards::PRINCE)))
+                })
+            }),
+            Condition::NextToIfInCourtyard { kind: k } => match g.kind_in_courtyard(k) {
+                None => true,
+                Some(at) => sq.is_some_and(|q| board::neighbours(q, at)),
+            },
+            Condition::NotWhileInCourtyard { kind: k } => g.kind_in_courtyard(k).is_none(),
+            Condition::MinPlayers { players } => g.players() >= players,
+        }
+    };
+    let candidates: Vec<Spot> = match def.zone {
+        Zone::Courtyard | Zone::Rampart | Zone::Tower => (0..board::SQUARES as u8)
+            .filter(|&q| board::zone(q) == def.zone)
+            .filter(|&q| {
+                let v = &g.squares[q as usize];
+                if def.condition == Condition::OccupiedTower {
+                    v.len() == 1 && !g.protected(v[0])
+                } else {
+                    v.is_empty()
+                }
+            })
+            .map(Spot::Square)
+            .collect(),
+        Zone::Outside => vec![Spot::Outside],
+        Zone::Engine => (0..4u8)
+            .filter(|&r| g.engines[r as usize].is_empty())
+            .map(Spot::Engine)
+            .collect(),
+        Zone::OnCard => g
+            .stacks()
+            .map(|(_, v)| Spot::On(*v.last().unwrap()))
+            .collect(),
+    };
+    candidates.into_iter().filter(|&s| holds(s)).collect()
+}
+
+#[test]
+fn ca_t2_every_card_may_go_where_the_rule_read_square_by_square_says() {
+    use crate::cards::Condition;
+    // The printed conditions, and every kind of condition given to every kind of card (as a
+    // script's `define_card` may): the kinds the core names, and the last free square.
+    let conditions = [
+        Condition::LastFree,
+        Condition::NextTo {
+            kinds: [cards::ROI, cards::NO_KIND],
+        },
+        Condition::NextTo {
+            kinds: [cards::PRETRE, cards::HERAUT],
+        },
+        Condition::NextToIfInCourtyard { kind: cards::ROI },
+        Condition::NextToIfInCourtyard {
+            kind: cards::PRINCE,
+        },
+        Condition::NotWhileInCourtyard { kind: cards::ROI },
+        Condition::MinPlayers { players: 4 },
+        Condition::OccupiedTower,
+    ];
+    let mut checked = 0;
+    for players in 2..=5u8 {
+        for seed in 0..12u64 {
+            let mut g = Castel::deal(players, seed);
+            let mut rng = GameRng::new(seed);
+            for step in 0..400 {
+                let Status::ToAct { seats } = g.status() else {
+                    break;
+                };
+                if step % 7 == 0 {
+                    let mut redefined = g.clone();
+                    for def in &mut redefined.defs {
+                        if rng.below(3) == 0 {
+                            def.condition = conditions[rng.below(conditions.len())];
+                        }
+                    }
+                    // A script's swap moves two stacks at once (refused unless both
+                    // cards stand on castle squares of one zone).
+                    let (a, b) = (rng.below(cards::CARDS) as u8, rng.below(cards::CARDS) as u8);
+                    let swap = json!({"a": cards::card_id(a), "b": cards::card_id(b)});
+                    let _ = redefined.command("swap_cards", &swap);
+                    for card in 0..cards::CARDS as u8 {
+                        for world in [&g, &redefined] {
+                            assert_eq!(
+                                world.spots(card),
+                                spots_by_the_rule(world, card),
+                                "{} with {:?}, {players} players, seed {seed}, step {step}",
+                                cards::card_id(card),
+                                world.def(card)
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+                let moves = g.moves(seats[0]);
+                let mv = moves[rng.below(moves.len())];
+                g.play(seats[0], &mv, &mut Log::off());
+            }
+        }
+    }
+    assert!(checked > 50_000, "only {checked} placements checked");
+}
