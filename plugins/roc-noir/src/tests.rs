@@ -1584,3 +1584,32 @@ fn a_bot_stops_rather_than_fall_into_a_trapdoor_everyone_knows() {
     put(&mut g, 1, 0, "c2");
     assert_eq!(avoided(&g), ["step-f1", "step-e2"]);
 }
+
+/// RN-T3: a knight never passes over another knight without a rope. Red's black knight holds
+/// a pair and no rope is left; Blue's knight stands on e4, on its short way into the treasure
+/// room, and trapdoors everyone has seen on d4 and f4 make the way around five steps from e3.
+/// The evaluation counts Blue's knight as 12 steps for Red (it may never move; bots kept a
+/// knight shut in for thousands of moves while the other waited), so f3, on the way around,
+/// is worth more than e3; with a rope left (a jump over it), they are worth the same.
+#[test]
+fn rn_t3_without_a_rope_a_knight_counts_the_way_around_an_opponents_knight() {
+    let mut g = game(2);
+    seen_trap(&mut g, "d4");
+    seen_trap(&mut g, "f4");
+    g.visited[0] = 0b111;
+    give(&mut g, 0, 0, &[portrait(1, 1), portrait(1, 2)]);
+    // Blue's knight holds a pair too: beside the treasure room, its own way is one step.
+    g.visited[1] = 0b001;
+    give(&mut g, 1, 0, &[portrait(2, 2), portrait(2, 0)]);
+    put(&mut g, 1, 0, "e4");
+    let value_at = |g: &mut RocNoir, square: &str| {
+        put(g, 0, 0, square);
+        crate::eval::evaluate(g, 0)
+    };
+    g.ropes = [0; 4];
+    let (e3, f3) = (value_at(&mut g, "e3"), value_at(&mut g, "f3"));
+    assert!(f3 > e3, "no rope: f3 {f3}, e3 {e3}");
+    g.ropes = [1, 0, 0, 0];
+    let (e3, f3) = (value_at(&mut g, "e3"), value_at(&mut g, "f3"));
+    assert_eq!(f3, e3, "a rope: f3 {f3}, e3 {e3}");
+}
