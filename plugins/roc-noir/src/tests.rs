@@ -1305,6 +1305,12 @@ fn seen_trap(g: &mut RocNoir, name: &str) {
     g.safe[t] = 0xf & !(1 << p);
 }
 
+/// The evaluation for Red with its black knight put on `square`.
+fn value_at(g: &mut RocNoir, square: &str) -> f32 {
+    put(g, 0, 0, square);
+    crate::eval::evaluate(g, 0)
+}
+
 /// What the `normal` bot's search (600 iterations, 16-move playouts) picks for the seat to
 /// act, with a few seeds.
 fn bot_picks(g: &RocNoir, seeds: std::ops::Range<u64>) -> Vec<String> {
@@ -1334,10 +1340,6 @@ fn the_evaluation_measures_the_way_around_the_trapdoors_everyone_has_seen() {
     g.visited[0] = 0b111;
     g.ropes = [0; 4];
     give(&mut g, 0, 0, &[portrait(1, 1), portrait(1, 2)]);
-    let value_at = |g: &mut RocNoir, square: &str| {
-        put(g, 0, 0, square);
-        crate::eval::evaluate(g, 0)
-    };
     let (g3, h3, g2) = (
         value_at(&mut g, "g3"),
         value_at(&mut g, "h3"),
@@ -1516,10 +1518,6 @@ fn rn_g3_a_knight_without_a_pair_heads_for_the_gallery_that_can_give_it_one() {
         "the other 2 is in the white pile"
     );
     assert!(!g.piles[1].is_empty(), "the grey pile is not empty");
-    let value_at = |g: &mut RocNoir, square: &str| {
-        put(g, 0, 0, square);
-        crate::eval::evaluate(g, 0)
-    };
     // a8 is beside the grey gallery (a9–b10), h8 two steps from the white one (i9–j10).
     let (by_grey, near_white) = (value_at(&mut g, "a8"), value_at(&mut g, "h8"));
     assert!(
@@ -1602,10 +1600,6 @@ fn rn_t3_without_a_rope_a_knight_counts_the_way_around_an_opponents_knight() {
     g.visited[1] = 0b001;
     give(&mut g, 1, 0, &[portrait(2, 2), portrait(2, 0)]);
     put(&mut g, 1, 0, "e4");
-    let value_at = |g: &mut RocNoir, square: &str| {
-        put(g, 0, 0, square);
-        crate::eval::evaluate(g, 0)
-    };
     g.ropes = [0; 4];
     let (e3, f3) = (value_at(&mut g, "e3"), value_at(&mut g, "f3"));
     assert!(f3 > e3, "no rope: f3 {f3}, e3 {e3}");
