@@ -1305,6 +1305,12 @@ fn seen_trap(g: &mut RocNoir, name: &str) {
     g.safe[t] = 0xf & !(1 << p);
 }
 
+/// The evaluation for Red with its black knight put on `square`.
+fn value_at(g: &mut RocNoir, square: &str) -> f32 {
+    put(g, 0, 0, square);
+    crate::eval::evaluate(g, 0)
+}
+
 /// What the `normal` bot's search (600 iterations, 16-move playouts) picks for the seat to
 /// act, with a few seeds.
 fn bot_picks(g: &RocNoir, seeds: std::ops::Range<u64>) -> Vec<String> {
@@ -1334,10 +1340,6 @@ fn the_evaluation_measures_the_way_around_the_trapdoors_everyone_has_seen() {
     g.visited[0] = 0b111;
     g.ropes = [0; 4];
     give(&mut g, 0, 0, &[portrait(1, 1), portrait(1, 2)]);
-    let value_at = |g: &mut RocNoir, square: &str| {
-        put(g, 0, 0, square);
-        crate::eval::evaluate(g, 0)
-    };
     let (g3, h3, g2) = (
         value_at(&mut g, "g3"),
         value_at(&mut g, "h3"),
@@ -1516,10 +1518,6 @@ fn rn_g3_a_knight_without_a_pair_heads_for_the_gallery_that_can_give_it_one() {
         "the other 2 is in the white pile"
     );
     assert!(!g.piles[1].is_empty(), "the grey pile is not empty");
-    let value_at = |g: &mut RocNoir, square: &str| {
-        put(g, 0, 0, square);
-        crate::eval::evaluate(g, 0)
-    };
     // a8 is beside the grey gallery (a9–b10), h8 two steps from the white one (i9–j10).
     let (by_grey, near_white) = (value_at(&mut g, "a8"), value_at(&mut g, "h8"));
     assert!(
@@ -1583,4 +1581,29 @@ fn a_bot_stops_rather_than_fall_into_a_trapdoor_everyone_knows() {
     // A knight of Blue's on c2 holds d1 shut (RN-P2): a real step, kept.
     put(&mut g, 1, 0, "c2");
     assert_eq!(avoided(&g), ["step-f1", "step-e2"]);
+}
+
+/// RN-T3: a knight never passes over another knight without a rope. Red's black knight holds
+/// a pair and no rope is left; Blue's knight stands on e4, on its short way into the treasure
+/// room, and trapdoors everyone has seen on d4 and f4 make the way around five steps from e3.
+/// The evaluation counts Blue's knight as 12 steps for Red (it may never move; bots kept a
+/// knight shut in for thousands of moves while the other waited), so f3, on the way around,
+/// is worth more than e3; with a rope left (a jump over it), they are worth the same.
+#[test]
+fn rn_t3_without_a_rope_a_knight_counts_the_way_around_an_opponents_knight() {
+    let mut g = game(2);
+    seen_trap(&mut g, "d4");
+    seen_trap(&mut g, "f4");
+    g.visited[0] = 0b111;
+    give(&mut g, 0, 0, &[portrait(1, 1), portrait(1, 2)]);
+    // Blue's knight holds a pair too: beside the treasure room, its own way is one step.
+    g.visited[1] = 0b001;
+    give(&mut g, 1, 0, &[portrait(2, 2), portrait(2, 0)]);
+    put(&mut g, 1, 0, "e4");
+    g.ropes = [0; 4];
+    let (e3, f3) = (value_at(&mut g, "e3"), value_at(&mut g, "f3"));
+    assert!(f3 > e3, "no rope: f3 {f3}, e3 {e3}");
+    g.ropes = [1, 0, 0, 0];
+    let (e3, f3) = (value_at(&mut g, "e3"), value_at(&mut g, "f3"));
+    assert_eq!(f3, e3, "a rope: f3 {f3}, e3 {e3}");
 }
