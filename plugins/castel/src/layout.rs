@@ -108,7 +108,7 @@ impl Castel {
 
     /// Whether a card of this kind is in play anywhere.
     pub fn kind_in_play(&self, k: u8) -> bool {
-        self.stacks().any(|(_, v)| v.iter().any(|&c| kind(c) == k))
+        self.occupancy().kind_in_play(k)
     }
 
     /// Cards on the squares neighbouring a square (whole stacks, square order).

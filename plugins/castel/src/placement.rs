@@ -83,7 +83,7 @@ impl Castel {
     /// The Héraut (continuous): while in play, a player holding the Roi who can place it
     /// must place it.
     pub(crate) fn forced_roi(&self, seat: Seat) -> Option<u8> {
-        if !self.occupancy().kind_in_play(cards::HERAUT) {
+        if !self.kind_in_play(cards::HERAUT) {
             return None;
         }
         let roi = *self.hands[seat as usize]

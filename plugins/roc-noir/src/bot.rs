@@ -40,9 +40,7 @@ fn known_fall(game: &RocNoir, n: Node) -> bool {
     let Some((t, p)) = board::tile_of(n) else {
         return false;
     };
-    game.revealed & (1 << t) != 0
-        && game.traps[t] == p
-        && !game.occupied(board::tile_square(t, board::diagonal(p)))
+    game.revealed & (1 << t) != 0 && game.traps[t] == p && !game.held_shut(t, p)
 }
 
 impl RocNoir {

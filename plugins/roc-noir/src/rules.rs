@@ -22,9 +22,13 @@ impl RocNoir {
         if self.safe[t] & (1 << p) != 0 {
             return false;
         }
-        let sq = board::tile_square(t, p);
-        let diag = board::tile_square(t, board::diagonal(p));
-        !self.occupied(sq) || self.occupied(diag)
+        !self.occupied(board::tile_square(t, p)) || self.held_shut(t, p)
+    }
+
+    /// Whether the trapdoor position `p` of tile `t` is held shut: a knight stands as a
+    /// counterweight on the square diagonally opposite on the same tile (RN-P2).
+    pub(crate) fn held_shut(&self, t: usize, p: u8) -> bool {
+        self.occupied(board::tile_square(t, board::diagonal(p)))
     }
 
     /// Whether the rail slot of helmet `h` of seat `s` holds a pair (RN-E1).
@@ -420,8 +424,7 @@ impl RocNoir {
         // RN-P1 / RN-R2: a trapdoor not held by a counterweight (RN-P2) sends the knight
         // back where it came from (the jump's start) and ends the move.
         if let Some((t, p)) = board::tile_of(to) {
-            let diag = board::tile_square(t, board::diagonal(p));
-            let held = self.occupied(diag);
+            let held = self.held_shut(t, p);
             if self.traps[t] == p {
                 if !held {
                     self.reveal(t);
