@@ -263,7 +263,7 @@ impl SimulationReport {
                 false => GameEnd::Won,
             },
             winners: outcome.winners.clone(),
-            reason: outcome.reason.en.clone(),
+            reason: bounded(&outcome.reason.en),
             session: None,
         });
         self.games += 1;
@@ -272,7 +272,7 @@ impl SimulationReport {
         if outcome.is_draw() {
             self.draws += 1;
         }
-        *self.endings.entry(outcome.reason.en.clone()).or_default() += 1;
+        *self.endings.entry(bounded(&outcome.reason.en)).or_default() += 1;
         for &winner in &outcome.winners {
             if let Some(w) = self.wins.get_mut(winner as usize) {
                 *w += 1;
@@ -318,7 +318,7 @@ impl SimulationReport {
             moves,
             ended: GameEnd::Failed,
             winners: Vec::new(),
-            reason: error.clone(),
+            reason: bounded(&error),
             session: None,
         });
         self.games += 1;
@@ -352,6 +352,18 @@ impl SimulationReport {
                 figures.seconds_p95 = percentile(times, 0.95);
             }
         }
+    }
+}
+
+/// Most characters of a reason a report keeps per game: a plugin's outcome text may be as
+/// long as an answer (megabytes), and a report keeps one per game and per ending.
+const REASON_CHARS: usize = 240;
+
+/// `reason`, cut to [`REASON_CHARS`] characters (marked with « … » when cut).
+fn bounded(reason: &str) -> String {
+    match reason.char_indices().nth(REASON_CHARS) {
+        None => reason.to_string(),
+        Some((at, _)) => format!("{}…", &reason[..at]),
     }
 }
 
@@ -714,4 +726,36 @@ fn play_stepwise(
     engine.drop_game(game);
     let played = (moves, stopped.unless_failed(seed, &failed), thoughts);
     Ok((played, live.map(|live| live.meta.id)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use veillee_sdk::Text;
+
+    /// A plugin may end every game with a reason as long as an answer may be (megabytes): a
+    /// report of many games must not keep it whole for each.
+    #[test]
+    fn a_plugins_overlong_reason_is_kept_cut_per_game_and_per_ending() {
+        let endless = "é".repeat(1 << 20);
+        let mut report = SimulationReport::new("hostile".into(), 2);
+        for seed in 0..3 {
+            report.record_finished(seed, 10, &Outcome::win(0, Text::new("", endless.clone())));
+        }
+        report.record_failed(3, 0, format!("seed 3: {endless}"));
+        for game in &report.each_game {
+            assert_eq!(
+                game.reason.chars().count(),
+                REASON_CHARS + 1,
+                "cut, then « … »"
+            );
+            assert!(game.reason.ends_with('…'));
+        }
+        assert_eq!(report.endings.len(), 1);
+        assert_eq!(report.endings.values().sum::<u32>(), 3);
+        // A reason of an ordinary length is kept as it is.
+        report.record_finished(4, 10, &Outcome::draw(Text::new("", "nobody can move")));
+        assert_eq!(report.each_game[4].reason, "nobody can move");
+        assert_eq!(report.endings["nobody can move"], 1);
+    }
 }
