@@ -1,6 +1,6 @@
 //! The crate map of ARCHITECTURE.md, checked: each heavy dependency belongs to exactly one
-//! crate of `host/`, dependencies between Veillée's crates point down only, and the
-//! command line builds without the window.
+//! crate of `host/`, dependencies between Veillée's crates point down only, the command line
+//! builds without the window, and nothing in the build needs a system library's headers.
 //!
 //! The compiler already refuses code that reaches a crate its `Cargo.toml` does not name;
 //! these tests keep the `Cargo.toml` files themselves from drifting.
@@ -77,6 +77,35 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// The crates of this platform's build whose build script could look for a system library
+/// (a `-sys` crate, a `links` key, or a build dependency on pkg-config, cmake or bindgen),
+/// each with why it needs nothing but Rust and a C compiler here. The README promises a build
+/// with Rust alone: a crate that is not in this list fails
+/// `no_dependency_needs_a_system_library_to_build`, and CI builds the release binary with
+/// pkg-config made unavailable.
+const BUILDS_WITHOUT_SYSTEM_HEADERS: &[(&str, &str)] = &[
+    (
+        "mlua-sys",
+        "Luau's sources are vendored (mlua's `vendored` feature) and compiled by `cc`",
+    ),
+    (
+        "wayland-sys",
+        "winit opens libwayland-client at run time (the `dlopen` feature): no headers",
+    ),
+    (
+        "x11-dl",
+        "opens the X11 libraries at run time; pkg-config only hints where they are, and \
+         without it the loader's search path is used",
+    ),
+    (
+        "rayon-core",
+        "its `links` key only keeps one copy of the global thread pool; no native code",
+    ),
+];
+
+/// Build dependencies that go looking for a system library or its headers.
+const NATIVE_BUILD_TOOLS: &[&str] = &["pkg-config", "cmake", "bindgen", "system-deps"];
+
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -97,6 +126,17 @@ fn cargo(args: &[&str]) -> String {
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8(output.stdout).expect("cargo prints UTF-8")
+}
+
+/// This machine's target triple, as rustc names it.
+fn host_triple() -> String {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
+    let output = Command::new(rustc).arg("-vV").output().expect("rustc runs");
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .find_map(|line| line.strip_prefix("host: "))
+        .expect("rustc -vV names the host")
+        .to_string()
 }
 
 /// Every workspace package: name → (manifest path, normal dependencies by name).
@@ -196,4 +236,98 @@ fn the_command_line_builds_without_the_window() {
     );
     // ...and the tree is real: the runtime and the sandbox are there.
     assert!(tree.lines().any(|l| l.starts_with("wasmtime ")), "{tree}");
+}
+
+/// A crate of the resolved build whose build script may look for a system library, with the
+/// crates that pull it in.
+fn may_need_system_headers(metadata: &Value) -> BTreeMap<String, BTreeSet<String>> {
+    let packages: BTreeMap<&str, &Value> = metadata["packages"]
+        .as_array()
+        .expect("packages")
+        .iter()
+        .map(|package| (package["id"].as_str().expect("an id"), package))
+        .collect();
+    let name_of = |id: &str| packages[id]["name"].as_str().expect("a name").to_string();
+    let nodes = metadata["resolve"]["nodes"]
+        .as_array()
+        .expect("a resolve graph");
+    let mut users: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for node in nodes {
+        for dep in node["deps"].as_array().expect("deps") {
+            users
+                .entry(name_of(dep["pkg"].as_str().expect("a package id")))
+                .or_default()
+                .insert(name_of(node["id"].as_str().expect("an id")));
+        }
+    }
+    nodes
+        .iter()
+        .filter(|node| {
+            let package = packages[node["id"].as_str().expect("an id")];
+            let has_build_script = package["targets"]
+                .as_array()
+                .expect("targets")
+                .iter()
+                .any(|target| target["kind"].to_string().contains("custom-build"));
+            let name = package["name"].as_str().expect("a name");
+            let uses_native_tool = node["deps"].as_array().expect("deps").iter().any(|dep| {
+                let is_build = dep["dep_kinds"].to_string().contains("\"build\"");
+                is_build
+                    && NATIVE_BUILD_TOOLS
+                        .contains(&name_of(dep["pkg"].as_str().expect("an id")).as_str())
+            });
+            has_build_script
+                && (name.ends_with("-sys") || !package["links"].is_null() || uses_native_tool)
+        })
+        .map(|node| {
+            let name = name_of(node["id"].as_str().expect("an id"));
+            let pulled_in_by = users.get(&name).cloned().unwrap_or_default();
+            (name, pulled_in_by)
+        })
+        .collect()
+}
+
+#[test]
+fn no_dependency_needs_a_system_library_to_build() {
+    let triple = host_triple();
+    let metadata: Value = serde_json::from_str(&cargo(&[
+        "metadata",
+        "--format-version",
+        "1",
+        "--filter-platform",
+        &triple,
+        "--offline",
+        "--locked",
+    ]))
+    .expect("cargo metadata prints JSON");
+    let allowed: BTreeSet<&str> = BUILDS_WITHOUT_SYSTEM_HEADERS
+        .iter()
+        .map(|(name, _)| *name)
+        .collect();
+    let found = may_need_system_headers(&metadata);
+    let unexplained: Vec<String> = found
+        .iter()
+        .filter(|(name, _)| !allowed.contains(name.as_str()))
+        .map(|(name, users)| format!("{name} (pulled in by {users:?})"))
+        .collect();
+    assert!(
+        unexplained.is_empty(),
+        "on {triple}, these crates' build scripts may need a system library's headers, which \
+         a fresh machine with Rust alone lacks: {unexplained:?}. Load the library at run time \
+         or pick a pure-Rust crate; if one really needs nothing, say why in \
+         BUILDS_WITHOUT_SYSTEM_HEADERS."
+    );
+    // The list stays true: a crate that has left the build is taken out of it. (The list is
+    // Linux's, where CI builds; other platforms pull in fewer of these crates.)
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    let gone: Vec<&&str> = allowed
+        .iter()
+        .filter(|name| !found.contains_key(**name))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "no longer in the build, drop them from the list: {gone:?}"
+    );
 }

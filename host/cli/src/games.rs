@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use crate::table::{Align, Table};
 use crate::term::{errln, line, outln};
 use veillee_runtime::catalog::{Catalog, Origin};
 use veillee_runtime::data_dir::DataDir;
@@ -11,53 +12,74 @@ use veillee_sdk::{Manifest, OptionKind};
 /// `veillee games`: one line per game; with `--options`, each game's options under it as
 /// `--option id=values`, with their label and default.
 pub fn list_games(catalog: &Catalog, with_options: bool, lang: &str) -> anyhow::Result<()> {
-    outln!(
-        "{:<14} {:<28} {:<8} {:<9} origin",
-        "id",
-        "name",
-        "players",
-        "version"
-    );
+    let columns = [
+        ("id", Align::Left),
+        ("name", Align::Left),
+        ("players", Align::Left),
+        ("version", Align::Left),
+        ("origin", Align::Left),
+    ];
+    let mut table = Table::new(&columns);
     for entry in catalog.games() {
         let m = entry.manifest();
-        let players = if m.min_players == m.max_players {
-            m.min_players.to_string()
-        } else {
-            format!("{}–{}", m.min_players, m.max_players)
-        };
-        outln!(
-            "{:<14} {:<28} {:<8} {:<9} {}",
-            line(&m.id),
-            line(m.name.get(lang)),
-            players,
-            line(&m.version),
-            entry.origin.label()
-        );
+        table.row([
+            line(&m.id).into_owned(),
+            line(m.name.get(lang)).into_owned(),
+            players(m),
+            line(&m.version).into_owned(),
+            entry.origin.label().to_string(),
+        ]);
+    }
+    // Options go under their game's line, so the rows are printed as the table lays them out.
+    let mut lines = table.lines().into_iter();
+    if let Some(header) = lines.next() {
+        outln!("{header}");
+    }
+    for (entry, row) in catalog.games().iter().zip(lines) {
+        outln!("{row}");
         if with_options {
-            print_options(m, lang);
+            print_options(entry.manifest(), lang);
         }
     }
     print_problems(catalog);
     Ok(())
 }
 
+/// "2" or "2–4".
+fn players(m: &Manifest) -> String {
+    if m.min_players == m.max_players {
+        m.min_players.to_string()
+    } else {
+        format!("{}–{}", m.min_players, m.max_players)
+    }
+}
+
 pub fn list_plugins(catalog: &Catalog, data: &DataDir) -> anyhow::Result<()> {
     outln!("Installed plugins in {}:", data.plugins().display());
+    let mut table = Table::new(&[
+        ("  id", Align::Left),
+        ("version", Align::Left),
+        ("sha256", Align::Left),
+        ("file", Align::Left),
+    ]);
     let mut any = false;
     for entry in catalog.games() {
         if let Origin::Installed(path) = &entry.origin {
             any = true;
             let m = entry.manifest();
-            outln!(
-                "  {:<14} {:<9} sha256 {}  {}",
-                line(&m.id),
-                line(&m.version),
-                &entry.hash()[..16],
-                path.display()
-            );
+            table.row([
+                format!("  {}", line(&m.id)),
+                line(&m.version).into_owned(),
+                entry.hash()[..16].to_string(),
+                line(&path.display().to_string()).into_owned(),
+            ]);
         }
     }
-    if !any {
+    if any {
+        for row in table.lines() {
+            outln!("{row}");
+        }
+    } else {
         outln!("  (none — built-in games are listed by `veillee games`)");
     }
     print_problems(catalog);

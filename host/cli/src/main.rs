@@ -17,6 +17,7 @@ mod play;
 mod room;
 mod sessions;
 mod simulate;
+mod table;
 mod term;
 mod variants;
 

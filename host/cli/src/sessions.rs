@@ -6,6 +6,7 @@ use anyhow::Context;
 use veillee_sdk::Status;
 
 use super::open_sessions;
+use crate::table::{Align, Table};
 use crate::term::{errln, line, outln};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
@@ -23,14 +24,14 @@ pub fn list(data: &DataDir) -> anyhow::Result<()> {
         print_set_aside(&set_aside);
         return Ok(());
     }
-    outln!(
-        "{:>6}  {:<14} {:<28} {:<20} {:>6}  status",
-        "id",
-        "game",
-        "players",
-        "last played",
-        "moves"
-    );
+    let mut table = Table::new(&[
+        ("id", Align::Right),
+        ("game", Align::Left),
+        ("players", Align::Left),
+        ("last played", Align::Left),
+        ("moves", Align::Right),
+        ("status", Align::Left),
+    ]);
     let own = game_own_scripts(&all);
     for meta in all {
         let players: Vec<_> = meta.seats.iter().map(|s| line(&s.name)).collect();
@@ -48,19 +49,23 @@ pub fn list(data: &DataDir) -> anyhow::Result<()> {
             }
         };
         let rules = house_rules(&meta, &own);
-        let rules = if rules.is_empty() {
-            String::new()
+        // The house rules follow the status on its line, outside the table: they may be long.
+        let status = if rules.is_empty() {
+            status
         } else {
-            format!("  house rules: {}", rules.join(", "))
+            format!("{status}  house rules: {}", rules.join(", "))
         };
-        outln!(
-            "{:>6}  {:<14} {:<28} {:<20} {:>6}  {status}{rules}",
-            meta.id,
-            line(&meta.game),
+        table.row([
+            meta.id.to_string(),
+            line(&meta.game).into_owned(),
             players.join(", "),
             format_time(meta.last_played),
-            meta.moves
-        );
+            meta.moves.to_string(),
+            status,
+        ]);
+    }
+    for row in table.lines() {
+        outln!("{row}");
     }
     print_set_aside(&set_aside);
     Ok(())

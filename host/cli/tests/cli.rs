@@ -56,6 +56,30 @@ fn games_lists_the_builtin_games() {
 }
 
 #[test]
+fn games_keeps_its_columns_aligned_whatever_the_length_of_a_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(dir.path(), &["games", "--lang", "en"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("Blackrock Castle"),
+        "the long name is there: {text}"
+    );
+    // Where the "origin" column starts, counted in characters as a terminal shows them.
+    let origin_at = |line: &str, word: &str| {
+        let at = line
+            .rfind(word)
+            .unwrap_or_else(|| panic!("no {word} in {line:?}"));
+        line[..at].chars().count()
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let header = origin_at(lines[0], "origin");
+    for game in &lines[1..] {
+        assert_eq!(origin_at(game, "built-in"), header, "misaligned:\n{text}");
+    }
+}
+
+#[test]
 fn help_lists_the_commands() {
     let dir = tempfile::tempdir().unwrap();
     let out = veillee(dir.path(), &["--help"]);
