@@ -45,34 +45,18 @@ struct Alsa {
 
 impl Alsa {
     fn load() -> Result<Self, SoundError> {
-        let no_library = |error: libloading::Error| SoundError::NoLibrary {
-            library: LIBRARY,
-            reason: error.to_string(),
-        };
         // SAFETY: loading libasound runs only its own initialisers, and each symbol below is
         // given the signature alsa/pcm.h declares for it.
         unsafe {
             let library = libloading::Library::new(LIBRARY).map_err(no_library)?;
             Ok(Self {
-                open: *library.get::<Open>(b"snd_pcm_open\0").map_err(no_library)?,
-                set_params: *library
-                    .get::<SetParams>(b"snd_pcm_set_params\0")
-                    .map_err(no_library)?,
-                write: *library
-                    .get::<WriteInterleaved>(b"snd_pcm_writei\0")
-                    .map_err(no_library)?,
-                recover: *library
-                    .get::<Recover>(b"snd_pcm_recover\0")
-                    .map_err(no_library)?,
-                drain: *library
-                    .get::<Drain>(b"snd_pcm_drain\0")
-                    .map_err(no_library)?,
-                close: *library
-                    .get::<Close>(b"snd_pcm_close\0")
-                    .map_err(no_library)?,
-                strerror: *library
-                    .get::<StrError>(b"snd_strerror\0")
-                    .map_err(no_library)?,
+                open: symbol(&library, b"snd_pcm_open\0")?,
+                set_params: symbol(&library, b"snd_pcm_set_params\0")?,
+                write: symbol(&library, b"snd_pcm_writei\0")?,
+                recover: symbol(&library, b"snd_pcm_recover\0")?,
+                drain: symbol(&library, b"snd_pcm_drain\0")?,
+                close: symbol(&library, b"snd_pcm_close\0")?,
+                strerror: symbol(&library, b"snd_strerror\0")?,
                 _library: library,
             })
         }
@@ -90,6 +74,28 @@ impl Alsa {
             .into_owned()
     }
 }
+
+fn no_library(error: libloading::Error) -> SoundError {
+    SoundError::NoLibrary {
+        library: LIBRARY,
+        reason: error.to_string(),
+    }
+}
+
+/// The function `name` of the library, as a `T`.
+///
+/// # Safety
+/// `T` must be the function's signature as ALSA declares it, and it must not be called once
+/// `library` is dropped.
+unsafe fn symbol<T: Copy>(library: &libloading::Library, name: &[u8]) -> Result<T, SoundError> {
+    // SAFETY: the caller gives the declared signature.
+    unsafe { library.get::<T>(name).map(|f| *f).map_err(no_library) }
+}
+
+/// How many times a write that failed (an underrun, a suspended device) is recovered and
+/// tried again before the chime gives up: a device that never takes frames cannot hold the
+/// sound thread forever.
+const WRITE_RETRIES: u32 = 8;
 
 /// An open playback device, closed when dropped.
 struct Device<'a> {
@@ -140,12 +146,17 @@ pub fn play(device: &str, samples: &[f32], rate: u32) -> Result<(), SoundError> 
     }
     let frames = to_s16(samples);
     let mut written = 0;
+    let mut retries = 0;
     while written < frames.len() {
         let rest = &frames[written..];
         // SAFETY: `rest` is a live buffer of `rest.len()` mono 16-bit frames.
         let count = unsafe { (alsa.write)(pcm, rest.as_ptr().cast(), rest.len() as c_ulong) };
-        if count < 0 {
-            // An underrun or a suspended device: ALSA's own recovery, then try again once.
+        if count <= 0 {
+            retries += 1;
+            if retries > WRITE_RETRIES {
+                return Err(failed(count.min(-1) as c_int));
+            }
+            // An underrun or a suspended device: ALSA's own recovery, then try again.
             // SAFETY: `pcm` is open; `count` is the error snd_pcm_writei returned.
             let code = unsafe { (alsa.recover)(pcm, count as c_int, 1) };
             if code < 0 {
