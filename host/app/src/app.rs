@@ -241,6 +241,7 @@ impl App {
                 }
             }
             Reply::GameFailed(message) => self.play.on_error(message),
+            Reply::UndoAsksOwner(owner) => self.play.on_undo_asks_owner(owner),
             Reply::RevealInTheWay(reveals) => self.play.on_reveal(reveals),
             Reply::Saved(list) => {
                 self.shared.last_game = list

@@ -8,7 +8,7 @@ use super::app::{Nav, Shared};
 use super::i18n::S;
 use super::scene::{self, SceneView};
 use super::widgets::{self, colour, Answer, ACCENT, MUTED};
-use super::worker::{seat_name, Assist, GameView, LogLine, Request};
+use super::worker::{seat_name, Assist, Consent, GameView, LogLine, Request};
 use veillee_runtime::store::model::PlayerKind;
 use veillee_runtime::variants::library::ScriptSource;
 
@@ -40,7 +40,7 @@ pub struct PlayScreen {
     bot_due: Option<f64>,
     /// An undo waits for the table's agreement to take back these reveals.
     reveal: Option<Vec<veillee_sdk::Text>>,
-    error: Option<String>,
+    error: Option<veillee_sdk::Text>,
     waiting: bool,
     /// This game's assisted mode (starts from the settings' defaults).
     assist: Option<Assist>,
@@ -162,9 +162,15 @@ impl PlayScreen {
     }
 
     /// A game call failed (the session stays as saved).
-    pub fn on_error(&mut self, message: String) {
+    pub fn on_error(&mut self, message: veillee_sdk::Text) {
         self.waiting = false;
         self.error = Some(message);
+    }
+
+    /// Undo would take back another player's move: they are asked first.
+    pub fn on_undo_asks_owner(&mut self, owner: Seat) {
+        self.waiting = false;
+        self.confirm_undo = Some(owner);
     }
 
     /// Undo needs everyone's agreement.
@@ -210,7 +216,8 @@ impl PlayScreen {
         let Some(mut view) = self.view.clone() else {
             ui.centered_and_justified(|ui| widgets::busy(ui, lang.t(S::Working)));
             if let Some(error) = self.error.clone() {
-                if widgets::error_panel(ui, lang.t(S::GameFailed), &error, lang.t(S::BackToLibrary))
+                let error = error.get(code);
+                if widgets::error_panel(ui, lang.t(S::GameFailed), error, lang.t(S::BackToLibrary))
                 {
                     self.error = None;
                     return Some(Nav::Library);
@@ -305,11 +312,13 @@ impl PlayScreen {
                 });
             });
         if undo_clicked {
-            // Taking back another player's move is asked first: they may not agree.
-            match (view.undo_seat, view.viewer) {
-                (Some(theirs), Some(mine)) if theirs != mine => self.confirm_undo = Some(theirs),
-                _ => self.send(shared, Request::Undo { agreed: false }),
-            }
+            // The table says whose consent it needs (another player's move, a reveal).
+            self.send(
+                shared,
+                Request::Undo {
+                    consent: Consent::NotAsked,
+                },
+            );
         }
         if redo_key && can_redo {
             self.send(shared, Request::Redo);
@@ -474,7 +483,8 @@ impl PlayScreen {
                             ui.separator();
                         }
                         if let Some(error) = self.error.clone() {
-                            let detail = format!("{error}\n{}", lang.t(S::SessionKept));
+                            let detail =
+                                format!("{}\n{}", error.get(code), lang.t(S::SessionKept));
                             if widgets::error_panel(
                                 ui,
                                 lang.t(S::GameFailed),
@@ -600,7 +610,8 @@ impl PlayScreen {
             ) {
                 Answer::Yes => {
                     self.confirm_undo = None;
-                    self.send(shared, Request::Undo { agreed: false });
+                    let consent = Consent::OwnerAgreed;
+                    self.send(shared, Request::Undo { consent });
                 }
                 Answer::No => self.confirm_undo = None,
                 Answer::Open => {}
@@ -627,7 +638,8 @@ impl PlayScreen {
             ) {
                 Answer::Yes => {
                     self.reveal = None;
-                    self.send(shared, Request::Undo { agreed: true });
+                    let consent = Consent::Given;
+                    self.send(shared, Request::Undo { consent });
                 }
                 Answer::No => self.reveal = None,
                 Answer::Open => {}

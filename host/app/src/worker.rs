@@ -8,15 +8,17 @@
 use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 
-use veillee_sdk::{Action, GameError, Manifest, Scene, Seat, Setup, Status, Text};
+use veillee_sdk::{Action, Manifest, Scene, Seat, Setup, Status, Text};
 
 use veillee_runtime::bot;
 use veillee_runtime::catalog::{Catalog, GameEntry, Origin, Readiness};
 use veillee_runtime::data_dir::DataDir;
-use veillee_runtime::engine::{EngineError, GameEngine};
+use veillee_runtime::engine::GameEngine;
 use veillee_runtime::plugin::Runtime;
-use veillee_runtime::session::{repeats_label, LiveSession, SessionError, Sessions};
-use veillee_runtime::store::model::{PlayerKind, SeatPlayer, SessionMeta, VariantScript};
+use veillee_runtime::session::{repeats_label, Sessions};
+use veillee_runtime::store::model::{BotLevel, PlayerKind, SeatPlayer, SessionMeta, VariantScript};
+pub use veillee_runtime::table::{seat_name, Consent};
+use veillee_runtime::table::{next_turn, Holder, Played, Table, TableError, Turn, Undo};
 use veillee_runtime::store::{SetAside, Store, StoreError};
 use veillee_runtime::variants::library::{self, ScriptSource};
 use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits};
@@ -188,10 +190,11 @@ pub enum Request {
     },
     /// News of a rule's test, from its thread (not sent by the window).
     Lab(LabNote),
-    /// Take back one decision (`agreed`: everyone accepts taking back a reveal).
+    /// Take back one decision, with the consent given so far (the worker answers
+    /// [`Reply::UndoAsksOwner`] or [`Reply::RevealInTheWay`] when more is needed).
     Undo {
-        /// Whether the table agreed.
-        agreed: bool,
+        /// How far the table agreed.
+        consent: Consent,
     },
     /// Re-apply what the last undo took back.
     Redo,
@@ -403,10 +406,12 @@ pub enum Reply {
     Game(Box<GameView>),
     /// A replay, or why it could not be made.
     Replay(Result<Box<ReplayData>, String>),
+    /// Undo would take back another player's move: that player is asked first.
+    UndoAsksOwner(Seat),
     /// Undo would take back a reveal: these things were revealed.
     RevealInTheWay(Vec<Text>),
     /// A game call failed; the session stays as saved.
-    GameFailed(String),
+    GameFailed(Text),
     /// The saved sessions.
     Saved(Vec<SessionMeta>),
     /// The damaged databases set aside, whose games can be brought back.
@@ -586,8 +591,7 @@ impl Worker {
 
 /// The game being played, inside the worker.
 struct Playing {
-    engine: Box<dyn GameEngine>,
-    live: LiveSession,
+    table: Table,
     last_human: Option<Seat>,
     /// The names of the house rules in play (not the game's own scripts).
     house_rules: Vec<Text>,
@@ -601,10 +605,30 @@ struct Playing {
     phones: Option<PhoneSeats>,
 }
 
+impl Playing {
+    /// A move the table played: noted in the phones' log, and the log lines it adds to the
+    /// window's (each viewer reads its own version).
+    fn logged(&mut self, played: Played) -> Vec<LogLine> {
+        let who = self.table.seat_name(played.seat);
+        if let Some(phones) = &mut self.phones {
+            let (seat, action) = (played.seat, &played.action);
+            phones.log.note(played.index, &who, seat, action, &played.events);
+        }
+        let Played {
+            seat,
+            action,
+            events,
+            ..
+        } = played;
+        move_lines(who, seat, action.label, action.private, events)
+    }
+}
+
 /// A bot's decision under way.
 struct Thinking {
     generation: u64,
     seat: Seat,
+    level: BotLevel,
     /// Moves of that seat the house rules refused, with why.
     refused: Vec<(String, Text)>,
 }
@@ -627,8 +651,16 @@ struct State {
 
 type Res<T> = std::result::Result<T, String>;
 
+/// What the game paths answer: a failure is told in the players' language.
+type Play<T> = std::result::Result<T, Text>;
+
 fn words(error: impl std::fmt::Display) -> String {
     error.to_string()
+}
+
+/// A failure whose words exist in one language only.
+fn said(error: impl std::fmt::Display) -> Text {
+    Text::same(error.to_string())
 }
 
 impl State {
@@ -688,19 +720,13 @@ impl State {
             Request::Quit => vec![],
             Request::TestRule { game, rule, setup } => vec![self.test_rule(&game, rule, setup)],
             Request::Lab(note) => vec![Reply::RuleTest(note)],
-            Request::Undo { agreed } => match self.undo(agreed) {
-                Ok(view) => vec![Reply::Game(Box::new(view))],
-                Err(Some(reveals)) => vec![Reply::RevealInTheWay(reveals)],
-                Err(None) => vec![],
-            },
+            Request::Undo { consent } => vec![self.undo(consent)],
             Request::Redo => vec![self.reply_game(State::redo)],
             Request::Replay { id, viewer } => {
                 vec![Reply::Replay(self.replay(id, viewer).map(Box::new))]
             }
             Request::Close => {
-                if let Some(mut playing) = self.playing.take() {
-                    playing.engine.drop_game(playing.live.game);
-                }
+                self.playing = None;
                 vec![]
             }
             Request::ListSaved => vec![Reply::Saved(self.saved()), self.set_aside()],
@@ -868,18 +894,18 @@ impl State {
     /// game as it stands, else refused on that phone with the reason.
     fn phone(&mut self, mv: veillee_room::PhoneMove) -> Option<Reply> {
         let playing = self.playing.as_mut()?;
-        let status = playing.engine.status(playing.live.game).ok()?;
+        let status = playing.table.status().ok()?;
         let phones = playing.phones.as_mut()?;
         if let Err(why) = phones.playable(&mv, status.seats()) {
             phones.refuse(&mv, why);
             return None;
         }
         phones.answered(mv.clone());
-        match self.act(mv.seat, &mv.action) {
-            Ok(view) => Some(Reply::Game(Box::new(view))),
-            Err(message) => {
+        match self.play(mv.seat, &mv.action) {
+            Ok(log) => Some(self.reply_game(|s| s.view(log))),
+            Err(error) => {
                 if let Some(phones) = self.playing.as_mut().and_then(|p| p.phones.as_mut()) {
-                    phones.refuse(&mv, Text::same(message));
+                    phones.refuse(&mv, error.text());
                 }
                 None
             }
@@ -1030,7 +1056,7 @@ impl State {
         self.engine(&meta.game, scripts)
     }
 
-    fn reply_game(&mut self, f: impl FnOnce(&mut State) -> Res<GameView>) -> Reply {
+    fn reply_game(&mut self, f: impl FnOnce(&mut State) -> Play<GameView>) -> Reply {
         match f(self) {
             Ok(view) => Reply::Game(Box::new(view)),
             Err(message) => Reply::GameFailed(message),
@@ -1044,30 +1070,26 @@ impl State {
         setup: Setup,
         variants: &[ScriptSource],
         phones: Vec<Seat>,
-    ) -> Res<GameView> {
+    ) -> Play<GameView> {
         let scripts =
             veillee_runtime::launch::with_game_scripts(game, variants, &self.data.variants())
                 .iter()
                 .map(|s| s.load(VariantLimits::default()))
                 .collect::<Result<Vec<_>, _>>()
-                .map_err(words)?;
+                .map_err(said)?;
         let recorded: Vec<VariantScript> = scripts
             .iter()
             .map(veillee_runtime::launch::recorded)
             .collect();
         let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
-        let mut engine = self.engine(game, scripts)?;
-        let sessions = self.sessions()?.clone();
+        let engine = self.engine(game, scripts).map_err(Text::same)?;
+        let sessions = self.sessions().map_err(Text::same)?.clone();
         let _ = sessions.store().set_setting(SEAT_NAMES, &names);
-        let mut live = sessions
-            .start_with_variants(&mut *engine, seats, setup, recorded)
-            .map_err(words)?;
-        if !phones.is_empty() {
-            // Remembered, so that resuming opens the room for them again.
-            sessions.set_phones(&mut live, phones).map_err(words)?;
-        }
-        let seed = live.meta.setup.seed;
-        self.replace_playing(engine, live)?;
+        self.playing = None;
+        let table = Table::start(sessions, engine, seats, setup, recorded, phones)
+            .map_err(|e| e.text())?;
+        let seed = table.meta().setup.seed;
+        self.replace_playing(table)?;
         let mut view = self.view(vec![LogLine::note(Text::new(
             format!("Nouvelle partie, graine {seed}"),
             format!("New game, seed {seed}"),
@@ -1078,22 +1100,18 @@ impl State {
 
     /// The game to play from now on; a game with phone seats opens its room (the previous
     /// game's room closes).
-    fn replace_playing(&mut self, engine: Box<dyn GameEngine>, live: LiveSession) -> Res<()> {
-        if let Some(mut old) = self.playing.take() {
-            old.engine.drop_game(old.live.game);
-        }
-        let house_rules = house_rule_names(&live.meta.variants);
-        let phones = match live.meta.phones.is_empty() {
+    fn replace_playing(&mut self, table: Table) -> Play<()> {
+        self.playing = None;
+        let house_rules = house_rule_names(&table.meta().variants);
+        let phones = match table.meta().phones.is_empty() {
             true => None,
-            false => Some(PhoneSeats::open(
-                &live,
-                live.meta.phones.clone(),
-                self.to_self.clone(),
-            )?),
+            false => Some(
+                PhoneSeats::open(table.live(), table.meta().phones.clone(), self.to_self.clone())
+                    .map_err(Text::same)?,
+            ),
         };
         self.playing = Some(Playing {
-            engine,
-            live,
+            table,
             last_human: None,
             house_rules,
             thinker: None,
@@ -1104,19 +1122,21 @@ impl State {
         Ok(())
     }
 
-    fn resume(&mut self, id: u64) -> Res<GameView> {
-        let sessions = self.sessions()?.clone();
-        let meta = sessions.get(id).map_err(words)?;
-        let mut engine = self.session_engine(&meta)?;
-        let live = sessions.resume(&mut *engine, id).map_err(words)?;
-        let moves = live.meta.moves.to_string();
+    fn resume(&mut self, id: u64) -> Play<GameView> {
+        let sessions = self.sessions().map_err(Text::same)?.clone();
+        let meta = sessions.get(id).map_err(said)?;
+        let engine = self.session_engine(&meta).map_err(Text::same)?;
+        self.playing = None;
+        let mut table = Table::resume(sessions.clone(), engine, id).map_err(|e| e.text())?;
+        let moves = table.meta().moves.to_string();
         // The log of the moves played before, as they were played (each viewer reads its own
         // version); a game that no longer replays move by move is resumed without it.
-        let mut log: Vec<LogLine> = match sessions.history(&mut *engine, id) {
+        let played = sessions.history(table.engine_mut(), id);
+        let mut log: Vec<LogLine> = match played {
             Ok(played) => played
                 .into_iter()
                 .flat_map(|p| {
-                    let who = seat_name(&live.meta, p.seat);
+                    let who = table.seat_name(p.seat);
                     move_lines(who, p.seat, p.label, p.private, p.events)
                 })
                 .collect(),
@@ -1126,60 +1146,42 @@ impl State {
             format!("Partie reprise au coup {moves}"),
             format!("Game resumed at move {moves}"),
         )));
-        self.replace_playing(engine, live)?;
+        self.replace_playing(table)?;
         let mut view = self.view(log)?;
         view.fresh = true;
         Ok(view)
     }
 
-    fn playing(&mut self) -> Res<&mut Playing> {
-        self.playing
-            .as_mut()
-            .ok_or_else(|| "no game is being played".to_string())
+    fn playing(&mut self) -> Play<&mut Playing> {
+        self.playing.as_mut().ok_or_else(|| {
+            Text::new(
+                "Aucune partie n'est en cours.",
+                "No game is being played.",
+            )
+        })
     }
 
-    fn act(&mut self, seat: Seat, action: &str) -> Res<GameView> {
-        let sessions = self.sessions()?.clone();
-        let playing = self.playing()?;
-        let actions = playing
-            .engine
-            .legal_actions(playing.live.game, seat)
-            .map_err(words)?;
-        // The public label for everyone, the private one for the seat itself (a house
-        // rule's answer, a secret move): the log shows each viewer its own version.
-        let played = actions
-            .iter()
-            .find(|a| a.id == action)
-            .cloned()
-            .unwrap_or_else(|| veillee_sdk::Action::button(action, Text::same(action)));
-        let events = sessions
-            .apply(
-                &mut *playing.engine,
-                &mut playing.live,
-                seat,
-                action,
-                serde_json::Value::Null,
-            )
-            .map_err(words)?;
-        let who = seat_name(&playing.live.meta, seat);
-        if let Some(phones) = &mut playing.phones {
-            let index = playing.live.meta.moves - 1;
-            phones.log.note(index, &who, seat, &played, &events);
-        }
-        let log = move_lines(who, seat, played.label, played.private, events);
+    /// A move chosen at the screen, on a phone or by the thinker, played by the table: the
+    /// lines it adds to the log.
+    fn play(&mut self, seat: Seat, action: &str) -> Result<Vec<LogLine>, TableError> {
+        let playing = self.playing.as_mut().ok_or(TableError::NoSeatToAct)?;
+        let played = playing.table.play(seat, action)?;
+        Ok(playing.logged(played))
+    }
+
+    /// [`State::play`], then the game as it stands.
+    fn act(&mut self, seat: Seat, action: &str) -> Play<GameView> {
+        let log = self.play(seat, action).map_err(|e| e.text())?;
         self.view(log)
     }
 
     /// The bot to act starts thinking, unless it already is: its move comes with the
     /// thinker's decision ([`State::thought`]).
-    fn bot(&mut self) -> Res<GameView> {
+    fn bot(&mut self) -> Play<GameView> {
         let playing = self.playing()?;
-        let status = playing.engine.status(playing.live.game).map_err(words)?;
-        let meta = &playing.live.meta;
-        let here = at_the_screen(status.seats(), meta);
-        let (_, bot) = to_act(&here, |s| kind_at(meta, s));
-        if let (Some(seat), None) = (bot, &playing.thinking) {
-            self.think(seat, Vec::new())?;
+        let turn = playing.table.turn().map_err(|e| e.text())?;
+        if let (Turn::Bot(seat, level), None) = (turn, &playing.thinking) {
+            self.think(seat, level, Vec::new())?;
         }
         self.view(Vec::new())
     }
@@ -1202,33 +1204,30 @@ impl State {
     }
 
     /// Hands the game to the thinker for `seat`'s decision (started at the first).
-    fn think(&mut self, seat: Seat, refused: Vec<(String, Text)>) -> Res<()> {
+    fn think(&mut self, seat: Seat, level: BotLevel, refused: Vec<(String, Text)>) -> Play<()> {
         if self.playing()?.thinker.is_none() {
-            let game = self.playing()?.live.meta.game.clone();
+            let game = self.playing()?.table.meta().game.clone();
             let plugin = self
-                .catalog()?
-                .engine(&game)
-                .map_err(|e| format!("{e:#}"))?;
-            let scripts = self.playing()?.live.meta.variants.clone();
+                .catalog()
+                .and_then(|c| c.engine(&game).map_err(|e| format!("{e:#}")))
+                .map_err(Text::same)?;
+            let scripts = self.playing()?.table.meta().variants.clone();
             let thinker = Thinker::spawn(plugin, scripts, self.to_self.clone());
             self.playing()?.thinker = Some(thinker);
         }
         let playing = self.playing()?;
-        let meta = &playing.live.meta;
-        let level = meta
-            .seats
-            .get(usize::from(seat))
-            .and_then(|p| p.bot_level())
-            .unwrap_or_default();
+        let meta = playing.table.meta();
         let seed = bot::decision_seed(meta.setup.seed, meta.moves, seat)
             .wrapping_add(refused.len() as u64);
-        let state = playing.engine.save(playing.live.game).map_err(words)?;
+        let players = meta.setup.players;
+        let (engine, live) = playing.table.parts_mut();
+        let state = engine.save(live.game).map_err(said)?;
         playing.asked += 1;
         let job = Job {
             generation: playing.asked,
             state,
             seat,
-            players: meta.setup.players,
+            players,
             level,
             seed,
             exclude: refused.iter().map(|(id, _)| id.clone()).collect(),
@@ -1236,19 +1235,23 @@ impl State {
         playing.thinking = Some(Thinking {
             generation: playing.asked,
             seat,
+            level,
             refused,
         });
         let asked = playing.thinker.as_ref().is_some_and(|t| t.ask(job));
         if !asked {
             playing.thinking = None;
-            return Err("the bot cannot think: its thread could not be started".into());
+            return Err(Text::new(
+                "Le robot ne peut pas réfléchir : son fil n'a pas pu démarrer.",
+                "The bot cannot think: its thread could not be started.",
+            ));
         }
         Ok(())
     }
 
-    /// A bot's decision: played and saved like a click, unless the game moved on since it
-    /// was asked (then it is dropped). A move a house rule refuses is struck off and the bot
-    /// thinks again; with none left the game stops here, saved.
+    /// A bot's decision: played and saved by the table like a click, unless the game moved
+    /// on since it was asked (then it is dropped). A move a house rule refuses is struck off
+    /// and the bot thinks again; with none left the game stops here, saved.
     fn thought(&mut self, thought: Thought) -> Vec<Reply> {
         let Some(playing) = self.playing.as_mut() else {
             return Vec::new();
@@ -1257,82 +1260,75 @@ impl State {
         if current != Some(thought.generation) {
             return Vec::new();
         }
-        let Some(Thinking { seat, refused, .. }) = playing.thinking.take() else {
+        let Some(Thinking {
+            seat,
+            level,
+            refused,
+            ..
+        }) = playing.thinking.take()
+        else {
             return Vec::new();
         };
-        let who = seat_name(&playing.live.meta, seat);
+        let who = playing.table.seat_name(seat);
         let chosen = match thought.result {
             Ok(Some(chosen)) => chosen,
             Ok(None) => {
-                let reasons: Vec<String> = refused.iter().map(|(_, why)| why.en.clone()).collect();
-                return vec![Reply::GameFailed(format!(
-                    "{who} cannot move: the house rules refused every one of its moves ({}). The game stops here; it stays saved.",
-                    reasons.join("; ")
-                ))];
+                let message = |lang| bot::stuck_message(&who, &refused, lang);
+                return vec![Reply::GameFailed(Text::new(message("fr"), message("en")))];
             }
-            Err(e) => return vec![Reply::GameFailed(e)],
+            Err(e) => return vec![Reply::GameFailed(Text::same(e))],
         };
-        let Ok(sessions) = self.sessions().cloned() else {
-            return Vec::new();
-        };
-        let Some(playing) = self.playing.as_mut() else {
-            return Vec::new();
-        };
-        let action = chosen.action;
-        match sessions.apply(
-            &mut *playing.engine,
-            &mut playing.live,
-            seat,
-            &action.id,
-            serde_json::Value::Null,
-        ) {
-            Ok(events) => {
-                let who = seat_name(&playing.live.meta, seat);
-                let log = move_lines(who, seat, action.label, action.private, events);
-                vec![self.reply_game(|s| s.view(log))]
-            }
-            Err(SessionError::Engine(EngineError::Game(GameError::Refused { reason, .. }))) => {
+        match self.play(seat, &chosen.action.id) {
+            Ok(log) => vec![self.reply_game(|s| s.view(log))],
+            Err(TableError::Refused(reason)) => {
                 let mut refused = refused;
-                refused.push((action.id, reason));
+                refused.push((chosen.action.id, reason));
                 vec![self.reply_game(|s| {
-                    s.think(seat, refused)?;
+                    s.think(seat, level, refused)?;
                     s.view(Vec::new())
                 })]
             }
-            Err(other) => vec![Reply::GameFailed(words(other))],
+            Err(other) => vec![Reply::GameFailed(other.text())],
         }
     }
 
-    fn undo(&mut self, agreed: bool) -> Result<GameView, Option<Vec<Text>>> {
-        let sessions = self.sessions().map_err(|_| None)?.clone();
-        let playing = self.playing().map_err(|_| None)?;
-        match sessions.undo(&mut *playing.engine, &mut playing.live, 1, agreed) {
-            Ok(undone) => {
-                if let Some(phones) = &mut playing.phones {
-                    phones.taken_back(playing.live.meta.moves, undone.moves);
-                }
-                let n = undone.moves.to_string();
-                self.view(vec![LogLine::note(Text::new(
-                    format!("Coup(s) annulé(s) : {n}"),
-                    format!("Move(s) taken back: {n}"),
-                ))])
-                .map_err(|_| None)
+    /// Takes back one decision, asked by the person whose view the screen shows; the reply
+    /// asks for the owner's or the table's consent when the table needs it.
+    fn undo(&mut self, consent: Consent) -> Reply {
+        let Some(playing) = self.playing.as_mut() else {
+            return Reply::Finished;
+        };
+        let asking = playing.last_human;
+        let undone = match playing.table.undo(asking, consent) {
+            Ok(Undo::Done { moves }) => moves,
+            Ok(Undo::AskOwner(owner)) => return Reply::UndoAsksOwner(owner),
+            Ok(Undo::AskTable(reveals)) => return Reply::RevealInTheWay(reveals),
+            Err(error) => {
+                let note = LogLine::note(error.text());
+                return self.reply_game(|s| s.view(vec![note]));
             }
-            Err(SessionError::RevealInTheWay(reveals)) => Err(Some(reveals)),
-            Err(other) => {
-                let mut view = self.view(Vec::new()).map_err(|_| None)?;
-                view.log.push(LogLine::note(Text::same(other.to_string())));
-                Ok(view)
-            }
+        };
+        if let Some(phones) = &mut playing.phones {
+            phones.taken_back(playing.table.meta().moves, undone);
         }
+        let n = undone.to_string();
+        self.reply_game(|s| {
+            s.view(vec![LogLine::note(Text::new(
+                format!("Coup(s) annulé(s) : {n}"),
+                format!("Move(s) taken back: {n}"),
+            ))])
+        })
     }
 
-    fn redo(&mut self) -> Res<GameView> {
-        let sessions = self.sessions()?.clone();
+    fn redo(&mut self) -> Play<GameView> {
         let playing = self.playing()?;
-        let events = sessions
-            .redo(&mut *playing.engine, &mut playing.live)
-            .map_err(words)?;
+        let events = match playing.table.redo() {
+            Ok(events) => events,
+            Err(error) => {
+                let note = LogLine::note(error.text());
+                return self.view(vec![note]);
+            }
+        };
         if let Some(phones) = &mut playing.phones {
             phones.played_again(&events);
         }
@@ -1342,54 +1338,53 @@ impl State {
 
     /// The game as it stands, seen by the human to act (else the last human who acted, else
     /// a spectator): never anyone else's view.
-    fn view(&mut self, log: Vec<LogLine>) -> Res<GameView> {
-        let sessions = self.sessions()?.clone();
+    fn view(&mut self, log: Vec<LogLine>) -> Play<GameView> {
         let playing = self.playing()?;
-        let game = playing.live.game;
-        let meta = &playing.live.meta;
-        let status = playing.engine.status(game).map_err(words)?;
-        let kind = |s: Seat| kind_at(meta, s);
-        // Seats held by phones are played there: the screen hands over between the others.
-        let here = at_the_screen(status.seats(), meta);
-        let (actor, bot) = to_act(&here, kind);
+        let table = &mut playing.table;
+        let status = table.status().map_err(|e| e.text())?;
+        let (actor, bot) = match next_turn(status.seats(), |s| table.holder(s)) {
+            Ok(Turn::Screen(seat)) => (Some(seat), None),
+            Ok(Turn::Bot(seat, _)) => (None, Some(seat)),
+            _ => (None, None),
+        };
         let before = playing.last_human;
         if actor.is_some() {
             playing.last_human = actor;
         }
-        let human_here = |s: Seat| kind(s) == PlayerKind::Human && !meta.phones.contains(&s);
-        let nobody_here = !(0..meta.seats.len() as Seat).any(human_here);
+        let meta = table.meta().clone();
+        let human_here = |s: Seat| table.holder(s) == Holder::Screen;
+        let seats = meta.seats.len() as Seat;
+        let nobody_here = !(0..seats).any(human_here);
         let viewer = match (actor, playing.last_human) {
             (Some(seat), _) => Some(seat),
             (None, Some(seat)) => Some(seat),
             // Only bots and phones: the screen shows what everyone may see.
             (None, None) if nobody_here => None,
             // Nobody has acted yet and a bot moves first: show the first human's view.
-            (None, None) => (0..meta.seats.len() as Seat).find(|&s| human_here(s)),
+            (None, None) => (0..seats).find(|&s| human_here(s)),
         };
         let viewer = if status.outcome().is_some() {
             None
         } else {
             viewer
         };
-        let scene = playing.engine.view(game, viewer).map_err(words)?;
+        let hidden = table.manifest().hidden_information;
+        let manifest = table.manifest().clone();
         let actions = match actor {
-            Some(seat) => playing.engine.legal_actions(game, seat).map_err(words)?,
+            Some(seat) => table.legal_actions(seat).map_err(|e| e.text())?,
             None => Vec::new(),
         };
-        let id = meta.id;
-        let can_redo = sessions
-            .store()
-            .redo_stack(id)
-            .map(|r| !r.is_empty())
-            .unwrap_or(false);
-        let has_human = meta.seats.iter().any(|p| p.kind == PlayerKind::Human);
-        let hidden = playing.engine.manifest().hidden_information;
+        let can_redo = table.can_redo();
+        let undo_seat = table.undo_would_take().ok().flatten();
+        let (engine, live) = table.parts_mut();
+        let game = live.game;
+        let scene = engine.view(game, viewer).map_err(said)?;
         // Only a game with hidden information can show a seat something of its own; then
         // the viewer's scene and options are compared with what the whole table may see.
         let private = match viewer {
             Some(_) if hidden => {
                 actions.iter().any(|a| a.private.is_some())
-                    || playing.engine.view(game, None).map_err(words)? != scene
+                    || engine.view(game, None).map_err(said)? != scene
             }
             _ => false,
         };
@@ -1398,27 +1393,23 @@ impl State {
         let result = match (before, viewer) {
             (Some(had), Some(next)) if had != next && private => Some((
                 had,
-                Box::new(playing.engine.view(game, Some(had)).map_err(words)?),
+                Box::new(engine.view(game, Some(had)).map_err(said)?),
             )),
             _ => None,
         };
-        let undo_seat = if meta.moves > 0 && has_human {
-            sessions.undo_would_take(meta).ok().flatten()
-        } else {
-            None
-        };
         let room = match &mut playing.phones {
             Some(phones) => {
-                phones.publish(&mut *playing.engine, &playing.live)?;
+                let (engine, live) = playing.table.parts_mut();
+                phones.publish(engine, live).map_err(Text::same)?;
                 Some(phones.view())
             }
             None => None,
         };
-        let meta = &playing.live.meta;
+        let has_human = meta.seats.iter().any(|p| p.kind == PlayerKind::Human);
         Ok(GameView {
-            meta: meta.clone(),
-            manifest: playing.engine.manifest().clone(),
             can_undo: meta.moves > 0 && has_human,
+            meta,
+            manifest,
             status,
             viewer,
             scene,
@@ -1537,48 +1528,6 @@ fn fallback_fonts() -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-/// Who plays next when `seats` may act: a human among them if any (the play screen hands
-/// the device over between humans), else a bot. With several seats at once (a game or a
-/// house rule asking everyone), the humans answer first, one after the other, then each bot
-/// answers for its own seat: the first of the pair is the human to act, the second the bot.
-pub fn to_act(seats: &[Seat], kind: impl Fn(Seat) -> PlayerKind) -> (Option<Seat>, Option<Seat>) {
-    if let Some(human) = seats
-        .iter()
-        .copied()
-        .find(|&s| kind(s) == PlayerKind::Human)
-    {
-        return (Some(human), None);
-    }
-    (
-        None,
-        seats.iter().copied().find(|&s| kind(s) == PlayerKind::Bot),
-    )
-}
-
-/// The seats to act that are played on this computer (not on a phone).
-fn at_the_screen(seats: &[Seat], meta: &SessionMeta) -> Vec<Seat> {
-    seats
-        .iter()
-        .copied()
-        .filter(|s| !meta.phones.contains(s))
-        .collect()
-}
-
-/// Human or bot at a seat (a seat the session does not know counts as human).
-fn kind_at(meta: &SessionMeta, seat: Seat) -> PlayerKind {
-    meta.seats
-        .get(seat as usize)
-        .map_or(PlayerKind::Human, |p| p.kind)
-}
-
-/// The name of the player at a seat.
-pub fn seat_name(meta: &SessionMeta, seat: Seat) -> String {
-    meta.seats
-        .get(seat as usize)
-        .map(|p| p.name.clone())
-        .unwrap_or_else(|| format!("{}", seat + 1))
-}
-
 /// The names of the house rules a session recorded, leaving out the game's own scripts.
 fn house_rule_names(recorded: &[VariantScript]) -> Vec<Text> {
     recorded
@@ -1597,31 +1546,6 @@ fn house_rule_names(recorded: &[VariantScript]) -> Vec<Text> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn kinds(list: &'static [PlayerKind]) -> impl Fn(Seat) -> PlayerKind {
-        move |s| list[s as usize]
-    }
-
-    const H: PlayerKind = PlayerKind::Human;
-    const B: PlayerKind = PlayerKind::Bot;
-
-    #[test]
-    fn one_seat_to_act_is_that_human_or_that_bot() {
-        assert_eq!(to_act(&[1], kinds(&[B, H])), (Some(1), None));
-        assert_eq!(to_act(&[0], kinds(&[B, H])), (None, Some(0)));
-        assert_eq!(to_act(&[], kinds(&[B, H])), (None, None));
-    }
-
-    #[test]
-    fn several_seats_at_once_ask_a_human_first_then_the_bots_for_their_seats() {
-        // Everyone chooses at once: the first human among them.
-        assert_eq!(to_act(&[0, 1, 2], kinds(&[B, H, H])), (Some(1), None));
-        // Once the humans have answered, the remaining bots play, one after the other.
-        assert_eq!(to_act(&[0, 3], kinds(&[B, H, H, B])), (None, Some(0)));
-        assert_eq!(to_act(&[3], kinds(&[B, H, H, B])), (None, Some(3)));
-        // Only the other human is left: the screen hands over to them.
-        assert_eq!(to_act(&[2], kinds(&[B, H, H])), (Some(2), None));
-    }
 
     #[test]
     fn assisted_mode_reads_old_and_partial_settings() {

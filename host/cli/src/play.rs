@@ -2,7 +2,7 @@
 //! random bots, saved move by move as a session.
 
 use anyhow::{bail, Context};
-use veillee_sdk::{GameError, Manifest, Seat, Status, Text};
+use veillee_sdk::{Manifest, Outcome, Seat, Text};
 
 use super::board_text::render;
 use super::open_sessions;
@@ -12,12 +12,12 @@ use crate::term::{self, errln, line, outln};
 use veillee_runtime::bot::{self, BotTurn};
 use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
-use veillee_runtime::engine::{EngineError, GameEngine};
 use veillee_runtime::launch::{engine_for_new_game, engine_for_session};
 use veillee_runtime::options::setup_with_options;
-use veillee_runtime::session::{repeats_label, LiveSession, SessionError, Sessions, TURN_TIME_KEY};
+use veillee_runtime::session::{repeats_label, SessionError};
 use veillee_runtime::store::limits;
 use veillee_runtime::store::model::{BotLevel, SeatPlayer};
+use veillee_runtime::table::{Consent, Played, Table, TableError, Turn, Undo};
 
 /// What `veillee play` starts.
 pub struct NewGame<'a> {
@@ -47,7 +47,7 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
         listen,
     } = *new;
     term::print_scripts_to_terminal();
-    let (mut engine, recorded) = engine_for_new_game(catalog, game, variants, &data.variants())?;
+    let (engine, recorded) = engine_for_new_game(catalog, game, variants, &data.variants())?;
     // The game's own scripts come first (Castel's cards), then the chosen house rules.
     let own = super::variants::new_game_own_scripts(game, variants, &data.variants(), lang);
     for own_line in &own.lines {
@@ -72,32 +72,36 @@ pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyh
         .collect();
     let sessions = open_sessions(data)?;
     let setup = setup_with_options(&manifest, levels.len() as u8, seed, options)?;
-    let mut live = sessions.start_with_variants(&mut *engine, players, setup, recorded)?;
-    warn_switched_off(&*engine, &live);
-    outln!(
-        "{} — session {} (resume it with `veillee resume {}`), seed {seed}",
-        line(manifest.name.get(lang)),
-        live.meta.id,
-        live.meta.id
-    );
-    let id = live.meta.id;
-    let mut inputs = Inputs::from_terminal();
     let phones = phone_seats(seats);
-    let phones = match phones.is_empty() {
+    let table = Table::start(sessions, engine, players, setup, recorded, phones)?;
+    warn_switched_off(&table);
+    let id = table.meta().id;
+    outln!(
+        "{} — session {id} (resume it with `veillee resume {id}`), seed {seed}",
+        line(manifest.name.get(lang)),
+    );
+    play_opened(table, listen, lang).with_context(|| kept(id))
+}
+
+/// Opens the room when seats are held by phones, then plays.
+fn play_opened(table: Table, listen: &Listen, lang: &str) -> anyhow::Result<()> {
+    let mut inputs = Inputs::from_terminal();
+    let phones = match table.meta().phones.is_empty() {
         true => None,
-        false => {
-            // Remembered, so that `veillee resume` opens the room for them again.
-            sessions.set_phones(&mut live, phones.clone())?;
-            Some(Phones::open(&live, phones, listen, &mut inputs)?)
-        }
+        false => Some(Phones::open(
+            table.live(),
+            table.meta().phones.clone(),
+            listen,
+            &mut inputs,
+        )?),
     };
-    play_loop(&sessions, &mut *engine, live, lang, phones, &mut inputs).with_context(|| kept(id))
+    play_loop(table, lang, phones, &mut inputs)
 }
 
 /// Says which scripts of the game are switched off (after an error, at set-up or earlier in
 /// a resumed game): the game goes on under the plain rules for those.
-fn warn_switched_off(engine: &dyn GameEngine, live: &LiveSession) {
-    for failure in engine.failed_scripts(live.game) {
+fn warn_switched_off(table: &Table) {
+    for failure in table.failed_scripts() {
         errln!("Warning: a script was switched off, the game goes on without it: {failure}");
     }
 }
@@ -119,262 +123,264 @@ pub fn resume(
     let sessions = open_sessions(data)?;
     let meta = sessions.get(id)?;
     term::print_scripts_to_terminal();
-    let mut engine = engine_for_session(catalog, &meta)?;
-    let live = sessions.resume(&mut *engine, id)?;
+    let engine = engine_for_session(catalog, &meta)?;
+    let table = Table::resume(sessions, engine, id)?;
     outln!(
         "{} — session {id}, move {}",
-        line(engine.manifest().name.get(lang)),
-        live.meta.moves
+        line(table.manifest().name.get(lang)),
+        table.meta().moves
     );
-    warn_switched_off(&*engine, &live);
-    let mut inputs = Inputs::from_terminal();
-    let phones = match live.meta.phones.is_empty() {
-        true => None,
-        false => Some(Phones::open(
-            &live,
-            live.meta.phones.clone(),
-            listen,
-            &mut inputs,
-        )?),
-    };
-    play_loop(&sessions, &mut *engine, live, lang, phones, &mut inputs).with_context(|| kept(id))
+    warn_switched_off(&table);
+    play_opened(table, listen, lang).with_context(|| kept(id))
 }
 
 enum Answer {
     Action(usize),
     Undo,
     Redo,
+    /// The big screen hands this seat (from 0) to another phone.
+    HandOver(Seat),
     Quit,
 }
 
-/// The big screen's commands while phones play (a line typed at the terminal).
+/// The big screen's commands while phones play (a line typed at the terminal): `h N` hands
+/// seat N (from 1, as the links list them) to another phone.
 fn screen_command(line: &str) -> Option<Answer> {
     match line.trim() {
         "u" => Some(Answer::Undo),
         "r" => Some(Answer::Redo),
         "q" => Some(Answer::Quit),
-        _ => None,
+        other => {
+            let seat = other.strip_prefix('h')?.trim().parse::<Seat>().ok()?;
+            Some(Answer::HandOver(seat.checked_sub(1)?))
+        }
     }
 }
 
+/// What the terminal remembers between two turns of the loop.
+#[derive(Default)]
+struct Screen {
+    /// The last human who played at this terminal (the screen shows their view).
+    last_human: Option<Seat>,
+    /// What was played, and how far each human has read it.
+    told: Told,
+    /// The move count the phones were last sent, and the one the big screen last showed.
+    published: Option<u32>,
+    shown: Option<u32>,
+    /// Whether moves were taken back or played again since the phones were last sent a state.
+    moved_back: bool,
+}
+
 fn play_loop(
-    sessions: &Sessions,
-    engine: &mut dyn GameEngine,
-    mut live: LiveSession,
+    mut table: Table,
     lang: &str,
     mut phones: Option<Phones>,
     inputs: &mut Inputs,
 ) -> anyhow::Result<()> {
-    let manifest = engine.manifest().clone();
-    let names = |s: Seat| shown_seat(&manifest, s, lang);
-    let mut last_human: Option<Seat> = None;
-    // What was played, and how far each human has read it: a line is printed as the human
-    // at the terminal reads it (their own secrets, the public text of the others').
-    let mut told = Told::default();
-    // The host's turn timer: when the seat now to act started its turn.
-    let mut turn: Option<(Seat, std::time::Instant)> = None;
-    // The move count the phones were last sent, and the one the big screen last showed;
-    // whether moves were taken back or played again since the phones were last sent a state.
-    let mut published: Option<u32> = None;
-    let mut shown: Option<u32> = None;
-    let mut moved_back = false;
+    let mut screen = Screen::default();
     loop {
         if let Some(phones) = &phones {
-            if moved_back {
-                phones.publish_moved_back(engine, &live)?;
-            } else if published != Some(live.meta.moves) {
-                phones.publish(engine, &live, None)?;
-            }
-            published = Some(live.meta.moves);
-            moved_back = false;
+            screen.send_to_phones(phones, &mut table)?;
         }
-        let status = engine.status(live.game)?;
-        let seat = match &status {
-            Status::Finished { outcome } => {
-                outln!("{}", render(&engine.view(live.game, None)?, lang, &names));
-                let winners: Vec<String> = outcome
-                    .winners
-                    .iter()
-                    .map(|&w| shown_seat(&manifest, w, lang))
-                    .collect();
-                match winners.is_empty() {
-                    true => outln!("Draw — {}", outcome.reason.get(lang)),
-                    false => outln!(
-                        "Winner: {} — {}",
-                        winners.join(", "),
-                        outcome.reason.get(lang)
-                    ),
-                }
+        let left = match table.turn()? {
+            Turn::Over(outcome) => {
+                show_outcome(&mut table, &outcome, lang)?;
                 return Ok(());
             }
-            // Seats on this computer first (terminal humans, bots); phones answer meanwhile.
-            Status::ToAct { seats } => {
-                let first = *seats
-                    .first()
-                    .context("the game says it goes on, but no seat is to act")?;
-                let here = |s: &Seat| phones.as_ref().is_none_or(|p| !p.holds(*s));
-                seats.iter().copied().find(here).unwrap_or(first)
+            Turn::Bot(seat, level) => {
+                bot_turn(&mut table, seat, level, phones.as_mut(), &mut screen, lang)?;
+                false
+            }
+            Turn::Phones(waiting) => {
+                let phones = phones
+                    .as_mut()
+                    .context("seats held by phones are to act, but no room is open")?;
+                phones_turn(&mut table, phones, &waiting, inputs, &mut screen, lang)?
+            }
+            Turn::Screen(seat) => {
+                screen_turn(&mut table, seat, phones.as_mut(), inputs, &mut screen, lang)?
             }
         };
-        if turn.is_none_or(|(s, _)| s != seat) {
-            turn = Some((seat, std::time::Instant::now()));
+        if left {
+            return Ok(());
         }
-        if let Some(phones) = phones.as_mut().filter(|p| p.holds(seat)) {
-            if shown != Some(live.meta.moves) {
-                shown = Some(live.meta.moves);
-                outln!("\n{}", render(&engine.view(live.game, None)?, lang, &names));
-                let waiting: Vec<String> = status
-                    .seats()
-                    .iter()
-                    .map(|&s| shown_seat(&manifest, s, lang))
-                    .collect();
-                outln!(
-                    "Waiting for {} (on their phones)… (type u undo, r redo, q save and quit)",
-                    waiting.join(", ")
-                );
-            }
-            let since = turn.map_or_else(std::time::Instant::now, |(_, started)| started);
-            let typed = phone_turn(
-                phones,
-                sessions,
-                engine,
-                &mut live,
-                inputs,
-                status.seats(),
-                since,
-                lang,
-            )?;
-            match typed {
-                None => published = Some(live.meta.moves),
-                Some(answer) => {
-                    if at_the_screen(
-                        answer,
-                        sessions,
-                        engine,
-                        &mut live,
-                        inputs,
-                        Some(phones),
-                        &mut told,
-                        lang,
-                    )? {
-                        return Ok(());
-                    }
-                    moved_back = true;
-                }
-            }
-            continue;
-        }
-        let bot = live
-            .meta
-            .seats
-            .get(seat as usize)
-            .and_then(|s| s.bot_level());
-        if let Some(level) = bot {
-            let turn_ms = turn.map_or(0, |(_, started)| started.elapsed().as_millis() as u64);
-            let extra = || serde_json::json!({ TURN_TIME_KEY: turn_ms });
-            match bot::play_turn(sessions, engine, &mut live, seat, level, &extra)? {
-                BotTurn::Played {
-                    played: events,
-                    thought,
-                    refused,
-                } => {
-                    for (_, why) in &refused {
-                        outln!("Refused: {}", line(why.get(lang)));
-                    }
-                    let action = thought.action;
-                    if let Some(phones) = phones.as_mut() {
-                        let who = seat_name(&manifest, seat, lang);
-                        phones.note(live.meta.moves - 1, &who, seat, &action, &events);
-                    }
-                    told.played
-                        .push((live.meta.moves - 1, seat, action, events));
-                    told.show(last_human, &manifest, lang);
-                }
-                BotTurn::Stuck { refused } => {
-                    let who = shown_seat(&manifest, seat, lang);
-                    bail!(
-                        "{}: {}",
-                        manifest.id,
-                        bot::stuck_message(&who, &refused, lang)
-                    );
-                }
-            }
-            continue;
-        }
-        let actions = engine.legal_actions(live.game, seat)?;
-        if actions.is_empty() {
-            bail!(
-                "{}: {} is to act but has no legal move, so the game cannot go on (a bug in the game or a house rule)",
-                manifest.id,
-                shown_seat(&manifest, seat, lang)
-            );
-        }
-        let chosen = {
-            if manifest.hidden_information && last_human.is_some_and(|s| s != seat) {
-                // Nothing of the last player's secrets stays on the screen.
-                term::clear_screen();
-                outln!(
-                    "==== Pass to {} — press Enter when ready ====",
-                    shown_seat(&manifest, seat, lang)
-                );
-                inputs.line();
-                term::clear_screen();
-                told.catch_up(seat, &manifest, lang);
-            }
-            last_human = Some(seat);
-            outln!(
-                "\n{}",
-                render(&engine.view(live.game, Some(seat))?, lang, &names)
-            );
-            for (i, action) in actions.iter().enumerate() {
-                outln!(
-                    "  {:>3}. {}  [{}]",
-                    i + 1,
-                    line(action.label_for(seat, Some(seat)).get(lang)),
-                    line(&action.id)
-                );
-            }
-            let ids: Vec<&str> = actions.iter().map(|a| a.id.as_str()).collect();
-            match ask(inputs, &ids, &shown_seat(&manifest, seat, lang)) {
-                Answer::Action(i) => i,
-                other => {
-                    let phones = phones.as_mut();
-                    let told = &mut told;
-                    if at_the_screen(
-                        other, sessions, engine, &mut live, inputs, phones, told, lang,
-                    )? {
-                        return Ok(());
-                    }
-                    moved_back = true;
-                    continue;
-                }
-            }
-        };
-        let action = &actions[chosen];
-        let turn_ms = turn.map_or(0, |(_, started)| started.elapsed().as_millis() as u64);
-        let extra = serde_json::json!({ TURN_TIME_KEY: turn_ms });
-        let events = match sessions.apply(engine, &mut live, seat, &action.id, extra) {
-            Ok(events) => events,
-            // A house rule refused the move (or the game did): say why and ask again.
-            Err(SessionError::Engine(EngineError::Game(refused))) => {
-                let why = match refused {
-                    GameError::Refused { reason, .. } => reason.get(lang).to_string(),
-                    other => other.to_string(),
-                };
-                outln!("Refused: {}", line(&why));
-                continue;
-            }
-            Err(other) => return Err(other.into()),
-        };
-        if let Some(phones) = phones.as_mut() {
-            let who = seat_name(&manifest, seat, lang);
-            phones.note(live.meta.moves - 1, &who, seat, action, &events);
-        }
-        told.played
-            .push((live.meta.moves - 1, seat, action.clone(), events));
-        // Printed as the human at the terminal reads it (a spectator's text before any).
-        told.show(last_human, &manifest, lang);
     }
+}
+
+impl Screen {
+    /// Sends the phones their seats' states when the game changed since they last had them.
+    fn send_to_phones(&mut self, phones: &Phones, table: &mut Table) -> anyhow::Result<()> {
+        let moves = table.meta().moves;
+        let (engine, live) = table.parts_mut();
+        if self.moved_back {
+            phones.publish_moved_back(engine, live)?;
+        } else if self.published != Some(moves) {
+            phones.publish(engine, live, None)?;
+        }
+        self.published = Some(moves);
+        self.moved_back = false;
+        Ok(())
+    }
+
+    /// A move was played at this terminal (a human's or a bot's): the phones' log notes it,
+    /// and the screen prints it as the human at the terminal reads it.
+    fn note(&mut self, table: &Table, played: Played, phones: Option<&mut Phones>, lang: &str) {
+        if let Some(phones) = phones {
+            let who = seat_name(table.manifest(), played.seat, lang);
+            phones.note(played.index, &who, played.seat, &played.action, &played.events);
+        }
+        let Played {
+            index,
+            seat,
+            action,
+            events,
+        } = played;
+        self.told.played.push((index, seat, action, events));
+        self.told.show(self.last_human, table.manifest(), lang);
+    }
+}
+
+/// The end of the game: the board as everyone sees it, and who won.
+fn show_outcome(table: &mut Table, outcome: &Outcome, lang: &str) -> anyhow::Result<()> {
+    let manifest = table.manifest().clone();
+    let names = |s: Seat| shown_seat(&manifest, s, lang);
+    let (engine, live) = table.parts_mut();
+    outln!("{}", render(&engine.view(live.game, None)?, lang, &names));
+    let winners: Vec<String> = outcome.winners.iter().map(|&w| names(w)).collect();
+    match winners.is_empty() {
+        true => outln!("Draw — {}", outcome.reason.get(lang)),
+        false => outln!(
+            "Winner: {} — {}",
+            winners.join(", "),
+            outcome.reason.get(lang)
+        ),
+    }
+    Ok(())
+}
+
+/// A bot's turn, played here and now.
+fn bot_turn(
+    table: &mut Table,
+    seat: Seat,
+    level: BotLevel,
+    phones: Option<&mut Phones>,
+    screen: &mut Screen,
+    lang: &str,
+) -> anyhow::Result<()> {
+    match table.play_bot(seat, level)? {
+        BotTurn::Played {
+            played, refused, ..
+        } => {
+            for (_, why) in &refused {
+                outln!("Refused: {}", line(why.get(lang)));
+            }
+            screen.note(table, played, phones, lang);
+            Ok(())
+        }
+        BotTurn::Stuck { refused } => {
+            let manifest = table.manifest();
+            let who = shown_seat(manifest, seat, lang);
+            bail!(
+                "{}: {}",
+                manifest.id,
+                bot::stuck_message(&who, &refused, lang)
+            )
+        }
+    }
+}
+
+/// Only phones are to act: the big screen shows the board everyone may see and waits for
+/// them, or for a command typed at the terminal. `true` when the game is left.
+fn phones_turn(
+    table: &mut Table,
+    phones: &mut Phones,
+    waiting: &[Seat],
+    inputs: &mut Inputs,
+    screen: &mut Screen,
+    lang: &str,
+) -> anyhow::Result<bool> {
+    if screen.shown != Some(table.meta().moves) {
+        screen.shown = Some(table.meta().moves);
+        let manifest = table.manifest().clone();
+        let names = |s: Seat| shown_seat(&manifest, s, lang);
+        let (engine, live) = table.parts_mut();
+        outln!("\n{}", render(&engine.view(live.game, None)?, lang, &names));
+        let waiting: Vec<String> = waiting.iter().map(|&s| names(s)).collect();
+        outln!(
+            "Waiting for {} (on their phones)… (type u undo, r redo, h N hand seat N to another phone, q save and quit)",
+            waiting.join(", ")
+        );
+    }
+    match phone_turn(phones, table, inputs, waiting, lang)? {
+        None => {
+            screen.published = Some(table.meta().moves);
+            Ok(false)
+        }
+        Some(answer) => at_the_screen(answer, None, table, inputs, Some(phones), screen, lang),
+    }
+}
+
+/// A human at the terminal is to act: the screen is handed over when the game hides
+/// things, then the human picks a move. `true` when the game is left.
+fn screen_turn(
+    table: &mut Table,
+    seat: Seat,
+    mut phones: Option<&mut Phones>,
+    inputs: &mut Inputs,
+    screen: &mut Screen,
+    lang: &str,
+) -> anyhow::Result<bool> {
+    let manifest = table.manifest().clone();
+    let actions = table.legal_actions(seat)?;
+    if actions.is_empty() {
+        bail!(
+            "{}: {} is to act but has no legal move, so the game cannot go on (a bug in the game or a house rule)",
+            manifest.id,
+            shown_seat(&manifest, seat, lang)
+        );
+    }
+    if manifest.hidden_information && screen.last_human.is_some_and(|s| s != seat) {
+        // Nothing of the last player's secrets stays on the screen.
+        term::clear_screen();
+        outln!(
+            "==== Pass to {} — press Enter when ready ====",
+            shown_seat(&manifest, seat, lang)
+        );
+        inputs.line();
+        term::clear_screen();
+        screen.told.catch_up(seat, &manifest, lang);
+    }
+    screen.last_human = Some(seat);
+    let names = |s: Seat| shown_seat(&manifest, s, lang);
+    let (engine, live) = table.parts_mut();
+    outln!(
+        "\n{}",
+        render(&engine.view(live.game, Some(seat))?, lang, &names)
+    );
+    for (i, action) in actions.iter().enumerate() {
+        outln!(
+            "  {:>3}. {}  [{}]",
+            i + 1,
+            line(action.label_for(seat, Some(seat)).get(lang)),
+            line(&action.id)
+        );
+    }
+    let ids: Vec<&str> = actions.iter().map(|a| a.id.as_str()).collect();
+    let chosen = match ask(inputs, &ids, &shown_seat(&manifest, seat, lang)) {
+        Answer::Action(i) => i,
+        other => {
+            let phones = phones.as_deref_mut();
+            return at_the_screen(other, Some(seat), table, inputs, phones, screen, lang);
+        }
+    };
+    match table.play(seat, &actions[chosen].id) {
+        // Printed as the human at the terminal reads it (a spectator's text before any).
+        Ok(played) => screen.note(table, played, phones, lang),
+        // A house rule refused the move (or the game did): say why and ask again.
+        Err(TableError::Refused(why)) => outln!("Refused: {}", line(why.get(lang))),
+        Err(other) => return Err(other.into()),
+    }
+    Ok(false)
 }
 
 /// The moves played in this run of the terminal: how far the screen shows them, and how
@@ -437,15 +443,11 @@ impl Told {
 /// Waits for a move from a phone whose seat is to act and plays it like a terminal move
 /// (saved before shown); the phones then see the new state, or that phone why its move was
 /// refused. A command typed at the big screen meanwhile is returned.
-#[allow(clippy::too_many_arguments)]
 fn phone_turn(
     phones: &mut Phones,
-    sessions: &Sessions,
-    engine: &mut dyn GameEngine,
-    live: &mut LiveSession,
+    table: &mut Table,
     inputs: &mut Inputs,
     to_act: &[Seat],
-    since: std::time::Instant,
     lang: &str,
 ) -> anyhow::Result<Option<Answer>> {
     let mv = loop {
@@ -455,7 +457,9 @@ fn phone_turn(
         {
             Input::Line(typed) => match screen_command(&typed) {
                 Some(answer) => return Ok(Some(answer)),
-                None => outln!("Type u to undo, r to redo, q to save and quit."),
+                None => outln!(
+                    "Type u to undo, r to redo, h N to hand seat N to another phone, q to save and quit."
+                ),
             },
             Input::Phone(mv) if !to_act.contains(&mv.seat) => phones.refuse(
                 &mv,
@@ -472,70 +476,69 @@ fn phone_turn(
             Input::Phone(mv) => break mv,
         }
     };
-    let actions = engine.legal_actions(live.game, mv.seat)?;
-    let played = actions
-        .into_iter()
-        .find(|a| a.id == mv.action)
-        .unwrap_or_else(|| veillee_sdk::Action::button(&mv.action, Text::same(&mv.action)));
-    let extra = serde_json::json!({ TURN_TIME_KEY: since.elapsed().as_millis() as u64 });
-    match sessions.apply(engine, live, mv.seat, &mv.action, extra) {
-        Ok(events) => {
-            let who = seat_name(engine.manifest(), mv.seat, lang);
+    match table.play(mv.seat, &mv.action) {
+        Ok(played) => {
+            let who = seat_name(table.manifest(), mv.seat, lang);
             // The big screen reads what everyone may read ("answers: the question" for a
             // private answer, a card drawn without its name).
-            let index = live.meta.moves - 1;
-            for (who, text) in phones.note(index, &who, mv.seat, &played, &events) {
+            for (who, text) in phones.note(
+                played.index,
+                &who,
+                mv.seat,
+                &played.action,
+                &played.events,
+            ) {
                 match who.is_empty() {
                     true => outln!("    {}", line(text.get(lang))),
                     false => outln!("{}: {}", line(&who), line(text.get(lang))),
                 }
             }
+            let (engine, live) = table.parts_mut();
             phones.publish(engine, live, Some(&mv))?;
         }
-        Err(SessionError::Engine(EngineError::Game(refused))) => {
-            let why = match refused {
-                GameError::Refused { reason, .. } => reason,
-                other => Text::same(other.to_string()),
-            };
-            phones.refuse(&mv, why);
-        }
+        Err(TableError::Refused(why)) => phones.refuse(&mv, why),
         Err(other) => return Err(other.into()),
     }
     Ok(None)
 }
 
-/// Undo, redo or save and quit, typed at the terminal (by a human whose turn it is, or at
-/// the big screen while phones play); `true` when the game is left.
-#[allow(clippy::too_many_arguments)]
+/// Undo, redo, a hand-over or save and quit, typed at the terminal (by the human at
+/// `asking` whose turn it is, or at the big screen while phones play); `true` when the
+/// game is left.
 fn at_the_screen(
     answer: Answer,
-    sessions: &Sessions,
-    engine: &mut dyn GameEngine,
-    live: &mut LiveSession,
+    asking: Option<Seat>,
+    table: &mut Table,
     inputs: &mut Inputs,
     phones: Option<&mut Phones>,
-    told: &mut Told,
+    screen: &mut Screen,
     lang: &str,
 ) -> anyhow::Result<bool> {
     match answer {
         Answer::Undo => {
-            let undone = undo(sessions, engine, live, inputs, lang)?;
-            told.taken_back(live.meta.moves);
+            let undone = undo(table, asking, inputs, lang)?;
+            screen.told.taken_back(table.meta().moves);
             if let (Some(phones), Some(count)) = (phones, undone) {
-                phones.log().taken_back(live.meta.moves, count);
+                phones.log().taken_back(table.meta().moves, count);
             }
+            screen.moved_back = true;
         }
-        Answer::Redo => match sessions.redo(engine, live) {
+        Answer::Redo => match table.redo() {
             Ok(events) => {
                 outln!("Redone.");
                 if let Some(phones) = phones {
                     phones.log().played_again(&events);
                 }
+                screen.moved_back = true;
             }
-            Err(e) => outln!("{e}"),
+            Err(e) => outln!("{}", line(e.text().get(lang))),
+        },
+        Answer::HandOver(seat) => match phones {
+            Some(phones) => phones.hand_over(seat),
+            None => outln!("No seat of this game is played on a phone."),
         },
         Answer::Quit => {
-            outln!("Saved. Resume with `veillee resume {}`.", live.meta.id);
+            outln!("Saved. Resume with `veillee resume {}`.", table.meta().id);
             return Ok(true);
         }
         Answer::Action(_) => {}
@@ -543,41 +546,47 @@ fn at_the_screen(
     Ok(false)
 }
 
-/// Undoes one decision, asking the table when it would take back a reveal; returns how
-/// many moves were taken back.
+/// Undoes one decision, asking the owner of the move when someone else asks, and the
+/// table when it would take back a reveal; returns how many moves were taken back.
 fn undo(
-    sessions: &Sessions,
-    engine: &mut dyn GameEngine,
-    live: &mut LiveSession,
+    table: &mut Table,
+    asking: Option<Seat>,
     inputs: &mut Inputs,
     lang: &str,
 ) -> anyhow::Result<Option<u32>> {
-    match sessions.undo(engine, live, 1, false) {
-        Ok(undone) => {
-            outln!("Undone ({} moves).", undone.moves);
-            Ok(Some(undone.moves))
-        }
-        Err(SessionError::RevealInTheWay(reveals)) => {
-            let texts: Vec<&str> = reveals.iter().map(|t| t.get(lang)).collect();
-            term::prompt(&format!(
-                "This takes back what was revealed: {}. Does everyone agree? [y/N] ",
-                texts.join("; ")
-            ));
-            let agreed = inputs
-                .line()
-                .is_some_and(|l| l.trim().eq_ignore_ascii_case("y"));
-            if agreed {
-                let undone = sessions.undo(engine, live, 1, true)?;
-                outln!("Undone ({} moves).", undone.moves);
-                Ok(Some(undone.moves))
-            } else {
-                outln!("Not undone.");
-                Ok(None)
+    let mut consent = Consent::NotAsked;
+    loop {
+        let question = match table.undo(asking, consent) {
+            Ok(Undo::Done { moves }) => {
+                outln!("Undone ({moves} moves).");
+                return Ok(Some(moves));
             }
-        }
-        Err(e) => {
-            outln!("{e}");
-            Ok(None)
+            Ok(Undo::AskOwner(owner)) => {
+                consent = Consent::OwnerAgreed;
+                let who = shown_seat(table.manifest(), owner, lang);
+                format!("Undo takes back {who}'s last move. Do they agree? [y/N] ")
+            }
+            Ok(Undo::AskTable(reveals)) => {
+                consent = Consent::Given;
+                let texts: Vec<&str> = reveals.iter().map(|t| t.get(lang)).collect();
+                format!(
+                    "This takes back what was revealed: {}. Does everyone agree? [y/N] ",
+                    line(&texts.join("; "))
+                )
+            }
+            Err(e @ TableError::Session(SessionError::Store(_))) => return Err(e.into()),
+            Err(e) => {
+                outln!("{}", line(e.text().get(lang)));
+                return Ok(None);
+            }
+        };
+        term::prompt(&question);
+        let agreed = inputs
+            .line()
+            .is_some_and(|l| l.trim().eq_ignore_ascii_case("y"));
+        if !agreed {
+            outln!("Not undone.");
+            return Ok(None);
         }
     }
 }

@@ -88,9 +88,44 @@ impl Phones {
         }
     }
 
-    /// Whether a phone holds this seat.
-    pub fn holds(&self, seat: Seat) -> bool {
-        self.seats.contains(&seat)
+    /// Hands `seat` to another phone: prints its new link and QR code (the old link stops
+    /// working, the phone that held it is let go).
+    pub fn hand_over(&self, seat: Seat) {
+        if !self.seats.contains(&seat) {
+            outln!(
+                "Seat {} is not played on a phone; the phones' seats are {}.",
+                u16::from(seat) + 1,
+                self.seat_numbers()
+            );
+            return;
+        }
+        let Some(url) = self.room.hand_over(seat) else {
+            outln!("The room could not make a new link for this seat; the old one still works.");
+            return;
+        };
+        let name = self
+            .room
+            .links()
+            .into_iter()
+            .find(|l| l.seat == seat)
+            .map_or_else(String::new, |l| l.name);
+        outln!(
+            "\n  {} — new link (the old one no longer opens this seat): {url}",
+            line(&name)
+        );
+        if let Some(qr) = Qr::new(&url) {
+            outln!("{}", qr.terminal());
+        }
+    }
+
+    /// The phones' seats as the terminal numbers them (from 1).
+    fn seat_numbers(&self) -> String {
+        let numbers: Vec<String> = self
+            .seats
+            .iter()
+            .map(|&s| (u16::from(s) + 1).to_string())
+            .collect();
+        numbers.join(", ")
     }
 
     /// Notes move number `index` (0 for the first) in the phones' log (each phone reads it in

@@ -22,6 +22,7 @@ pub mod options;
 pub mod scaffold;
 pub mod session;
 pub mod simulate;
+pub mod table;
 
 pub use veillee_conformance as conformance;
 pub use veillee_engine as engine;
