@@ -9,7 +9,7 @@
 //!
 //! Nothing here knows about the host: no files, no clock, no randomness but the seed.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod abi;
 mod action;

@@ -203,7 +203,7 @@ pub fn random_playout_until<G: Game>(
     max_moves: u32,
     watch: &PlayoutWatch,
 ) -> PlayoutStop {
-    // One buffer each for the whole game: no allocation per move (issue 19).
+    // One buffer each for the whole game: no allocation per move.
     random_playout_in(
         game,
         seed,

@@ -36,7 +36,7 @@ pub struct GameTable<G: Game> {
 }
 
 /// The buffers of [`random_playout_in`]: the seats to act and the legal moves. Kept by the
-/// table, a playout call allocates none of them once the first has grown them (issue 19).
+/// table, a playout call allocates none of them once the first has grown them.
 struct Scratch<M> {
     seats: Vec<Seat>,
     moves: Vec<M>,

@@ -331,3 +331,49 @@ fn no_dependency_needs_a_system_library_to_build() {
         "no longer in the build, drop them from the list: {gone:?}"
     );
 }
+
+/// The source files of the repository (Rust and Lua), outside build outputs.
+fn source_files(dir: &Path, found: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') || name == "target" {
+            continue;
+        }
+        if path.is_dir() {
+            source_files(&path, found);
+        } else if name.ends_with(".rs") || name.ends_with(".lua") {
+            found.push(path);
+        }
+    }
+}
+
+#[test]
+fn comments_say_why_and_never_cite_a_tracker_number() {
+    let root = workspace_root();
+    let mut files = Vec::new();
+    source_files(&root, &mut files);
+    assert!(files.len() > 100, "the sources are found: {}", files.len());
+    let cites = |line: &str| {
+        let lower = line.to_lowercase();
+        lower.match_indices("issue ").any(|(at, _)| {
+            let rest = lower[at + 6..].trim_start_matches('#');
+            rest.starts_with(|c: char| c.is_ascii_digit())
+        })
+    };
+    let mut citing = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        for (n, line) in text.lines().enumerate() {
+            if cites(line) {
+                let shown = file.strip_prefix(&root).unwrap_or(file);
+                citing.push(format!("{}:{}: {}", shown.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(citing.is_empty(), "{}", citing.join("\n"));
+}

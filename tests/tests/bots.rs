@@ -1,4 +1,4 @@
-//! Bots (issue 14) through the real wasm plugins, real Lua and real sled: a bot never peeks —
+//! Bots through the real wasm plugins, real Lua and real sled: a bot never peeks —
 //! in roc noir (hidden trapdoors and portrait piles, searched inside the plugin) and in Castel
 //! (hidden hands and piles, every card effect in Lua, searched through the engine) it chooses
 //! the same move on the true game and on copies where everything its seat cannot see was

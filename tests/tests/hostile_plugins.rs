@@ -1094,7 +1094,7 @@ fn duplicates_run_on_other_threads() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Answers that do not hold (issue 17): each is a protocol error naming the plugin, the call
+// Answers that do not hold: each is a protocol error naming the plugin, the call
 // and the problem, and the host goes on.
 // ---------------------------------------------------------------------------------------
 
@@ -1297,7 +1297,7 @@ fn a_238_mb_answer_under_the_memory_cap_is_refused_before_it_is_read() {
 }
 
 // ---------------------------------------------------------------------------------------
-// The compiled-code cache is not trusted (issue 17)
+// The compiled-code cache is not trusted
 // ---------------------------------------------------------------------------------------
 
 fn cache_in(dir: &std::path::Path) -> CacheConfig {
@@ -1417,7 +1417,7 @@ fn a_cache_or_key_that_others_can_write_is_not_used() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Compiling untrusted plugins (issue 17)
+// Compiling untrusted plugins
 // ---------------------------------------------------------------------------------------
 
 /// The tests' compiler process (`src/bin/compile_child.rs`).
@@ -1661,7 +1661,7 @@ fn hostile_installed_plugins_are_left_out_with_their_reasons_and_the_library_ope
 }
 
 // ---------------------------------------------------------------------------------------
-// Sessions over a plugin that misbehaves, is fixed, or changes its rules (issue 17)
+// Sessions over a plugin that misbehaves, is fixed, or changes its rules
 // ---------------------------------------------------------------------------------------
 
 #[test]

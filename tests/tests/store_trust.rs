@@ -1,4 +1,4 @@
-//! The store never hides or loses data (issue 17): a full disk is not damage, one flipped
+//! The store never hides or loses data: a full disk is not damage, one flipped
 //! bit or a truncated file loses at most what it touches, oversized values are refused at the
 //! door — on real sled databases, real files and a real kernel limit.
 

@@ -14,10 +14,15 @@ use veillee_tests::{builtin_plugin, runtime, temp_store};
 /// « Partie chronométrée » as shipped, with its three minutes cut to `limit` seconds.
 fn timed_game(limit: &str) -> Script {
     let shipped = builtin_script("chateau-noir", "partie-chronometree.lua");
-    let text = shipped
-        .text()
-        .replace("local LIMIT_SECONDS = 180", &format!("local LIMIT_SECONDS = {limit}"));
-    assert_ne!(text, shipped.text(), "the script still sets its limit this way");
+    let text = shipped.text().replace(
+        "local LIMIT_SECONDS = 180",
+        &format!("local LIMIT_SECONDS = {limit}"),
+    );
+    assert_ne!(
+        text,
+        shipped.text(),
+        "the script still sets its limit this way"
+    );
     Script::load(shipped.file(), &text, VariantLimits::default()).unwrap()
 }
 
@@ -90,7 +95,11 @@ fn a_slow_turn_at_the_table_costs_its_point_and_every_move_keeps_the_time_its_tu
     let log = sessions.log(id).unwrap();
     let times: Vec<u64> = log
         .iter()
-        .map(|e| e.extra[TURN_TIME_KEY].as_u64().expect("every move is timed"))
+        .map(|e| {
+            e.extra[TURN_TIME_KEY]
+                .as_u64()
+                .expect("every move is timed")
+        })
         .collect();
     assert!(
         times[..quick_moves].iter().all(|&t| t < 300),
@@ -127,7 +136,10 @@ fn people_at_the_screen_go_first_then_the_bot_then_the_phones_and_each_seat_has_
     let sessions = Sessions::new(store);
     let runtime = runtime();
     let engine = Box::new(builtin_plugin(&runtime, "siege"));
-    let players = vec![SeatPlayer::bot("Bot", BotLevel::Easy), SeatPlayer::human("Ana")];
+    let players = vec![
+        SeatPlayer::bot("Bot", BotLevel::Easy),
+        SeatPlayer::human("Ana"),
+    ];
     let mut table = Table::start(
         sessions.clone(),
         engine,
@@ -191,8 +203,15 @@ fn undo_asks_the_player_whose_move_it_takes_back_and_the_big_screen_asks_a_phone
         table.undo(Some(ana), Consent::NotAsked).unwrap(),
         Undo::AskOwner(0)
     );
-    assert_eq!(table.undo(None, Consent::NotAsked).unwrap(), Undo::AskOwner(0));
-    assert_eq!(table.meta().moves, 2, "nothing was taken back before he agreed");
+    assert_eq!(
+        table.undo(None, Consent::NotAsked).unwrap(),
+        Undo::AskOwner(0)
+    );
+    assert_eq!(
+        table.meta().moves,
+        2,
+        "nothing was taken back before he agreed"
+    );
     assert_eq!(
         table.undo(None, Consent::OwnerAgreed).unwrap(),
         Undo::Done { moves: 1 }

@@ -1,4 +1,4 @@
-//! House rules with real power that stay fast (issue 16), through the real wasm plugins and
+//! House rules with real power that stay fast, through the real wasm plugins and
 //! real Luau:
 //!
 //! * hooks that declare the actions they concern (`actions = {…}`) are called only for those,

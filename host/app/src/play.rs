@@ -483,8 +483,7 @@ impl PlayScreen {
                             ui.separator();
                         }
                         if let Some(error) = self.error.clone() {
-                            let detail =
-                                format!("{}\n{}", error.get(code), lang.t(S::SessionKept));
+                            let detail = format!("{}\n{}", error.get(code), lang.t(S::SessionKept));
                             if widgets::error_panel(
                                 ui,
                                 lang.t(S::GameFailed),

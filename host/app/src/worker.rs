@@ -17,9 +17,9 @@ use veillee_runtime::engine::GameEngine;
 use veillee_runtime::plugin::Runtime;
 use veillee_runtime::session::{repeats_label, Sessions};
 use veillee_runtime::store::model::{BotLevel, PlayerKind, SeatPlayer, SessionMeta, VariantScript};
-pub use veillee_runtime::table::{seat_name, Consent};
-use veillee_runtime::table::{next_turn, Holder, Played, Table, TableError, Turn, Undo};
 use veillee_runtime::store::{SetAside, Store, StoreError};
+use veillee_runtime::table::{next_turn, Holder, Played, Table, TableError, Turn, Undo};
+pub use veillee_runtime::table::{seat_name, Consent};
 use veillee_runtime::variants::library::{self, ScriptSource};
 use veillee_runtime::variants::{Script, ScriptInfo, VariantEngine, VariantLimits};
 
@@ -612,7 +612,9 @@ impl Playing {
         let who = self.table.seat_name(played.seat);
         if let Some(phones) = &mut self.phones {
             let (seat, action) = (played.seat, &played.action);
-            phones.log.note(played.index, &who, seat, action, &played.events);
+            phones
+                .log
+                .note(played.index, &who, seat, action, &played.events);
         }
         let Played {
             seat,
@@ -1086,8 +1088,8 @@ impl State {
         let sessions = self.sessions().map_err(Text::same)?.clone();
         let _ = sessions.store().set_setting(SEAT_NAMES, &names);
         self.playing = None;
-        let table = Table::start(sessions, engine, seats, setup, recorded, phones)
-            .map_err(|e| e.text())?;
+        let table =
+            Table::start(sessions, engine, seats, setup, recorded, phones).map_err(|e| e.text())?;
         let seed = table.meta().setup.seed;
         self.replace_playing(table)?;
         let mut view = self.view(vec![LogLine::note(Text::new(
@@ -1106,8 +1108,12 @@ impl State {
         let phones = match table.meta().phones.is_empty() {
             true => None,
             false => Some(
-                PhoneSeats::open(table.live(), table.meta().phones.clone(), self.to_self.clone())
-                    .map_err(Text::same)?,
+                PhoneSeats::open(
+                    table.live(),
+                    table.meta().phones.clone(),
+                    self.to_self.clone(),
+                )
+                .map_err(Text::same)?,
             ),
         };
         self.playing = Some(Playing {
@@ -1153,12 +1159,9 @@ impl State {
     }
 
     fn playing(&mut self) -> Play<&mut Playing> {
-        self.playing.as_mut().ok_or_else(|| {
-            Text::new(
-                "Aucune partie n'est en cours.",
-                "No game is being played.",
-            )
-        })
+        self.playing
+            .as_mut()
+            .ok_or_else(|| Text::new("Aucune partie n'est en cours.", "No game is being played."))
     }
 
     /// A move chosen at the screen, on a phone or by the thinker, played by the table: the
@@ -1273,8 +1276,20 @@ impl State {
         let chosen = match thought.result {
             Ok(Some(chosen)) => chosen,
             Ok(None) => {
-                let message = |lang| bot::stuck_message(&who, &refused, lang);
-                return vec![Reply::GameFailed(Text::new(message("fr"), message("en")))];
+                let reasons = |lang| {
+                    let texts: Vec<&str> = refused.iter().map(|(_, why)| why.get(lang)).collect();
+                    texts.join("; ")
+                };
+                return vec![Reply::GameFailed(Text::new(
+                    format!(
+                        "{who} ne peut pas jouer : les règles maison ont refusé tous ses coups ({}). La partie s'arrête ici ; elle reste enregistrée.",
+                        reasons("fr")
+                    ),
+                    format!(
+                        "{who} cannot move: the house rules refused every one of its moves ({}). The game stops here; it stays saved.",
+                        reasons("en")
+                    ),
+                ))];
             }
             Err(e) => return vec![Reply::GameFailed(Text::same(e))],
         };
@@ -1391,10 +1406,9 @@ impl State {
         // The screen goes to another human: first, the one who had it sees where the game
         // now stands (the last human who acted, never anyone else).
         let result = match (before, viewer) {
-            (Some(had), Some(next)) if had != next && private => Some((
-                had,
-                Box::new(engine.view(game, Some(had)).map_err(said)?),
-            )),
+            (Some(had), Some(next)) if had != next && private => {
+                Some((had, Box::new(engine.view(game, Some(had)).map_err(said)?)))
+            }
             _ => None,
         };
         let room = match &mut playing.phones {

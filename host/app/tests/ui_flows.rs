@@ -297,7 +297,7 @@ fn with_the_chime_on_the_human_hears_their_turn_come_back_after_a_bot() {
     );
 }
 
-/// Issue 14: the bot thinks on its own thread, shown as thinking, while the window stays
+/// The bot thinks on its own thread, shown as thinking, while the window stays
 /// free; an undo during its search drops the search, and the game goes on as if it never
 /// started (Castel's cards in force, so the search runs through the engine, a few seconds at
 /// `strong` in a debug build).
@@ -361,7 +361,7 @@ fn undo_while_a_bot_thinks_drops_its_search_and_the_game_goes_on() {
     );
 }
 
-/// A house rule that refuses every Siège move (issue 14).
+/// A house rule that refuses every Siège move.
 const REFUSE_ALL: &str = include_str!("../../../tests/fixtures/variants/rien-ne-va-plus.lua");
 
 #[test]
@@ -396,7 +396,7 @@ fn a_bot_whose_every_move_is_refused_stops_the_game_with_a_message() {
     assert!(!h.state().busy());
 }
 
-/// The rules lab in the window (issue 14): a house rule's card runs games of normal bots
+/// The rules lab in the window: a house rule's card runs games of normal bots
 /// with and without the rule and shows both balances side by side.
 #[test]
 fn test_this_rule_shows_the_balance_beside_the_plain_game() {
@@ -1336,4 +1336,71 @@ fn every_built_in_game_has_a_picture_of_its_starting_position_in_the_library() {
             labels(&h)
         );
     }
+}
+
+/// Plays the first listed move of the seat to act until another seat is to act (a side of
+/// two colours may move twice): one whole turn, sent as the screen's clicks are.
+fn play_whole_turn(h: &mut Harness<'static, App>) -> Seat {
+    let seat = actor(h).expect("a human acts");
+    while actor(h) == Some(seat) {
+        let view = h.state().play.view.clone().unwrap();
+        let action = view.actions[0].id.clone();
+        let before = view.meta.moves;
+        h.state_mut()
+            .shared
+            .worker
+            .send(veillee_app::worker::Request::Act { seat, action });
+        wait(h, "the move", |h| moves(h) == Some(before + 1));
+    }
+    seat
+}
+
+#[test]
+fn a_timed_game_ends_a_slow_turn_in_the_window_with_its_penalty() {
+    let dir = tempfile::tempdir().unwrap();
+    let variants = DataDir::at(dir.path()).variants();
+    std::fs::create_dir_all(&variants).unwrap();
+    // The shipped « Partie chronométrée », its three minutes cut to half a second (a user
+    // copy replaces the built-in script of the same id).
+    let shipped = include_str!("../../../variants/chateau-noir/partie-chronometree.lua");
+    let quick = shipped.replace("local LIMIT_SECONDS = 180", "local LIMIT_SECONDS = 0.5");
+    assert_ne!(quick, shipped);
+    std::fs::write(variants.join("partie-chronometree.lua"), quick).unwrap();
+    let mut h = harness(dir.path(), "en");
+    open_setup(&mut h, "Château Noir");
+    h.get_by_label("Timed game").scroll_to_me();
+    for _ in 0..30 {
+        h.step();
+    }
+    h.get_by_label("Timed game").click();
+    h.step();
+    start(&mut h);
+    assert!(
+        h.query_by_label_contains("House rules: Timed game")
+            .is_some(),
+        "{:?}",
+        labels(&h)
+    );
+    let first = play_whole_turn(&mut h);
+    assert!(
+        h.query_by_label_contains("Timed game: player").is_none(),
+        "a quick turn costs nothing: {:?}",
+        labels(&h)
+    );
+    std::thread::sleep(Duration::from_millis(800));
+    let slow = play_whole_turn(&mut h);
+    assert_ne!(slow, first);
+    let line = format!("Timed game: player {} took", slow + 1);
+    wait(&mut h, "the penalty in the log", |h| {
+        h.query_by_label_contains(&line).is_some()
+    });
+    let id = session_id(&h);
+    // The window lets go of the database as it closes.
+    drop(h);
+    let (_, sessions) = common::catalog_and_sessions(dir.path());
+    let log = sessions.log(id).unwrap();
+    let slow_ms = log.last().unwrap().extra[veillee_runtime::session::TURN_TIME_KEY]
+        .as_u64()
+        .expect("the window saves each move's turn time");
+    assert!(slow_ms >= 800, "{slow_ms} ms");
 }

@@ -227,7 +227,13 @@ impl Screen {
     fn note(&mut self, table: &Table, played: Played, phones: Option<&mut Phones>, lang: &str) {
         if let Some(phones) = phones {
             let who = seat_name(table.manifest(), played.seat, lang);
-            phones.note(played.index, &who, played.seat, &played.action, &played.events);
+            phones.note(
+                played.index,
+                &who,
+                played.seat,
+                &played.action,
+                &played.events,
+            );
         }
         let Played {
             index,
@@ -481,13 +487,9 @@ fn phone_turn(
             let who = seat_name(table.manifest(), mv.seat, lang);
             // The big screen reads what everyone may read ("answers: the question" for a
             // private answer, a card drawn without its name).
-            for (who, text) in phones.note(
-                played.index,
-                &who,
-                mv.seat,
-                &played.action,
-                &played.events,
-            ) {
+            for (who, text) in
+                phones.note(played.index, &who, mv.seat, &played.action, &played.events)
+            {
                 match who.is_empty() {
                     true => outln!("    {}", line(text.get(lang))),
                     false => outln!("{}: {}", line(&who), line(text.get(lang))),

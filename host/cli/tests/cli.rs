@@ -1332,7 +1332,7 @@ fn simulate_and_check_take_game_options() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Hostile plugins at the command line (issue 17): texts with escape sequences, a plugin
+// Hostile plugins at the command line: texts with escape sequences, a plugin
 // that gets stuck for one seed, a module that would take the compiler to gigabytes.
 // ---------------------------------------------------------------------------------------
 
@@ -2003,9 +2003,11 @@ fn undo_at_the_big_screen_takes_a_phones_move_back_and_resume_opens_the_room_aga
     let log_of = |state: &serde_json::Value| state["log"].as_array().unwrap().clone();
     let moves = before_undo["moves"].as_u64().unwrap();
 
-    // At the big screen the host takes back Ana's last move (and the bots' after it): her
-    // phone is sent the game as it stood before it, its lines gone from her log.
+    // At the big screen the host takes back Ana's last move (and the bots' after it), once
+    // she agrees: her phone is sent the game as it stood before it, its lines gone from her
+    // log.
     game.type_line("u");
+    game.type_line("y");
     let back = ana.state();
     let back_moves = back["moves"].as_u64().unwrap();
     assert!(
@@ -2253,7 +2255,7 @@ fn inspect_plays_with_a_house_rule() {
 /// A house rule that refuses every move (`before_action` on everything).
 const REFUSE_ALL: &str = include_str!("../../../tests/fixtures/variants/rien-ne-va-plus.lua");
 
-/// Issue 14: a bot whose every move a house rule refuses never tries one twice: the game
+/// A bot whose every move a house rule refuses never tries one twice: the game
 /// stops at once with a message naming the refusals, stays saved, and `resume` stops the same
 /// way instead of spinning; a simulation counts that game as failed.
 #[test]
@@ -2310,7 +2312,7 @@ fn a_bot_whose_every_move_is_refused_stops_the_game_saved_instead_of_looping() {
     );
 }
 
-/// The rules lab (issue 14): bots per seat, wins with their 95 % interval, think time per
+/// The rules lab: bots per seat, wins with their 95 % interval, think time per
 /// seat, as text and JSON.
 #[test]
 fn simulate_with_bots_reports_wins_with_intervals_and_think_time_per_seat() {

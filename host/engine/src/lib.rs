@@ -6,6 +6,8 @@
 //! **Invariant: this crate knows no runtime (no wasmtime, no Lua, no disk); it is the contract
 //! between the crates that run games and the crates that use them.**
 
+#![deny(missing_docs)]
+
 mod native;
 mod plugin_error;
 pub mod search;

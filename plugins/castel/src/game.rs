@@ -77,7 +77,7 @@ impl Game for Castel {
     }
 
     /// The id is built from the move value alone, one id per value: the search keys its tree
-    /// by the value's hash instead of building the id (issue 19).
+    /// by the value's hash instead of building the id.
     fn move_key(&self, _seat: Seat, mv: &Move) -> MoveKey {
         hash_move(mv)
     }

@@ -182,7 +182,7 @@ impl Castel {
 
 /// The castle's occupancy as bit sets, read from the stacks once: what the placement
 /// conditions (CA-T2) ask square by square and kind by kind, each answered with a mask
-/// operation instead of a walk over the stacks (issue 19: a listing asks it of every free
+/// operation instead of a walk over the stacks (a listing asks it of every free
 /// square of every card in hand).
 #[derive(Clone)]
 pub(crate) struct Occupancy {

@@ -1,7 +1,7 @@
 //! The packed playout result of `veillee_playout_packed` (ABI 1.13): a
 //! [`crate::PlayoutResult`] as a few little-endian integers and two texts, written by the
 //! plugin into its kept output buffer and read by the host straight from the plugin's memory
-//! — no JSON to write, scan and parse for every random game (issue 19).
+//! — no JSON to write, scan and parse for every random game.
 //!
 //! | field | bytes |
 //! |---|---|

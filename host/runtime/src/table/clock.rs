@@ -35,7 +35,10 @@ impl TurnClock {
 
     /// When `seat`'s turn started (now, for a seat the clock does not follow).
     pub(crate) fn started(&self, seat: Seat) -> Instant {
-        self.started.get(&seat).copied().unwrap_or_else(Instant::now)
+        self.started
+            .get(&seat)
+            .copied()
+            .unwrap_or_else(Instant::now)
     }
 
     /// How long `seat`'s turn has lasted so far, in whole milliseconds.
@@ -61,10 +64,16 @@ mod tests {
         std::thread::sleep(Duration::from_millis(5));
         clock.follow(&[0, 1]);
         assert_eq!(clock.started(0), first, "seat 0 is still in its turn");
-        assert!(clock.started(1) > first, "seat 1's turn starts when it is asked");
+        assert!(
+            clock.started(1) > first,
+            "seat 1's turn starts when it is asked"
+        );
         clock.follow(&[1]);
         clock.follow(&[0, 1]);
-        assert!(clock.started(0) > first, "seat 0 left its turn and starts another");
+        assert!(
+            clock.started(0) > first,
+            "seat 0 left its turn and starts another"
+        );
     }
 
     #[test]

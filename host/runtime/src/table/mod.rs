@@ -481,10 +481,7 @@ mod tests {
             Turn::Bot(1, BotLevel::Easy)
         );
         assert_eq!(next_turn(&[0], &all).unwrap(), Turn::Phones(vec![0]));
-        assert!(matches!(
-            next_turn(&[], &all),
-            Err(TableError::NoSeatToAct)
-        ));
+        assert!(matches!(next_turn(&[], &all), Err(TableError::NoSeatToAct)));
     }
 
     #[test]
