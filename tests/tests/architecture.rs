@@ -377,3 +377,173 @@ fn comments_say_why_and_never_cite_a_tracker_number() {
     }
     assert!(citing.is_empty(), "{}", citing.join("\n"));
 }
+
+/// Names ARCHITECTURE.md gives in backquotes that are not files of the repository: folders
+/// of a data directory and a route of the room.
+const NOT_IN_THE_REPOSITORY: &[&str] = &[
+    "cache/compiled/",
+    "sessions.sled/",
+    "sessions.salvaging/",
+    "/ws",
+];
+
+/// Endings of the files ARCHITECTURE.md names.
+const FILE_ENDINGS: &[&str] = &[
+    ".rs", ".md", ".toml", ".lua", ".wat", ".wasm", ".sh", ".json", ".html", ".js", ".css",
+];
+
+/// Every file of the repository, relative to its root, outside build outputs.
+fn repository_files(root: &Path) -> Vec<String> {
+    fn walk(dir: &Path, root: &Path, found: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || name == "target" {
+                continue;
+            }
+            if path.is_dir() {
+                walk(&path, root, found);
+            } else if let Ok(relative) = path.strip_prefix(root) {
+                found.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(root, root, &mut found);
+    found
+}
+
+/// The backquoted spans of a Markdown text, outside fenced blocks.
+fn backquoted(markdown: &str) -> BTreeSet<String> {
+    let mut outside = String::new();
+    let mut fenced = false;
+    for line in markdown.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            outside.push_str(line);
+            outside.push('\n');
+        }
+    }
+    outside
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|span| !span.contains('\n') && !span.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+fn looks_like_a_path(span: &str) -> bool {
+    let plain = span
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "./_-*".contains(c));
+    let named = span.contains('/') || FILE_ENDINGS.iter().any(|e| span.ends_with(e));
+    plain && named && !span.starts_with(['-', '.', '~'])
+}
+
+/// Whether a repository file is `span` (a path from the root, or the end of one — the map
+/// names files inside the crate it describes); a `*` in the file's name stands for any part.
+fn names_a_file(span: &str, files: &[String]) -> bool {
+    let wanted = span.trim_end_matches('/');
+    let (folder, name) = wanted.rsplit_once('/').unwrap_or(("", wanted));
+    let in_folder = |parent: &str| {
+        folder.is_empty() || parent == folder || parent.ends_with(&format!("/{folder}"))
+    };
+    files.iter().any(|file| {
+        let (parent, file_name) = file.rsplit_once('/').unwrap_or(("", file));
+        let as_file = match name.split_once('*') {
+            Some((start, end)) => file_name.starts_with(start) && file_name.ends_with(end),
+            None => file_name == name,
+        };
+        let as_folder = !name.contains('*') && format!("/{file}").contains(&format!("/{wanted}/"));
+        (as_file && in_folder(parent)) || as_folder
+    })
+}
+
+/// The names the Rust sources define (types, modules, functions, constants) and the enum
+/// variants they list, read from the text.
+fn defined_names(root: &Path, files: &[String]) -> BTreeSet<String> {
+    const KEYWORDS: &[&str] = &[
+        "struct", "enum", "trait", "type", "union", "mod", "const", "static", "fn",
+    ];
+    let mut names = BTreeSet::new();
+    for file in files.iter().filter(|f| f.ends_with(".rs")) {
+        let text = std::fs::read_to_string(root.join(file)).unwrap_or_default();
+        for line in text.lines() {
+            let words: Vec<&str> = line
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .collect();
+            for pair in words.windows(2) {
+                if KEYWORDS.contains(&pair[0]) {
+                    names.insert(pair[1].to_string());
+                }
+            }
+            // An enum variant stands at the start of its line: `Quit,`, `Over(Outcome),`.
+            let trimmed = line.trim_start();
+            let variant: String = trimmed
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let after = trimmed[variant.len()..].trim_start();
+            if variant.starts_with(|c: char| c.is_ascii_uppercase())
+                && (after.is_empty() || after.starts_with(['(', '{', ',', '=']))
+            {
+                names.insert(variant);
+            }
+        }
+    }
+    names
+}
+
+/// A span that names Rust items: `Table::play`, `GameEngine`, `bot::choose()`.
+fn rust_names(span: &str) -> Option<Vec<&str>> {
+    let path = span.strip_suffix("()").unwrap_or(span);
+    let segments: Vec<&str> = path.split("::").collect();
+    let identifiers = segments.iter().all(|s| {
+        s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    });
+    let camel = |s: &str| {
+        s.starts_with(|c: char| c.is_ascii_uppercase())
+            && s.chars().skip(1).any(|c| c.is_ascii_lowercase())
+            && s.chars().skip(1).any(|c| c.is_ascii_uppercase())
+    };
+    (identifiers && (segments.len() > 1 || camel(path))).then_some(segments)
+}
+
+#[test]
+fn every_file_and_rust_name_architecture_md_gives_exists() {
+    let root = workspace_root();
+    let files = repository_files(&root);
+    let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let defined = defined_names(&root, &files);
+    let mut missing = Vec::new();
+    for span in backquoted(&map) {
+        if NOT_IN_THE_REPOSITORY.contains(&span.as_str()) {
+            continue;
+        }
+        if looks_like_a_path(&span) {
+            if !names_a_file(&span, &files) {
+                missing.push(format!("file `{span}`"));
+            }
+        } else if let Some(names) = rust_names(&span) {
+            // Crate names (`veillee_sdk::…`) and the standard library's are not ours to define.
+            let ours = names.iter().filter(|n| {
+                !n.starts_with("veillee_") && !["std", "crate", "self", "super"].contains(n)
+            });
+            for name in ours.filter(|n| !defined.contains(**n)) {
+                missing.push(format!("`{name}` in `{span}`"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md names what the repository does not have:\n{}",
+        missing.join("\n")
+    );
+}
