@@ -1,33 +1,93 @@
 //! The `veillee` binary: the launcher window when run without a subcommand (with the default
 //! `window` feature), else the command line — the same runtime as the launcher, without a
-//! window. One file per command family; `board_text` draws any scene as text.
+//! window. This file lists the commands and dispatches; each command's arguments and `run`
+//! live in its file under `commands/`; `board_text` draws any scene as text.
 //!
 //! **Invariant: this crate only parses, dispatches and prints; everything it runs lives in
 //! `veillee-runtime`, and the window in `veillee-app`.**
 
-mod args;
-mod bench;
 mod board_text;
-mod check;
-mod games;
+mod commands;
 mod inputs;
-mod inspect;
-mod new;
-mod play;
 mod room;
-mod sessions;
-mod simulate;
 mod table;
 mod term;
-mod variants;
+mod window;
 
-use clap::Parser;
-use veillee_runtime::catalog::Catalog;
-use veillee_runtime::data_dir::DataDir;
-use veillee_runtime::plugin::Runtime;
+use std::path::PathBuf;
 
+use clap::{Parser, Subcommand};
+
+use crate::commands::{
+    bench, check, check_variant, games, inspect, new, play, sessions, simulate, variants, Context,
+};
 use crate::term::errln;
-use args::{Cli, Command};
+
+/// Veillée: a game-night launcher for board games shipped as sandboxed plugins.
+#[derive(Debug, Parser)]
+#[command(name = "veillee", version, about, propagate_version = true)]
+pub struct Cli {
+    /// Data directory (installed games, caches). Defaults to the platform's data directory.
+    #[arg(long, global = true, env = veillee_runtime::data_dir::DATA_DIR_ENV, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+    /// Language of game texts: fr or en (default: from the system locale).
+    #[arg(long, global = true, value_parser = ["fr", "en"])]
+    lang: Option<String>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// What to do.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List built-in and installed games.
+    Games(games::GamesArgs),
+    /// Play many games between bots (random movers unless --seats says otherwise) and report
+    /// wins per seat with confidence intervals, draws, capped games, lengths and think times.
+    Simulate(simulate::SimulateArgs),
+    /// Play a game in the terminal (saved move by move as a session).
+    Play(play::PlayArgs),
+    /// List saved sessions.
+    Sessions,
+    /// Go on with a saved session in the terminal (a game played with phones opens the room
+    /// again, with new links).
+    Resume(play::ResumeArgs),
+    /// Take back moves of a saved session (bots' moves go with the human move before them).
+    Undo(sessions::UndoArgs),
+    /// Re-apply what the last undo took back.
+    Redo(sessions::RedoArgs),
+    /// Write a session to a readable JSON file (every secret of it: the seed, every move),
+    /// or with --seat, the game as one seat saw it (for sharing a game in progress).
+    Export(sessions::ExportArgs),
+    /// Show a file written by `export --seat`: each move as that seat read it, then the
+    /// board as it saw it.
+    ShowView(sessions::ShowViewArgs),
+    /// Validate a session file fully (game installed, log replays) and store it.
+    Import(sessions::ImportArgs),
+    /// Delete a saved session.
+    Delete(sessions::DeleteArgs),
+    /// List the saved-games databases set aside as damaged, or bring one's games back.
+    Restore(sessions::RestoreArgs),
+    /// Validate a plugin file fully and install it.
+    Install(games::InstallArgs),
+    /// Remove an installed game.
+    Uninstall(games::UninstallArgs),
+    /// List installed plugin files, and any that failed to load.
+    Plugins,
+    /// Apply actions from the start of a game as it is played (with its own scripts) and print
+    /// status, legal actions and a viewer's scene (JSON, or `--text` as the terminal draws it).
+    Inspect(inspect::InspectArgs),
+    /// Run the conformance kit on a game id or a plugin file.
+    Check(check::CheckArgs),
+    /// Write a new game plugin crate (it builds to wasm and passes `veillee check` as it is).
+    New(new::NewArgs),
+    /// List house rules (Lua variants) per game: built-in ones and yours.
+    Variants(variants::VariantsArgs),
+    /// Load a house-rule script in the sandbox: its metadata, hooks, and a few random games.
+    CheckVariant(check_variant::CheckVariantArgs),
+    /// Measure wasm vs native speed and the compiled-code cache.
+    Bench(bench::BenchArgs),
+}
 
 fn main() -> std::process::ExitCode {
     // Started as a compiler process, this compiles one plugin and exits; otherwise every
@@ -42,225 +102,33 @@ fn main() -> std::process::ExitCode {
     }
 }
 
-/// The launcher window, on the data directory of the command line.
-#[cfg(feature = "window")]
-fn open_window(data_dir: Option<std::path::PathBuf>, lang: Option<String>) -> anyhow::Result<()> {
-    let data = DataDir::resolve(data_dir)?;
-    print_scripts_to_log(&data);
-    veillee_app::run(data, lang)
-}
-
-/// The window has no terminal: what house-rule scripts `print` is appended to
-/// `house-rules.log` in the data directory (started afresh past 1 MiB). A log that cannot
-/// be opened is no reason not to play: prints are then dropped.
-#[cfg(feature = "window")]
-fn print_scripts_to_log(data: &DataDir) {
-    use std::io::Write as _;
-    let path = data.root().join("house-rules.log");
-    let too_big = std::fs::metadata(&path).is_ok_and(|m| m.len() > 1 << 20);
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(!too_big)
-        .write(true)
-        .truncate(too_big)
-        .open(&path);
-    if let Ok(file) = file {
-        let file = std::sync::Mutex::new(file);
-        veillee_runtime::variants::print_to(Some(std::sync::Arc::new(move |text: &str| {
-            if let Ok(mut file) = file.lock() {
-                let _ = writeln!(file, "{text}");
-            }
-        })));
-    }
-}
-
-/// Built without the window: say how to get it, and show the commands.
-#[cfg(not(feature = "window"))]
-fn open_window(_data_dir: Option<std::path::PathBuf>, _lang: Option<String>) -> anyhow::Result<()> {
-    use clap::CommandFactory;
-    Cli::command().print_help()?;
-    anyhow::bail!(
-        "this veillee was built without the launcher window (feature `window`); run one of the \
-         commands above, or build with default features to get the window"
-    )
-}
-
-/// Runs a parsed command line.
+/// Runs a parsed command line: the window without a subcommand, else the command.
 fn run(cli: Cli) -> anyhow::Result<()> {
     let Some(command) = cli.command else {
-        return open_window(cli.data_dir, cli.lang);
+        return window::open(cli.data_dir, cli.lang);
     };
-    let lang = cli
-        .lang
-        .unwrap_or_else(veillee_runtime::locale::system_lang);
-    let data = DataDir::resolve(cli.data_dir)?;
-    let open = || -> anyhow::Result<Catalog> {
-        let runtime = Runtime::new(Some(data.compiled_cache()))?;
-        Ok(Catalog::open(runtime, data.clone()))
-    };
+    let ctx = Context::new(cli.data_dir, cli.lang)?;
     match command {
-        Command::Games { options } => games::list_games(&open()?, options, &lang),
-        Command::Plugins => games::list_plugins(&open()?, &data),
-        Command::Install { file } => games::install(&mut open()?, &file, &lang),
-        Command::Uninstall { id } => games::uninstall(&mut open()?, &id),
-        Command::Simulate {
-            game,
-            games,
-            seed,
-            players,
-            options: written_options,
-            max_moves,
-            threads,
-            json,
-            save,
-            variants,
-            seats,
-        } => {
-            let sessions = if save {
-                Some(open_sessions(&data)?)
-            } else {
-                None
-            };
-            let options = simulate::Options {
-                games,
-                seed,
-                players,
-                options: written_options,
-                max_moves,
-                threads,
-                json,
-                seats,
-            };
-            let catalog = open()?;
-            simulate::run(
-                &catalog,
-                &game,
-                &options,
-                &variants,
-                &data.variants(),
-                sessions.as_ref(),
-            )
-        }
-        Command::Play {
-            game,
-            seats,
-            seed,
-            options,
-            variants,
-            room,
-        } => {
-            let listen = room.listen();
-            let new_game = play::NewGame {
-                game: &game,
-                seats: &seats,
-                seed,
-                options: &options,
-                variants: &variants,
-                listen: &listen,
-            };
-            play::run(&open()?, &data, &new_game, &lang)
-        }
-        Command::Sessions => sessions::list(&data),
-        Command::Resume { id, room } => play::resume(&open()?, &data, id, &room.listen(), &lang),
-        Command::Undo { id, steps, agree } => sessions::undo(&open()?, &data, id, steps, agree),
-        Command::Redo { id } => sessions::redo(&open()?, &data, id),
-        Command::Export { id, file, seat } => match seat {
-            None => sessions::export(&open()?, &data, id, &file),
-            Some(seat) => sessions::export_seat(&open()?, &data, id, seat, &file),
-        },
-        Command::ShowView { file, at } => sessions::show_view(&file, at, &lang),
-        Command::Import { file } => sessions::import(&open()?, &data, &file),
-        Command::Delete { id } => sessions::delete(&data, id),
-        Command::Restore { name } => sessions::restore(&data, name.as_deref()),
-        Command::Inspect {
-            game,
-            seed,
-            players,
-            options,
-            actions,
-            viewer,
-            json: _,
-            text,
-            variants,
-        } => {
-            let format = if text {
-                inspect::Format::Text { lang: &lang }
-            } else {
-                inspect::Format::Json
-            };
-            let request = inspect::Request {
-                game: &game,
-                seed,
-                players,
-                options: &options,
-                actions: &actions,
-                viewer,
-                format,
-                variants: &variants,
-            };
-            inspect::run(&open()?, &data.variants(), &request)
-        }
-        Command::Check {
-            game,
-            games,
-            seed,
-            players,
-            options,
-        } => {
-            let request = check::Request {
-                game: &game,
-                games,
-                seed,
-                players,
-                options: &options,
-            };
-            check::run(&open()?, &data.variants(), &request)
-        }
-        Command::New { id, dir, sdk, git } => new::run(&id, dir, sdk, git),
-        Command::Variants { game, dir } => variants::list(&data, game.as_deref(), dir, &lang),
-        Command::CheckVariant {
-            file,
-            games,
-            players,
-            max_moves,
-        } => {
-            let request = variants::CheckRequest {
-                file: &file,
-                games,
-                players,
-                max_moves,
-            };
-            variants::check_variant(&open()?, &data, &request, &lang)
-        }
-        Command::Bench {
-            game,
-            playouts,
-            json,
-        } => bench::run(&game, playouts, json),
+        Command::Games(args) => args.run(&ctx),
+        Command::Simulate(args) => args.run(&ctx),
+        Command::Play(args) => args.run(&ctx),
+        Command::Sessions => sessions::list(&ctx),
+        Command::Resume(args) => args.run(&ctx),
+        Command::Undo(args) => args.run(&ctx),
+        Command::Redo(args) => args.run(&ctx),
+        Command::Export(args) => args.run(&ctx),
+        Command::ShowView(args) => args.run(&ctx),
+        Command::Import(args) => args.run(&ctx),
+        Command::Delete(args) => args.run(&ctx),
+        Command::Restore(args) => args.run(&ctx),
+        Command::Install(args) => args.run(&ctx),
+        Command::Uninstall(args) => args.run(&ctx),
+        Command::Plugins => games::list_plugins(&ctx),
+        Command::Inspect(args) => args.run(&ctx),
+        Command::Check(args) => args.run(&ctx),
+        Command::New(args) => args.run(),
+        Command::Variants(args) => args.run(&ctx),
+        Command::CheckVariant(args) => args.run(&ctx),
+        Command::Bench(args) => args.run(),
     }
-}
-
-/// The session store of the data directory, reporting a recovery from corruption.
-fn open_sessions(data: &DataDir) -> anyhow::Result<veillee_runtime::session::Sessions> {
-    let (store, recovery) = veillee_runtime::store::Store::open(data.root())?;
-    if let Some(recovery) = recovery {
-        errln!("warning: {recovery}");
-    }
-    Ok(veillee_runtime::session::Sessions::new(store))
-}
-
-/// Refuses a player count the game does not allow, naming the counts it does.
-fn ensure_players(manifest: &veillee_sdk::Manifest, players: u8) -> anyhow::Result<()> {
-    let (min, max) = (manifest.min_players, manifest.max_players);
-    let allowed = if min == max {
-        min.to_string()
-    } else {
-        format!("{min}–{max}")
-    };
-    anyhow::ensure!(
-        (min..=max).contains(&players),
-        "{} plays with {allowed} players, not {players}",
-        manifest.id
-    );
-    Ok(())
 }

@@ -24,7 +24,19 @@ pub struct Listen {
     pub port: u16,
 }
 
-impl crate::args::RoomArgs {
+/// Where the room listens when seats are phones (`play`, `resume`).
+#[derive(clap::Args, Debug)]
+pub struct RoomArgs {
+    /// With phone seats: the address to listen on (default: this computer's address on the
+    /// local network).
+    #[arg(long, value_name = "IP")]
+    pub room_address: Option<std::net::IpAddr>,
+    /// With phone seats: the port to listen on (default: any free port).
+    #[arg(long, default_value_t = 0)]
+    pub room_port: u16,
+}
+
+impl RoomArgs {
     /// Where the room listens.
     pub fn listen(&self) -> Listen {
         Listen {

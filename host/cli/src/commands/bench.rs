@@ -23,7 +23,29 @@ struct GameFigures {
 const THINK_MOVES: usize = 150;
 const THINK_GAME_MOVES: u32 = 60;
 
-pub fn run(game: &str, playouts: Option<u32>, json: bool) -> anyhow::Result<()> {
+/// `veillee bench [GAME]`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Built-in game id, or `all` for every built-in game.
+    #[arg(default_value = "all")]
+    game: String,
+    /// Random playouts per build (default: about 1,000,000 moves' worth, 20 to 20,000).
+    #[arg(long)]
+    playouts: Option<u32>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+impl BenchArgs {
+    /// Measures wasm against native speed, the bots' search and think time, and the
+    /// compiled-code cache, per built-in game.
+    pub fn run(&self) -> anyhow::Result<()> {
+        bench(&self.game, self.playouts, self.json)
+    }
+}
+
+fn bench(game: &str, playouts: Option<u32>, json: bool) -> anyhow::Result<()> {
     let ids: Vec<&str> = if game == "all" {
         veillee_runtime::builtin::BUILTIN_PLUGINS
             .iter()

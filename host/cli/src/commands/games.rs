@@ -1,17 +1,31 @@
 //! `veillee games`, `plugins`, `install`, `uninstall`.
 
-use std::path::Path;
+use std::path::PathBuf;
 
+use super::Context;
 use crate::table::{Align, Table};
 use crate::term::{errln, line, outln};
 use veillee_runtime::catalog::{Catalog, Origin};
-use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::options::{allowed_values, default_value};
 use veillee_sdk::{Manifest, OptionKind};
 
-/// `veillee games`: one line per game; with `--options`, each game's options under it as
-/// `--option id=values`, with their label and default.
-pub fn list_games(catalog: &Catalog, with_options: bool, lang: &str) -> anyhow::Result<()> {
+/// `veillee games`.
+#[derive(clap::Args, Debug)]
+pub struct GamesArgs {
+    /// Also list each game's options (for `--option id=value`).
+    #[arg(long)]
+    options: bool,
+}
+
+impl GamesArgs {
+    /// One line per game; with `--options`, each game's options under it as
+    /// `--option id=values`, with their label and default.
+    pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
+        list_games(&ctx.catalog()?, self.options, &ctx.lang)
+    }
+}
+
+fn list_games(catalog: &Catalog, with_options: bool, lang: &str) -> anyhow::Result<()> {
     let columns = [
         ("id", Align::Left),
         ("name", Align::Left),
@@ -54,8 +68,10 @@ fn players(m: &Manifest) -> String {
     }
 }
 
-pub fn list_plugins(catalog: &Catalog, data: &DataDir) -> anyhow::Result<()> {
-    outln!("Installed plugins in {}:", data.plugins().display());
+/// `veillee plugins`: the installed plugin files, and any that failed to load.
+pub fn list_plugins(ctx: &Context) -> anyhow::Result<()> {
+    let catalog = ctx.catalog()?;
+    outln!("Installed plugins in {}:", ctx.data.plugins().display());
     let mut table = Table::new(&[
         ("  id", Align::Left),
         ("version", Align::Left),
@@ -82,26 +98,47 @@ pub fn list_plugins(catalog: &Catalog, data: &DataDir) -> anyhow::Result<()> {
     } else {
         outln!("  (none — built-in games are listed by `veillee games`)");
     }
-    print_problems(catalog);
+    print_problems(&catalog);
     Ok(())
 }
 
-pub fn install(catalog: &mut Catalog, file: &Path, lang: &str) -> anyhow::Result<()> {
-    let entry = catalog.install(file)?;
-    let m = entry.manifest();
-    outln!(
-        "Installed {} ({}) version {}.",
-        line(m.name.get(lang)),
-        line(&m.id),
-        line(&m.version)
-    );
-    Ok(())
+/// `veillee install FILE`.
+#[derive(clap::Args, Debug)]
+pub struct InstallArgs {
+    /// The plugin's .wasm file.
+    file: PathBuf,
 }
 
-pub fn uninstall(catalog: &mut Catalog, id: &str) -> anyhow::Result<()> {
-    catalog.uninstall(id)?;
-    outln!("Uninstalled {id}.");
-    Ok(())
+impl InstallArgs {
+    /// Validates the plugin file fully, then installs it.
+    pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
+        let mut catalog = ctx.catalog()?;
+        let entry = catalog.install(&self.file)?;
+        let m = entry.manifest();
+        outln!(
+            "Installed {} ({}) version {}.",
+            line(m.name.get(&ctx.lang)),
+            line(&m.id),
+            line(&m.version)
+        );
+        Ok(())
+    }
+}
+
+/// `veillee uninstall ID`.
+#[derive(clap::Args, Debug)]
+pub struct UninstallArgs {
+    /// Game id.
+    id: String,
+}
+
+impl UninstallArgs {
+    /// Removes the installed game.
+    pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
+        ctx.catalog()?.uninstall(&self.id)?;
+        outln!("Uninstalled {}.", self.id);
+        Ok(())
+    }
 }
 
 /// A game's options, one line each: how to write it, what it is called, its default.

@@ -1,17 +1,16 @@
 //! `veillee play` and `veillee resume`: a game in the terminal, hot-seat between humans and
 //! random bots, saved move by move as a session.
 
-use anyhow::{bail, Context};
+use anyhow::{bail, Context as _};
 use veillee_sdk::{Manifest, Outcome, Seat, Text};
 
-use super::board_text::render;
-use super::open_sessions;
+use super::game_flags::{GameOptions, HouseRules};
+use super::Context;
+use crate::board_text::render;
 use crate::inputs::{Input, Inputs};
-use crate::room::{Listen, Phones};
+use crate::room::{Listen, Phones, RoomArgs};
 use crate::term::{self, errln, line, outln};
 use veillee_runtime::bot::{self, BotTurn};
-use veillee_runtime::catalog::Catalog;
-use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::launch::{engine_for_new_game, engine_for_session};
 use veillee_runtime::options::setup_with_options;
 use veillee_runtime::session::{repeats_label, SessionError};
@@ -19,68 +18,69 @@ use veillee_runtime::store::limits;
 use veillee_runtime::store::model::{BotLevel, SeatPlayer};
 use veillee_runtime::table::{Consent, Played, Table, TableError, Turn, Undo};
 
-/// What `veillee play` starts.
-pub struct NewGame<'a> {
+/// `veillee play GAME`.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
     /// Game id.
-    pub game: &'a str,
-    /// One entry per seat: `human`, `phone`, or a bot's level (`easy`, `normal`, `strong`,
-    /// `random`; `bot` is `normal`).
-    pub seats: &'a [String],
-    /// Seed (default: from the clock).
-    pub seed: Option<u64>,
-    /// The game's options, as `id=value`.
-    pub options: &'a [String],
-    /// House rules: ids or `.lua` files.
-    pub variants: &'a [String],
-    /// Where the room listens when seats are phones.
-    pub listen: &'a Listen,
+    game: String,
+    /// One entry per seat: `human` (this terminal), `phone` (a player's phone, joining
+    /// by a link or QR code printed here) or a bot: `easy`, `normal` (or `bot`),
+    /// `strong`, `random` (e.g. `human,strong`).
+    #[arg(long, value_delimiter = ',', default_value = "human,normal")]
+    seats: Vec<String>,
+    #[command(flatten)]
+    room: RoomArgs,
+    /// Seed of the game (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    #[command(flatten)]
+    options: GameOptions,
+    #[command(flatten)]
+    house_rules: HouseRules,
 }
 
-/// `veillee play`: a new session.
-pub fn run(catalog: &Catalog, data: &DataDir, new: &NewGame, lang: &str) -> anyhow::Result<()> {
-    let NewGame {
-        game,
-        seats,
-        seed,
-        options,
-        variants,
-        listen,
-    } = *new;
-    term::print_scripts_to_terminal();
-    let (engine, recorded) = engine_for_new_game(catalog, game, variants, &data.variants())?;
-    // The game's own scripts come first (Castel's cards), then the chosen house rules.
-    let own = super::variants::new_game_own_scripts(game, variants, &data.variants(), lang);
-    for own_line in &own.lines {
-        outln!("{own_line}");
+impl PlayArgs {
+    /// A new session, played in the terminal (and on phones) move by move.
+    pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
+        let catalog = ctx.catalog()?;
+        let (game, variants, lang) = (&self.game, &self.house_rules.wanted, &ctx.lang);
+        term::print_scripts_to_terminal();
+        let (engine, recorded) =
+            engine_for_new_game(&catalog, game, variants, &ctx.user_variants())?;
+        // The game's own scripts come first (Castel's cards), then the chosen house rules.
+        let own = super::variants::new_game_own_scripts(game, variants, &ctx.user_variants(), lang);
+        for own_line in &own.lines {
+            outln!("{own_line}");
+        }
+        for script in recorded.iter().skip(own.count) {
+            outln!("House rule: {} ({})", line(&script.id), line(&script.file));
+        }
+        let levels = parse_seats(&self.seats)?;
+        let seed = self.seed.unwrap_or_else(clock_seed);
+        let manifest = engine.manifest().clone();
+        let players = levels
+            .iter()
+            .enumerate()
+            .map(|(seat, &level)| {
+                let name = seat_name(&manifest, seat as Seat, lang);
+                match level {
+                    None => SeatPlayer::human(name),
+                    Some(level) => SeatPlayer::bot(name, level),
+                }
+            })
+            .collect();
+        let sessions = ctx.sessions()?;
+        let setup = setup_with_options(&manifest, levels.len() as u8, seed, &self.options.written)?;
+        let phones = phone_seats(&self.seats);
+        let table = Table::start(sessions, engine, players, setup, recorded, phones)?;
+        warn_switched_off(&table);
+        let id = table.meta().id;
+        outln!(
+            "{} — session {id} (resume it with `veillee resume {id}`), seed {seed}",
+            line(manifest.name.get(lang)),
+        );
+        play_opened(table, &self.room.listen(), lang).with_context(|| kept(id))
     }
-    for script in recorded.iter().skip(own.count) {
-        outln!("House rule: {} ({})", line(&script.id), line(&script.file));
-    }
-    let levels = parse_seats(seats)?;
-    let seed = seed.unwrap_or_else(clock_seed);
-    let manifest = engine.manifest().clone();
-    let players = levels
-        .iter()
-        .enumerate()
-        .map(|(seat, &level)| {
-            let name = seat_name(&manifest, seat as Seat, lang);
-            match level {
-                None => SeatPlayer::human(name),
-                Some(level) => SeatPlayer::bot(name, level),
-            }
-        })
-        .collect();
-    let sessions = open_sessions(data)?;
-    let setup = setup_with_options(&manifest, levels.len() as u8, seed, options)?;
-    let phones = phone_seats(seats);
-    let table = Table::start(sessions, engine, players, setup, recorded, phones)?;
-    warn_switched_off(&table);
-    let id = table.meta().id;
-    outln!(
-        "{} — session {id} (resume it with `veillee resume {id}`), seed {seed}",
-        line(manifest.name.get(lang)),
-    );
-    play_opened(table, listen, lang).with_context(|| kept(id))
 }
 
 /// Opens the room when seats are held by phones, then plays.
@@ -111,27 +111,34 @@ fn kept(id: u64) -> String {
     format!("the game stopped; session {id} is saved up to its last move, `veillee resume {id}` goes on once the problem below is fixed")
 }
 
-/// `veillee resume ID`: goes on with a saved session (a game played with phones opens the
-/// room again, with new links: those of the last run no longer open a seat).
-pub fn resume(
-    catalog: &Catalog,
-    data: &DataDir,
+/// `veillee resume ID`.
+#[derive(clap::Args, Debug)]
+pub struct ResumeArgs {
+    /// Session id (see `veillee sessions`).
     id: u64,
-    listen: &Listen,
-    lang: &str,
-) -> anyhow::Result<()> {
-    let sessions = open_sessions(data)?;
-    let meta = sessions.get(id)?;
-    term::print_scripts_to_terminal();
-    let engine = engine_for_session(catalog, &meta)?;
-    let table = Table::resume(sessions, engine, id)?;
-    outln!(
-        "{} — session {id}, move {}",
-        line(table.manifest().name.get(lang)),
-        table.meta().moves
-    );
-    warn_switched_off(&table);
-    play_opened(table, listen, lang).with_context(|| kept(id))
+    #[command(flatten)]
+    room: RoomArgs,
+}
+
+impl ResumeArgs {
+    /// Goes on with a saved session (a game played with phones opens the room again, with
+    /// new links: those of the last run no longer open a seat).
+    pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
+        let (id, lang) = (self.id, &ctx.lang);
+        let catalog = ctx.catalog()?;
+        let sessions = ctx.sessions()?;
+        let meta = sessions.get(id)?;
+        term::print_scripts_to_terminal();
+        let engine = engine_for_session(&catalog, &meta)?;
+        let table = Table::resume(sessions, engine, id)?;
+        outln!(
+            "{} — session {id}, move {}",
+            line(table.manifest().name.get(lang)),
+            table.meta().moves
+        );
+        warn_switched_off(&table);
+        play_opened(table, &self.room.listen(), lang).with_context(|| kept(id))
+    }
 }
 
 enum Answer {

@@ -1,22 +1,22 @@
-//! `veillee sessions`, `undo`, `redo`, `export`, `import`, `delete`.
+//! `veillee sessions`, `undo`, `redo`, `export`, `show-view`, `import`, `delete`, `restore`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::Context;
+use anyhow::Context as _;
 use veillee_sdk::Status;
 
-use super::open_sessions;
+use super::Context;
 use crate::table::{Align, Table};
 use crate::term::{errln, line, outln};
 use veillee_runtime::catalog::Catalog;
-use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::launch::engine_for_session;
 use veillee_runtime::session::{read_file, read_seat_view};
 use veillee_runtime::store::SetAside;
 use veillee_runtime::variants::{library, text_hash};
 
-pub fn list(data: &DataDir) -> anyhow::Result<()> {
-    let sessions = open_sessions(data)?;
+/// `veillee sessions`: the saved sessions, and the damaged databases set aside.
+pub fn list(ctx: &Context) -> anyhow::Result<()> {
+    let sessions = ctx.sessions()?;
     let all = sessions.list()?;
     let set_aside = sessions.store().set_aside();
     if all.is_empty() {
@@ -117,9 +117,22 @@ fn print_set_aside(set_aside: &[SetAside]) {
     }
 }
 
-/// `veillee restore [NAME]`: lists the set-aside databases, or brings one's games back.
-pub fn restore(data: &DataDir, name: Option<&str>) -> anyhow::Result<()> {
-    let sessions = open_sessions(data)?;
+/// `veillee restore [NAME]`.
+#[derive(clap::Args, Debug)]
+pub struct RestoreArgs {
+    /// The set-aside folder's name (`sessions.broken-…`, see `veillee sessions`).
+    name: Option<String>,
+}
+
+impl RestoreArgs {
+    /// Lists the set-aside databases, or brings one's games back.
+    pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
+        restore(ctx, self.name.as_deref())
+    }
+}
+
+fn restore(ctx: &Context, name: Option<&str>) -> anyhow::Result<()> {
+    let sessions = ctx.sessions()?;
     let store = sessions.store();
     let Some(name) = name else {
         let set_aside = store.set_aside();
@@ -163,38 +176,87 @@ pub fn restore(data: &DataDir, name: Option<&str>) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn undo(
-    catalog: &Catalog,
-    data: &DataDir,
+/// `veillee undo ID`.
+#[derive(clap::Args, Debug)]
+pub struct UndoArgs {
+    /// Session id.
     id: u64,
+    /// Decisions to take back.
+    #[arg(long, default_value_t = 1)]
     steps: u32,
+    /// Everyone at the table agrees to take back what was revealed (die rolls, cards).
+    #[arg(long)]
     agree: bool,
-) -> anyhow::Result<()> {
-    let sessions = open_sessions(data)?;
-    let meta = sessions.get(id)?;
-    let mut engine = engine_for_session(catalog, &meta)?;
-    let mut live = sessions.resume(&mut *engine, id)?;
-    let undone = sessions.undo(&mut *engine, &mut live, steps, agree)?;
-    outln!(
-        "Session {id}: {} moves taken back, now at move {}.",
-        undone.moves,
-        live.meta.moves
-    );
-    Ok(())
 }
 
-pub fn redo(catalog: &Catalog, data: &DataDir, id: u64) -> anyhow::Result<()> {
-    let sessions = open_sessions(data)?;
-    let meta = sessions.get(id)?;
-    let mut engine = engine_for_session(catalog, &meta)?;
-    let mut live = sessions.resume(&mut *engine, id)?;
-    sessions.redo(&mut *engine, &mut live)?;
-    outln!("Session {id}: redone, now at move {}.", live.meta.moves);
-    Ok(())
+impl UndoArgs {
+    /// Takes back moves of the saved session (bots' moves go with the human move before
+    /// them).
+    pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
+        let id = self.id;
+        let catalog = ctx.catalog()?;
+        let sessions = ctx.sessions()?;
+        let meta = sessions.get(id)?;
+        let mut engine = engine_for_session(&catalog, &meta)?;
+        let mut live = sessions.resume(&mut *engine, id)?;
+        let undone = sessions.undo(&mut *engine, &mut live, self.steps, self.agree)?;
+        outln!(
+            "Session {id}: {} moves taken back, now at move {}.",
+            undone.moves,
+            live.meta.moves
+        );
+        Ok(())
+    }
 }
 
-pub fn export(catalog: &Catalog, data: &DataDir, id: u64, file: &Path) -> anyhow::Result<()> {
-    let sessions = open_sessions(data)?;
+/// `veillee redo ID`.
+#[derive(clap::Args, Debug)]
+pub struct RedoArgs {
+    /// Session id.
+    id: u64,
+}
+
+impl RedoArgs {
+    /// Re-applies what the last undo took back.
+    pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
+        let id = self.id;
+        let catalog = ctx.catalog()?;
+        let sessions = ctx.sessions()?;
+        let meta = sessions.get(id)?;
+        let mut engine = engine_for_session(&catalog, &meta)?;
+        let mut live = sessions.resume(&mut *engine, id)?;
+        sessions.redo(&mut *engine, &mut live)?;
+        outln!("Session {id}: redone, now at move {}.", live.meta.moves);
+        Ok(())
+    }
+}
+
+/// `veillee export ID FILE [--seat SEAT]`.
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    /// Session id.
+    id: u64,
+    /// The file to write.
+    file: PathBuf,
+    /// Only what this seat saw, move by move: no seed, no move ids, nobody else's
+    /// secrets (`veillee show-view FILE` shows it; it cannot be imported and played on).
+    #[arg(long)]
+    seat: Option<u8>,
+}
+
+impl ExportArgs {
+    /// Writes the whole session (every secret of it), or the game as one seat saw it.
+    pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
+        let catalog = ctx.catalog()?;
+        match self.seat {
+            None => export(&catalog, ctx, self.id, &self.file),
+            Some(seat) => export_seat(&catalog, ctx, self.id, seat, &self.file),
+        }
+    }
+}
+
+fn export(catalog: &Catalog, ctx: &Context, id: u64, file: &Path) -> anyhow::Result<()> {
+    let sessions = ctx.sessions()?;
     let exported = sessions.export(id)?;
     let json = serde_json::to_string_pretty(&exported)?;
     std::fs::write(file, json).with_context(|| format!("cannot write {}", file.display()))?;
@@ -215,14 +277,14 @@ pub fn export(catalog: &Catalog, data: &DataDir, id: u64, file: &Path) -> anyhow
 
 /// Writes session `id` as `seat` saw it: the file shares a game in progress without
 /// spoilers (no seed, no move ids, only what that seat read and saw).
-pub fn export_seat(
+fn export_seat(
     catalog: &Catalog,
-    data: &DataDir,
+    ctx: &Context,
     id: u64,
     seat: u8,
     file: &Path,
 ) -> anyhow::Result<()> {
-    let sessions = open_sessions(data)?;
+    let sessions = ctx.sessions()?;
     let meta = sessions.get(id)?;
     let mut engine = engine_for_session(catalog, &meta)?;
     let view = sessions.export_seat(&mut *engine, id, seat)?;
@@ -237,9 +299,25 @@ pub fn export_seat(
     Ok(())
 }
 
-/// Prints a seat view file: each move as its seat read it, then the board it saw after
-/// move `at` (default: the last).
-pub fn show_view(file: &Path, at: Option<u32>, lang: &str) -> anyhow::Result<()> {
+/// `veillee show-view FILE`.
+#[derive(clap::Args, Debug)]
+pub struct ShowViewArgs {
+    /// The file to read.
+    file: PathBuf,
+    /// The board after this move (0: before the first; default: the last).
+    #[arg(long = "move")]
+    at: Option<u32>,
+}
+
+impl ShowViewArgs {
+    /// Prints a seat view file: each move as its seat read it, then the board it saw after
+    /// move `at` (default: the last).
+    pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
+        show_view(&self.file, self.at, &ctx.lang)
+    }
+}
+
+fn show_view(file: &Path, at: Option<u32>, lang: &str) -> anyhow::Result<()> {
     let view = read_seat_view(file)?;
     let last = view.moves.len() as u32;
     let at = at.unwrap_or(last);
@@ -278,26 +356,49 @@ pub fn show_view(file: &Path, at: Option<u32>, lang: &str) -> anyhow::Result<()>
     Ok(())
 }
 
-pub fn import(catalog: &Catalog, data: &DataDir, file: &Path) -> anyhow::Result<()> {
-    let parsed = read_file(file).with_context(|| format!("{} was not imported", file.display()))?;
-    let sessions = open_sessions(data)?;
-    let mut engine = engine_for_session(catalog, &parsed.session)?;
-    let meta = sessions
-        .import(&mut *engine, parsed)
-        .with_context(|| format!("{} was not imported", file.display()))?;
-    outln!(
-        "Imported as session {} ({}, {} moves).",
-        meta.id,
-        meta.game,
-        meta.moves
-    );
-    Ok(())
+/// `veillee import FILE`.
+#[derive(clap::Args, Debug)]
+pub struct ImportArgs {
+    /// The file to read.
+    file: PathBuf,
 }
 
-pub fn delete(data: &DataDir, id: u64) -> anyhow::Result<()> {
-    open_sessions(data)?.delete(id)?;
-    outln!("Session {id} deleted.");
-    Ok(())
+impl ImportArgs {
+    /// Validates the session file fully (game installed, log replays) and stores it.
+    pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
+        let file = &self.file;
+        let catalog = ctx.catalog()?;
+        let not_imported = || format!("{} was not imported", file.display());
+        let parsed = read_file(file).with_context(not_imported)?;
+        let sessions = ctx.sessions()?;
+        let mut engine = engine_for_session(&catalog, &parsed.session)?;
+        let meta = sessions
+            .import(&mut *engine, parsed)
+            .with_context(not_imported)?;
+        outln!(
+            "Imported as session {} ({}, {} moves).",
+            meta.id,
+            meta.game,
+            meta.moves
+        );
+        Ok(())
+    }
+}
+
+/// `veillee delete ID`.
+#[derive(clap::Args, Debug)]
+pub struct DeleteArgs {
+    /// Session id.
+    id: u64,
+}
+
+impl DeleteArgs {
+    /// Deletes the saved session.
+    pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
+        ctx.sessions()?.delete(self.id)?;
+        outln!("Session {} deleted.", self.id);
+        Ok(())
+    }
 }
 
 /// `YYYY-MM-DD HH:MM` in the local time zone.
