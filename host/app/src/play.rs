@@ -4,11 +4,14 @@
 use egui::{RichText, Ui};
 use veillee_sdk::{Seat, Status};
 
-use super::app::{Nav, Shared};
 use super::i18n::S;
+use super::library::LibraryScreen;
+use super::replay::ReplayScreen;
+use super::rules::RulesScreen;
 use super::scene::{self, SceneView};
+use super::screen::{Nav, Screen, Shared, Target};
 use super::widgets::{self, colour, Answer, ACCENT, MUTED};
-use super::worker::{seat_name, Assist, Consent, GameView, LogLine, Request};
+use super::worker::{seat_name, Assist, Consent, GameView, LogLine, Reply, Request};
 use veillee_runtime::store::model::PlayerKind;
 use veillee_runtime::variants::library::ScriptSource;
 
@@ -198,9 +201,45 @@ impl PlayScreen {
         self.waiting = true;
         shared.worker.send(request);
     }
+}
+
+impl Screen for PlayScreen {
+    fn whole_window(&self) -> bool {
+        true
+    }
+
+    /// A game the worker is starting (`Nothing`) or a saved one to go on with.
+    fn open(&mut self, shared: &mut Shared, target: Target) -> bool {
+        match target {
+            Target::Nothing => self.expect_game(),
+            Target::Session(id) => {
+                self.expect_game();
+                shared.worker.send(Request::Resume(id));
+            }
+            Target::Game(_) | Target::SessionAt(..) => return false,
+        }
+        true
+    }
+
+    /// Leaving the game closes it (it stays saved; a phone's room closes with it).
+    fn leave(&mut self, shared: &mut Shared) {
+        shared.worker.send(Request::Close);
+        *self = PlayScreen::default();
+    }
+
+    fn reply(&mut self, _shared: &mut Shared, reply: Reply) -> Option<Reply> {
+        match reply {
+            Reply::Game(view) => self.on_game(*view),
+            Reply::GameFailed(message) => self.on_error(message),
+            Reply::UndoAsksOwner(owner) => self.on_undo_asks_owner(owner),
+            Reply::RevealInTheWay(reveals) => self.on_reveal(reveals),
+            other => return Some(other),
+        }
+        None
+    }
 
     /// Draws the screen.
-    pub fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
+    fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
         let lang = shared.lang;
         let code = lang.code();
         let mut nav = None;
@@ -220,7 +259,7 @@ impl PlayScreen {
                 if widgets::error_panel(ui, lang.t(S::GameFailed), error, lang.t(S::BackToLibrary))
                 {
                     self.error = None;
-                    return Some(Nav::Library);
+                    return Some(Nav::to::<LibraryScreen>());
                 }
             }
             return None;
@@ -258,7 +297,9 @@ impl PlayScreen {
                 // left, cut short rather than drawn under the buttons.
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     if widgets::button(ui, lang.t(S::Rules)).clicked() {
-                        nav = Some(Nav::Rules(view.manifest.id.clone()));
+                        nav = Some(Nav::on::<RulesScreen>(Target::Game(
+                            view.manifest.id.clone(),
+                        )));
                     }
                     ui.menu_button(lang.t(S::AssistShort), |ui| {
                         if let Some(assist) = &mut self.assist {
@@ -287,7 +328,7 @@ impl PlayScreen {
                     }
                     ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                         if widgets::button(ui, lang.t(S::Back)).clicked() {
-                            nav = Some(Nav::Library);
+                            nav = Some(Nav::to::<LibraryScreen>());
                         }
                         ui.add(
                             egui::Label::new(
@@ -423,10 +464,12 @@ impl PlayScreen {
                                     self.expect_game();
                                 }
                                 if widgets::button(ui, lang.t(S::WatchReplay)).clicked() {
-                                    nav = Some(Nav::Replay(view.meta.id));
+                                    nav = Some(Nav::on::<ReplayScreen>(Target::Session(
+                                        view.meta.id,
+                                    )));
                                 }
                                 if widgets::button(ui, lang.t(S::BackToLibrary)).clicked() {
-                                    nav = Some(Nav::Library);
+                                    nav = Some(Nav::to::<LibraryScreen>());
                                 }
                             });
                             ui.separator();
