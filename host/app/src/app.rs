@@ -42,7 +42,7 @@ pub struct App {
     loaded: bool,
     lang_from_user: bool,
     recovery: Option<veillee_sdk::Text>,
-    open_failed: Option<(bool, String)>,
+    open_failed: Option<(bool, veillee_sdk::Text)>,
     applied_scale: f32,
     attached: bool,
     ctx: Option<egui::Context>,
@@ -400,7 +400,7 @@ fn nav_bar(
 }
 
 /// The whole window when the data directory cannot be opened: why, and "Quit".
-fn cannot_open(ui: &mut Ui, shared: &Shared, already_running: bool, message: &str) {
+fn cannot_open(ui: &mut Ui, shared: &Shared, already_running: bool, message: &veillee_sdk::Text) {
     let lang = shared.lang;
     let (heading, body) = if already_running {
         (
@@ -411,7 +411,7 @@ fn cannot_open(ui: &mut Ui, shared: &Shared, already_running: bool, message: &st
             ),
         )
     } else {
-        (lang.t(S::CannotOpen), message.to_string())
+        (lang.t(S::CannotOpen), message.get(lang.code()).to_string())
     };
     egui::CentralPanel::default().show(ui, |ui| {
         ui.vertical_centered(|ui| {

@@ -18,7 +18,7 @@ pub struct LibraryScreen {
     /// The file being installed.
     installing: Option<String>,
     /// The last install or uninstall error, in words.
-    error: Option<String>,
+    error: Option<veillee_sdk::Text>,
     /// The last success.
     notice: Option<String>,
     /// The game waiting for uninstall confirmation: (id, name).
@@ -39,7 +39,11 @@ impl LibraryScreen {
     }
 
     /// An install ended.
-    pub fn installed(&mut self, shared: &Shared, result: Result<veillee_sdk::Text, String>) {
+    pub fn installed(
+        &mut self,
+        shared: &Shared,
+        result: Result<veillee_sdk::Text, veillee_sdk::Text>,
+    ) {
         self.installing = None;
         match result {
             Ok(name) => {
@@ -55,7 +59,11 @@ impl LibraryScreen {
     }
 
     /// An uninstall ended.
-    pub fn uninstalled(&mut self, shared: &Shared, result: Result<veillee_sdk::Text, String>) {
+    pub fn uninstalled(
+        &mut self,
+        shared: &Shared,
+        result: Result<veillee_sdk::Text, veillee_sdk::Text>,
+    ) {
         match result {
             Ok(name) => {
                 self.notice = Some(
@@ -152,7 +160,12 @@ impl Screen for LibraryScreen {
             widgets::busy(ui, &lang.f(S::Installing, &[file]));
         }
         if let Some(error) = &self.error {
-            if widgets::error_panel(ui, lang.t(S::InstallFailed), error, lang.t(S::Dismiss)) {
+            if widgets::error_panel(
+                ui,
+                lang.t(S::InstallFailed),
+                error.get(lang.code()),
+                lang.t(S::Dismiss),
+            ) {
                 self.error = None;
             }
         }

@@ -33,7 +33,7 @@ pub struct ReplayScreen {
     /// Index into [`SPEEDS`].
     pub speed: usize,
     next_due: Option<f64>,
-    error: Option<String>,
+    error: Option<veillee_sdk::Text>,
     scene: SceneView,
 }
 
@@ -65,7 +65,7 @@ impl ReplayScreen {
     }
 
     /// The worker's replay (or why there is none).
-    pub fn on_replay(&mut self, result: Result<Box<ReplayData>, String>) {
+    pub fn on_replay(&mut self, result: Result<Box<ReplayData>, veillee_sdk::Text>) {
         match result {
             Ok(data) if data.meta.id == self.id && data.seen.viewer == self.viewer => {
                 // Where the replay stood (another viewer, a start at a given move) is kept.
@@ -216,7 +216,12 @@ impl Screen for ReplayScreen {
         let Some(data) = self.data.clone() else {
             egui::CentralPanel::default().show(ui, |ui| {
                 if let Some(error) = self.error.clone() {
-                    if widgets::error_panel(ui, lang.t(S::ReplayFailed), &error, lang.t(S::Back)) {
+                    if widgets::error_panel(
+                        ui,
+                        lang.t(S::ReplayFailed),
+                        error.get(code),
+                        lang.t(S::Back),
+                    ) {
                         nav = Some(Nav::to::<SavedScreen>());
                     }
                 } else {

@@ -31,7 +31,7 @@ pub struct SavedScreen {
     /// only what one seat saw?
     confirm_export: Option<SessionMeta>,
     notice: Option<String>,
-    error: Option<String>,
+    error: Option<veillee_sdk::Text>,
     /// The import dialog answered nothing: say that the path can be typed.
     dialog_failed: bool,
     /// Damaged databases set aside, whose games can be brought back.
@@ -70,7 +70,7 @@ pub fn default_export_path(
 
 impl SavedScreen {
     /// An export, import or delete ended.
-    pub fn file_done(&mut self, shared: &Shared, result: Result<FileDone, String>) {
+    pub fn file_done(&mut self, shared: &Shared, result: Result<FileDone, veillee_sdk::Text>) {
         let lang = shared.lang;
         match result {
             Ok(FileDone::Exported(path)) => {
@@ -93,7 +93,11 @@ impl SavedScreen {
     }
 
     /// A restore of a set-aside database ended.
-    pub fn restored(&mut self, shared: &Shared, result: Result<(usize, usize, usize), String>) {
+    pub fn restored(
+        &mut self,
+        shared: &Shared,
+        result: Result<(usize, usize, usize), veillee_sdk::Text>,
+    ) {
         match result {
             Ok((added, already, lost)) => {
                 self.error = None;
@@ -242,7 +246,12 @@ impl Screen for SavedScreen {
             self.export = None;
         }
         if let Some(error) = &self.error {
-            if widgets::error_panel(ui, lang.t(S::FileFailed), error, lang.t(S::Dismiss)) {
+            if widgets::error_panel(
+                ui,
+                lang.t(S::FileFailed),
+                error.get(code),
+                lang.t(S::Dismiss),
+            ) {
                 self.error = None;
             }
         }

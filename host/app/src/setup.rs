@@ -418,7 +418,7 @@ fn lab_text(state: &LabState, manifest: &veillee_sdk::Manifest, lang: super::i18
         LabState::Running(done, total) => {
             lang.f(S::RuleTesting, &[&done.to_string(), &total.to_string()])
         }
-        LabState::Failed(why) => lang.f(S::RuleTestFailed, &[why]),
+        LabState::Failed(why) => lang.f(S::RuleTestFailed, &[why.get(lang.code())]),
         LabState::Done(plain, ruled) => {
             let side = |b: &Balance| {
                 let percent =

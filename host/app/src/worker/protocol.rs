@@ -229,7 +229,7 @@ pub enum Reply {
         /// Another Veillée holds it.
         already_running: bool,
         /// The message.
-        message: String,
+        message: Text,
     },
     /// Font files to add as fallbacks: (name, bytes).
     Fonts(Vec<(String, Vec<u8>)>),
@@ -243,13 +243,13 @@ pub enum Reply {
     /// plugin is compiled).
     Thumbnails(Vec<(String, Scene)>),
     /// An install ended (game name or the error chain).
-    Installed(Result<Text, String>),
+    Installed(Result<Text, Text>),
     /// An uninstall ended.
-    Uninstalled(Result<Text, String>),
+    Uninstalled(Result<Text, Text>),
     /// The game as it stands now.
     Game(Box<GameView>),
     /// A replay, or why it could not be made.
-    Replay(Result<Box<ReplayData>, String>),
+    Replay(Result<Box<ReplayData>, Text>),
     /// Undo would take back another player's move: that player is asked first.
     UndoAsksOwner(Seat),
     /// Undo would take back a reveal: these things were revealed.
@@ -261,9 +261,9 @@ pub enum Reply {
     /// The damaged databases set aside, whose games can be brought back.
     SetAside(Vec<SetAside>),
     /// A restore ended: (games brought back, already here, still unreadable), or the error.
-    Restored(Result<(usize, usize, usize), String>),
+    Restored(Result<(usize, usize, usize), Text>),
     /// An export, import or delete ended.
-    FileDone(Result<FileDone, String>),
+    FileDone(Result<FileDone, Text>),
     /// A file was chosen in a dialog (or none).
     Picked(Pick, Option<PathBuf>),
     /// News of a house rule's test: how far it is, or the balance with and without it.

@@ -12,7 +12,7 @@ use crate::lab::{self, LabNote, LabState};
 use crate::thinker::{Job, Thinker, Thought};
 use crate::worker::protocol::{GameView, Reply};
 
-use super::{said, Play, State};
+use super::{said, Res, State};
 
 /// A bot's decision under way.
 pub(super) struct Thinking {
@@ -26,7 +26,7 @@ pub(super) struct Thinking {
 impl State {
     /// The bot to act starts thinking, unless it already is: its move comes with the
     /// thinker's decision ([`State::thought`]).
-    pub(super) fn bot(&mut self) -> Play<GameView> {
+    pub(super) fn bot(&mut self) -> Res<GameView> {
         let playing = self.playing()?;
         let turn = playing.table.turn().map_err(|e| e.text())?;
         if let (Turn::Bot(seat, level), None) = (turn, &playing.thinking) {
@@ -41,7 +41,7 @@ impl State {
         let plain = library::game_scripts(game, Some(&self.data.variants()));
         let state = match self
             .catalog()
-            .and_then(|c| c.engine(game).map_err(|e| format!("{e:#}")))
+            .and_then(|c| c.engine(game).map_err(|e| Text::same(format!("{e:#}"))))
         {
             Ok(plugin) => {
                 lab::spawn(plugin, plain, rule, setup, self.to_self.clone());
@@ -58,13 +58,12 @@ impl State {
         seat: Seat,
         level: BotLevel,
         refused: Vec<(String, Text)>,
-    ) -> Play<()> {
+    ) -> Res<()> {
         if self.playing()?.thinker.is_none() {
             let game = self.playing()?.table.meta().game.clone();
             let plugin = self
                 .catalog()
-                .and_then(|c| c.engine(&game).map_err(|e| format!("{e:#}")))
-                .map_err(Text::same)?;
+                .and_then(|c| c.engine(&game).map_err(|e| Text::same(format!("{e:#}"))))?;
             let scripts = self.playing()?.table.meta().variants.clone();
             let thinker = Thinker::spawn(plugin, scripts, self.to_self.clone());
             self.playing()?.thinker = Some(thinker);

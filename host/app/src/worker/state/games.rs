@@ -14,7 +14,7 @@ use crate::prepare::{News, Preparer};
 use crate::worker::preferences::{ASSIST, LANGUAGE, SCALE, SEAT_NAMES};
 use crate::worker::protocol::{GameInfo, Preparation, Reply, Request, VariantInfo};
 
-use super::{Res, State};
+use super::{said, Res, State};
 
 impl State {
     pub(super) fn open(&mut self) -> Vec<Reply> {
@@ -24,7 +24,7 @@ impl State {
             Err(error) => {
                 return vec![Reply::OpenFailed {
                     already_running: matches!(error, StoreError::AlreadyRunning(_)),
-                    message: error.to_string(),
+                    message: said(&error),
                 }]
             }
         };
@@ -229,7 +229,7 @@ impl State {
         catalog
             .install(path)
             .map(|entry| entry.manifest().name.clone())
-            .map_err(|e| format!("{e:#}"))
+            .map_err(|e| Text::same(format!("{e:#}")))
     }
 
     pub(super) fn uninstall(&mut self, id: &str) -> Res<Text> {
@@ -238,12 +238,14 @@ impl State {
             .game(id)
             .map(|g| g.manifest().name.clone())
             .unwrap_or_else(|| Text::same(id));
-        catalog.uninstall(id).map_err(|e| format!("{e:#}"))?;
+        catalog
+            .uninstall(id)
+            .map_err(|e| Text::same(format!("{e:#}")))?;
         Ok(name)
     }
 }
 
-/// A salvage of the saved games, in words for the window.
+/// A salvage of the saved games, in said for the window.
 fn recovery_text(r: &veillee_runtime::store::Recovery) -> Text {
     let to = r.moved_to.display().to_string();
     let lost: Vec<String> = r.lost.iter().map(ToString::to_string).collect();

@@ -41,14 +41,9 @@ pub(super) struct State {
     parked: Vec<(String, Request)>,
 }
 
-type Res<T> = std::result::Result<T, String>;
-
-/// What the game paths answer: a failure is told in the players' language.
-type Play<T> = std::result::Result<T, Text>;
-
-fn words(error: impl std::fmt::Display) -> String {
-    error.to_string()
-}
+/// What the worker's paths answer: a failure is told in the players' language, in English
+/// alone when only a lower crate's words exist.
+type Res<T> = std::result::Result<T, Text>;
 
 /// A failure whose words exist in one language only.
 fn said(error: impl std::fmt::Display) -> Text {
@@ -124,7 +119,7 @@ impl State {
             Request::ListSaved => vec![Reply::Saved(self.saved()), self.set_aside()],
             Request::Restore(name) => {
                 let result = self.sessions().and_then(|s| {
-                    let restored = s.store().restore(&name).map_err(words)?;
+                    let restored = s.store().restore(&name).map_err(said)?;
                     Ok((restored.added.len(), restored.already, restored.lost.len()))
                 });
                 vec![
@@ -136,7 +131,7 @@ impl State {
             Request::Delete(id) => {
                 let result = self
                     .sessions()
-                    .and_then(|s| s.delete(id).map_err(words))
+                    .and_then(|s| s.delete(id).map_err(said))
                     .map(|()| FileDone::Deleted);
                 vec![Reply::FileDone(result), Reply::Saved(self.saved())]
             }
@@ -171,22 +166,28 @@ impl State {
     fn catalog(&mut self) -> Res<&mut Catalog> {
         self.catalog
             .as_mut()
-            .ok_or_else(|| "the games are not loaded".to_string())
+            .ok_or_else(|| Text::new("Les jeux ne sont pas chargés.", "The games are not loaded."))
     }
 
     fn sessions(&self) -> Res<&Sessions> {
-        self.sessions
-            .as_ref()
-            .ok_or_else(|| "the saved games are not open".to_string())
+        self.sessions.as_ref().ok_or_else(|| {
+            Text::new(
+                "Les parties sauvegardées ne sont pas ouvertes.",
+                "The saved games are not open.",
+            )
+        })
     }
 
     /// An engine for a game, with house rules when there are some.
     fn engine(&mut self, game: &str, scripts: Vec<Script>) -> Res<Box<dyn GameEngine>> {
-        let plugin = self.catalog()?.engine(game).map_err(|e| format!("{e:#}"))?;
+        let plugin = self
+            .catalog()?
+            .engine(game)
+            .map_err(|e| Text::same(format!("{e:#}")))?;
         if scripts.is_empty() {
             return Ok(Box::new(plugin));
         }
-        let engine = VariantEngine::new(Box::new(plugin), scripts).map_err(words)?;
+        let engine = VariantEngine::new(Box::new(plugin), scripts).map_err(said)?;
         Ok(Box::new(engine))
     }
 
@@ -197,11 +198,11 @@ impl State {
             .iter()
             .map(|v| Script::load(&v.file, &v.text, VariantLimits::default()))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(words)?;
+            .map_err(said)?;
         self.engine(&meta.game, scripts)
     }
 
-    fn reply_game(&mut self, f: impl FnOnce(&mut State) -> Play<GameView>) -> Reply {
+    fn reply_game(&mut self, f: impl FnOnce(&mut State) -> Res<GameView>) -> Reply {
         match f(self) {
             Ok(view) => Reply::Game(Box::new(view)),
             Err(message) => Reply::GameFailed(message),

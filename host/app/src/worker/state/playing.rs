@@ -15,7 +15,7 @@ use crate::worker::preferences::SEAT_NAMES;
 use crate::worker::protocol::{GameView, Reply};
 
 use super::bots::Thinking;
-use super::{said, Play, State};
+use super::{said, Res, State};
 
 /// The game being played, inside the worker.
 pub(super) struct Playing {
@@ -62,7 +62,7 @@ impl State {
         setup: Setup,
         variants: &[ScriptSource],
         phones: Vec<Seat>,
-    ) -> Play<GameView> {
+    ) -> Res<GameView> {
         let scripts =
             veillee_runtime::launch::with_game_scripts(game, variants, &self.data.variants())
                 .iter()
@@ -74,8 +74,8 @@ impl State {
             .map(veillee_runtime::launch::recorded)
             .collect();
         let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
-        let engine = self.engine(game, scripts).map_err(Text::same)?;
-        let sessions = self.sessions().map_err(Text::same)?.clone();
+        let engine = self.engine(game, scripts)?;
+        let sessions = self.sessions()?.clone();
         let _ = sessions.store().set_setting(SEAT_NAMES, &names);
         self.playing = None;
         let table =
@@ -92,7 +92,7 @@ impl State {
 
     /// The game to play from now on; a game with phone seats opens its room (the previous
     /// game's room closes).
-    pub(super) fn replace_playing(&mut self, table: Table) -> Play<()> {
+    pub(super) fn replace_playing(&mut self, table: Table) -> Res<()> {
         self.playing = None;
         let house_rules = house_rule_names(&table.meta().variants);
         let phones = match table.meta().phones.is_empty() {
@@ -118,10 +118,10 @@ impl State {
         Ok(())
     }
 
-    pub(super) fn resume(&mut self, id: u64) -> Play<GameView> {
-        let sessions = self.sessions().map_err(Text::same)?.clone();
+    pub(super) fn resume(&mut self, id: u64) -> Res<GameView> {
+        let sessions = self.sessions()?.clone();
         let meta = sessions.get(id).map_err(said)?;
-        let engine = self.session_engine(&meta).map_err(Text::same)?;
+        let engine = self.session_engine(&meta)?;
         self.playing = None;
         let mut table = Table::resume(sessions.clone(), engine, id).map_err(|e| e.text())?;
         let moves = table.meta().moves.to_string();
@@ -148,7 +148,7 @@ impl State {
         Ok(view)
     }
 
-    pub(super) fn playing(&mut self) -> Play<&mut Playing> {
+    pub(super) fn playing(&mut self) -> Res<&mut Playing> {
         self.playing
             .as_mut()
             .ok_or_else(|| Text::new("Aucune partie n'est en cours.", "No game is being played."))
@@ -163,7 +163,7 @@ impl State {
     }
 
     /// [`State::play`], then the game as it stands.
-    pub(super) fn act(&mut self, seat: Seat, action: &str) -> Play<GameView> {
+    pub(super) fn act(&mut self, seat: Seat, action: &str) -> Res<GameView> {
         let log = self.play(seat, action).map_err(|e| e.text())?;
         self.view(log)
     }
@@ -218,7 +218,7 @@ impl State {
         })
     }
 
-    pub(super) fn redo(&mut self) -> Play<GameView> {
+    pub(super) fn redo(&mut self) -> Res<GameView> {
         let playing = self.playing()?;
         let events = match playing.table.redo() {
             Ok(events) => events,

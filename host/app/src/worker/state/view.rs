@@ -9,12 +9,12 @@ use veillee_runtime::table::{next_turn, Holder, Turn};
 use crate::worker::log::LogLine;
 use crate::worker::protocol::GameView;
 
-use super::{said, Play, State};
+use super::{said, Res, State};
 
 impl State {
     /// The game as it stands, seen by the human to act (else the last human who acted, else
     /// a spectator): never anyone else's view.
-    pub(super) fn view(&mut self, log: Vec<LogLine>) -> Play<GameView> {
+    pub(super) fn view(&mut self, log: Vec<LogLine>) -> Res<GameView> {
         let playing = self.playing()?;
         let table = &mut playing.table;
         let status = table.status().map_err(|e| e.text())?;
