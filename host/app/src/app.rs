@@ -1,7 +1,6 @@
-//! Wires the screens together: the navigation bar, the worker's replies, dropped files, the
-//! one-time messages (database repaired, data directory locked).
-
-use std::path::PathBuf;
+//! Wires the screens together: the list of screens, the navigation bar, the worker's replies
+//! that belong to no one screen, dropped files, the one-time messages (database repaired, data
+//! directory locked).
 
 use egui::{RichText, Ui};
 
@@ -11,104 +10,44 @@ use super::play::PlayScreen;
 use super::replay::ReplayScreen;
 use super::rules::RulesScreen;
 use super::saved::SavedScreen;
+use super::screen::{self, Nav, Screen, Shared, Target};
 use super::settings::SettingsScreen;
 use super::setup::SetupScreen;
 use super::widgets::{self, ACCENT, MUTED};
-use super::worker::{Assist, GameInfo, Pick, Preparation, Reply, Request, Worker};
+use super::worker::{Assist, Pick, Reply, Request, Worker};
 use veillee_runtime::data_dir::DataDir;
 
-/// What every screen may use.
-pub struct Shared {
-    /// The launcher's language.
-    pub lang: Lang,
-    /// The worker thread.
-    pub worker: Worker,
-    /// The library.
-    pub games: Vec<GameInfo>,
-    /// Names typed at each seat last time.
-    pub seat_names: Vec<String>,
-    /// Interface scale (1 = normal).
-    pub scale: f32,
-    /// A scale being dragged, applied when the drag ends.
-    pub pending_scale: Option<f32>,
-    /// The data directory.
-    pub data_dir: PathBuf,
-    /// Assisted-mode defaults for new and resumed games.
-    pub assist: Assist,
-    /// The most recently played game that is not over (the library offers to go on with it).
-    pub last_game: Option<veillee_runtime::store::model::SessionMeta>,
-    /// Each game's starting scene, drawn small on its library card.
-    pub thumbnails: std::collections::HashMap<String, veillee_sdk::Scene>,
-}
-
-/// Where a screen asks to go.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Nav {
-    /// The library.
-    Library,
-    /// A new game of this id.
-    Setup(String),
-    /// The game being played.
-    Play,
-    /// Resume a saved session.
-    Resume(u64),
-    /// Watch a saved session again.
-    Replay(u64),
-    /// Saved games.
-    Saved,
-    /// A game's rules.
-    Rules(String),
-    /// Settings.
-    Settings,
-}
-
-/// Which screen is up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Screen {
-    /// The library.
-    Library,
-    /// A new game.
-    Setup,
-    /// Playing.
-    Play,
-    /// Watching a game again.
-    Replay,
-    /// Saved games.
-    Saved,
-    /// Rules.
-    Rules,
-    /// Settings.
-    Settings,
+/// Every screen, each once, in the order of their tabs; the first is shown at start.
+fn screens() -> Vec<Box<dyn Screen>> {
+    vec![
+        Box::new(LibraryScreen::default()),
+        Box::new(SetupScreen::default()),
+        Box::new(PlayScreen::default()),
+        Box::new(ReplayScreen::default()),
+        Box::new(SavedScreen::default()),
+        Box::new(RulesScreen::default()),
+        Box::new(SettingsScreen),
+    ]
 }
 
 /// The launcher.
 pub struct App {
     /// What the screens share.
     pub shared: Shared,
-    /// The screen shown.
-    pub screen: Screen,
-    rules_return: Screen,
-    library: LibraryScreen,
-    setup: Option<SetupScreen>,
-    /// The play screen.
-    pub play: PlayScreen,
-    /// The replay screen, while a game is watched again.
-    pub replay: Option<ReplayScreen>,
-    saved: SavedScreen,
-    rules: Option<RulesScreen>,
-    settings: SettingsScreen,
+    screens: Vec<Box<dyn Screen>>,
+    /// The screen shown, in `screens`.
+    current: usize,
+    /// The screen shown before it ([`Nav::Back`] returns there).
+    previous: usize,
     loaded: bool,
     lang_from_user: bool,
-    problems: Vec<String>,
     recovery: Option<veillee_sdk::Text>,
-    open_failed: Option<(bool, String)>,
+    open_failed: Option<(bool, veillee_sdk::Text)>,
     applied_scale: f32,
     attached: bool,
     ctx: Option<egui::Context>,
     /// `VEILLEE_UI_START`: a screen to open once the games are loaded (screenshots, demos).
     start: Option<String>,
-    /// The move a replay opened by `VEILLEE_UI_START` shows first.
-    start_step: usize,
 }
 
 /// `VEILLEE_UI_SCALE=1.5`: the interface scale for this run, not remembered (screenshots).
@@ -134,6 +73,7 @@ impl App {
                 lang,
                 worker,
                 games: Vec::new(),
+                problems: Vec::new(),
                 seat_names: Vec::new(),
                 scale: 1.0,
                 pending_scale: None,
@@ -142,25 +82,17 @@ impl App {
                 last_game: None,
                 thumbnails: Default::default(),
             },
-            screen: Screen::Library,
-            rules_return: Screen::Library,
-            library: LibraryScreen::default(),
-            setup: None,
-            play: PlayScreen::default(),
-            replay: None,
-            saved: SavedScreen::default(),
-            rules: None,
-            settings: SettingsScreen,
+            screens: screens(),
+            current: 0,
+            previous: 0,
             loaded: false,
             lang_from_user,
-            problems: Vec::new(),
             recovery: None,
             open_failed: None,
             applied_scale: 0.0,
             attached: false,
             ctx: None,
             start: std::env::var(START_ENV).ok().filter(|s| !s.is_empty()),
-            start_step: 0,
         }
     }
 
@@ -169,9 +101,33 @@ impl App {
         self.loaded
     }
 
+    /// Whether screen `T` is the one shown.
+    pub fn showing<T: Screen>(&self) -> bool {
+        screen::downcast::<T>(self.screens[self.current].as_ref()).is_some()
+    }
+
+    /// Screen `T`, shown or not (tests read what it holds).
+    pub fn screen<T: Screen>(&self) -> Option<&T> {
+        self.screens
+            .iter()
+            .find_map(|s| screen::downcast::<T>(s.as_ref()))
+    }
+
+    /// The play screen.
+    pub fn play(&self) -> &PlayScreen {
+        self.screen::<PlayScreen>()
+            .expect("the play screen is in the list of screens")
+    }
+
+    /// The replay screen.
+    pub fn replay(&self) -> Option<&ReplayScreen> {
+        self.screen::<ReplayScreen>()
+    }
+
     /// The path in the saved-games screen's export field, when it is open.
     pub fn saved_export_path(&self) -> Option<String> {
-        self.saved.export.as_ref().map(|e| e.path.clone())
+        let saved = self.screen::<SavedScreen>()?;
+        saved.export.as_ref().map(|e| e.path.clone())
     }
 
     /// Whether the worker is still busy with something.
@@ -179,8 +135,10 @@ impl App {
         self.shared.worker.busy()
     }
 
+    /// A reply of the worker: what concerns the whole launcher is kept here, the rest is
+    /// offered to the screens.
     fn handle(&mut self, reply: Reply) {
-        match reply {
+        let reply = match reply {
             Reply::Opened {
                 games,
                 problems,
@@ -192,7 +150,7 @@ impl App {
             } => {
                 self.loaded = true;
                 self.shared.games = games;
-                self.problems = problems;
+                self.shared.problems = problems;
                 self.recovery = recovery;
                 self.shared.seat_names = seat_names;
                 if let (Some(language), false) = (language, self.lang_from_user) {
@@ -209,124 +167,81 @@ impl App {
                 }
                 self.shared.worker.send(Request::ListSaved);
                 self.shared.worker.send(Request::Thumbnails);
+                return;
             }
             Reply::OpenFailed {
                 already_running,
                 message,
-            } => self.open_failed = Some((already_running, message)),
+            } => {
+                self.open_failed = Some((already_running, message));
+                return;
+            }
             Reply::Games(games) => {
                 self.shared.games = games;
                 self.shared.worker.send(Request::Thumbnails);
+                return;
             }
-            Reply::Thumbnails(scenes) => self.shared.thumbnails.extend(scenes),
+            Reply::Thumbnails(scenes) => return self.shared.thumbnails.extend(scenes),
             Reply::Prepared(states) => {
                 for (id, state) in states {
                     if let Some(game) = self.shared.games.iter_mut().find(|g| g.manifest.id == id) {
                         game.preparation = state;
                     }
                 }
+                return;
             }
-            Reply::Problems(problems) => self.problems = problems,
+            Reply::Problems(problems) => return self.shared.problems = problems,
             Reply::Fonts(fonts) => {
                 if let Some(ctx) = &self.ctx {
                     widgets::add_fallback_fonts(ctx, fonts);
                 }
+                return;
             }
-            Reply::Installed(result) => self.library.installed(&self.shared, result),
-            Reply::Uninstalled(result) => self.library.uninstalled(&self.shared, result),
-            Reply::Game(view) => self.play.on_game(*view),
-            Reply::Replay(result) => {
-                if let Some(replay) = &mut self.replay {
-                    replay.on_replay(result);
-                }
-            }
-            Reply::GameFailed(message) => self.play.on_error(message),
-            Reply::UndoAsksOwner(owner) => self.play.on_undo_asks_owner(owner),
-            Reply::RevealInTheWay(reveals) => self.play.on_reveal(reveals),
             Reply::Saved(list) => {
                 self.shared.last_game = list
                     .iter()
                     .find(|m| m.status.outcome().is_none() && m.moves > 0)
                     .cloned();
-                self.saved.list = list;
+                // The saved-games screen shows the list.
+                Reply::Saved(list)
             }
-            Reply::SetAside(found) => self.saved.set_aside = found,
-            Reply::Restored(result) => self.saved.restored(&self.shared, result),
-            Reply::FileDone(result) => self.saved.file_done(&self.shared, result),
-            Reply::Picked(pick, path) => match (pick, path) {
-                (Pick::Plugin, Some(path)) => self.library.install(&mut self.shared, path),
-                (Pick::Plugin, None) => self.library.dialog_closed(),
-                (Pick::ImportSession, Some(path)) => self.shared.worker.send(Request::Import(path)),
-                (Pick::ImportSession, None) => self.saved.dialog_closed(true),
-                (Pick::ExportSession(id, seat), Some(path)) => {
-                    self.saved.export_picked(id);
-                    self.shared.worker.send(Request::Export(id, seat, path))
-                }
-                (Pick::ExportSession(..), None) => self.saved.dialog_closed(false),
-            },
-            Reply::RuleTest(note) => {
-                if let Some(setup) = &mut self.setup {
-                    setup.on_rule_test(note);
-                }
+            Reply::Finished => return,
+            other => other,
+        };
+        let mut reply = Some(reply);
+        for screen in &mut self.screens {
+            match reply.take() {
+                Some(r) => reply = screen.reply(&mut self.shared, r),
+                None => return,
             }
-            Reply::Finished => {}
         }
     }
 
+    /// Goes where a screen asked: the screen asked for is opened (unless it cannot be), and
+    /// the one shown is left, unless the new one is only a side trip from it.
     fn go(&mut self, nav: Nav) {
-        match nav {
-            Nav::Library => {
-                if self.screen == Screen::Play {
-                    self.shared.worker.send(Request::Close);
-                    self.play = PlayScreen::default();
-                }
-                self.shared.worker.send(Request::ListSaved);
-                self.screen = Screen::Library;
+        let (id, target) = match nav {
+            Nav::Back => {
+                std::mem::swap(&mut self.current, &mut self.previous);
+                return;
             }
-            Nav::Setup(id) => {
-                if let Some(game) = self.shared.games.iter().find(|g| g.manifest.id == id) {
-                    // Its plugin compiles next, while the players sit down.
-                    if game.preparation != Preparation::Ready {
-                        self.shared.worker.send(Request::Prepare(id.clone()));
-                    }
-                    self.setup = Some(SetupScreen::new(
-                        game,
-                        &self.shared.seat_names,
-                        self.shared.lang,
-                    ));
-                    self.screen = Screen::Setup;
-                }
-            }
-            Nav::Play => {
-                self.play.expect_game();
-                self.screen = Screen::Play;
-            }
-            Nav::Resume(id) => {
-                self.play.expect_game();
-                self.shared.worker.send(Request::Resume(id));
-                self.screen = Screen::Play;
-            }
-            Nav::Saved => {
-                self.saved.loaded = false;
-                self.screen = Screen::Saved;
-            }
-            Nav::Replay(id) => {
-                if self.screen == Screen::Play {
-                    self.shared.worker.send(Request::Close);
-                    self.play = PlayScreen::default();
-                }
-                let mut replay = ReplayScreen::open(&mut self.shared, id);
-                replay.step = std::mem::take(&mut self.start_step);
-                self.replay = Some(replay);
-                self.screen = Screen::Replay;
-            }
-            Nav::Rules(id) => {
-                self.rules_return = self.screen;
-                self.rules = Some(RulesScreen { game: id });
-                self.screen = Screen::Rules;
-            }
-            Nav::Settings => self.screen = Screen::Settings,
+            Nav::To(id, target) => (id, target),
+        };
+        let Some(next) = self
+            .screens
+            .iter()
+            .position(|s| screen::id_of(s.as_ref()) == id)
+        else {
+            return;
+        };
+        if !self.screens[next].open(&mut self.shared, target) {
+            return;
         }
+        if next != self.current && !self.screens[next].side_trip() {
+            self.screens[self.current].leave(&mut self.shared);
+        }
+        self.previous = self.current;
+        self.current = next;
     }
 
     /// Draws one frame.
@@ -341,26 +256,8 @@ impl App {
             self.handle(reply);
         }
         if self.loaded {
-            if let Some(start) = self.start.take() {
-                let nav = match start.split_once(':') {
-                    Some(("setup", id)) => Some(Nav::Setup(id.into())),
-                    Some(("rules", id)) => Some(Nav::Rules(id.into())),
-                    Some(("resume", id)) => id.parse().ok().map(Nav::Resume),
-                    Some(("replay", rest)) => {
-                        // `replay:ID` or `replay:ID:MOVE` (shown at that move).
-                        let (id, step) = rest.split_once(':').unwrap_or((rest, "0"));
-                        self.start_step = step.parse().unwrap_or(0);
-                        id.parse().ok().map(Nav::Replay)
-                    }
-                    _ => match start.as_str() {
-                        "saved" => Some(Nav::Saved),
-                        "settings" => Some(Nav::Settings),
-                        _ => None,
-                    },
-                };
-                if let Some(nav) = nav {
-                    self.go(nav);
-                }
+            if let Some(nav) = self.start.take().and_then(|s| start_nav(&s)) {
+                self.go(nav);
             }
         }
         let ctx = ui.ctx().clone();
@@ -369,36 +266,13 @@ impl App {
             ctx.set_zoom_factor(scale);
             self.applied_scale = scale;
         }
-        let lang = self.shared.lang;
-
         if let Some((already_running, message)) = &self.open_failed {
-            let (heading, body) = if *already_running {
-                (
-                    lang.t(S::AlreadyRunning),
-                    lang.f(
-                        S::AlreadyRunningBody,
-                        &[&self.shared.data_dir.display().to_string()],
-                    ),
-                )
-            } else {
-                (lang.t(S::CannotOpen), message.clone())
-            };
-            egui::CentralPanel::default().show(ui, |ui| {
-                ui.vertical_centered(|ui| {
-                    ui.add_space(ui.available_height() * 0.25);
-                    ui.label(RichText::new(heading).size(40.0).strong().color(ACCENT));
-                    ui.add_space(12.0);
-                    ui.label(RichText::new(body).size(24.0));
-                    ui.add_space(24.0);
-                    if widgets::primary(ui, lang.t(S::Quit)).clicked() {
-                        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-                    }
-                });
-            });
+            cannot_open(ui, &self.shared, *already_running, message);
             return;
         }
 
-        // Dropping a plugin file anywhere installs it.
+        // Dropping a plugin file anywhere installs it, as if it were picked in the install
+        // dialog.
         let (hovering, dropped) = ctx.input(|i| {
             (
                 !i.raw.hovered_files.is_empty(),
@@ -411,120 +285,163 @@ impl App {
             )
         });
         for path in dropped {
-            self.screen = Screen::Library;
-            self.library.install(&mut self.shared, path);
+            self.go(Nav::to::<LibraryScreen>());
+            self.handle(Reply::Picked(Pick::Plugin, Some(path)));
         }
 
-        let mut nav = None;
-        if !matches!(self.screen, Screen::Play | Screen::Replay) {
-            egui::Panel::top("nav")
-                .frame(
-                    egui::Frame::new()
-                        .fill(widgets::PANEL)
-                        .inner_margin(egui::Margin::symmetric(20, 12)),
-                )
-                .show(ui, |ui| {
-                    ui.horizontal(|ui| {
-                        ui.label(RichText::new("Veillée").size(32.0).strong().color(ACCENT));
-                        // The tagline gives way to the tabs on a narrow (or zoomed) window.
-                        if ctx.content_rect().width() > 1150.0 {
-                            ui.label(RichText::new(lang.t(S::Tagline)).color(MUTED));
-                        }
-                        ui.add_space(24.0);
-                        let tabs = [
-                            (Screen::Library, S::Library, Nav::Library),
-                            (Screen::Saved, S::SavedGames, Nav::Saved),
-                            (Screen::Settings, S::Settings, Nav::Settings),
-                        ];
-                        for (screen, label, target) in tabs {
-                            let text = RichText::new(lang.t(label)).size(22.0);
-                            if ui.selectable_label(self.screen == screen, text).clicked() {
-                                nav = Some(target);
-                            }
-                        }
-                        if self.shared.worker.busy() {
-                            ui.with_layout(
-                                egui::Layout::right_to_left(egui::Align::Center),
-                                |ui| {
-                                    ui.spinner();
-                                },
-                            );
-                        }
-                    });
-                });
-        }
-
-        if self.screen == Screen::Play {
-            nav = nav.or(self.play.ui(ui, &mut self.shared));
-        } else if self.screen == Screen::Replay {
-            nav = match &mut self.replay {
-                Some(replay) => nav.or(replay.ui(ui, &mut self.shared)),
-                None => Some(Nav::Saved),
-            };
+        let nav = if self.screens[self.current].whole_window() {
+            self.screens[self.current].ui(ui, &mut self.shared)
         } else {
-            egui::CentralPanel::default()
-                .frame(egui::Frame::central_panel(ui.style()).inner_margin(egui::Margin::same(24)))
-                .show(ui, |ui| {
-                    if let Some(recovery) = &self.recovery {
-                        if widgets::error_panel(
-                            ui,
-                            lang.t(S::Recovered),
-                            recovery.get(lang.code()),
-                            lang.t(S::Dismiss),
-                        ) {
-                            self.recovery = None;
-                        }
-                    }
-                    if !self.loaded {
-                        widgets::busy(ui, lang.t(S::Loading));
-                        return;
-                    }
-                    let next = match self.screen {
-                        Screen::Library => self.library.ui(ui, &mut self.shared, &self.problems),
-                        Screen::Setup => match &mut self.setup {
-                            Some(setup) => setup.ui(ui, &mut self.shared),
-                            None => Some(Nav::Library),
-                        },
-                        Screen::Saved => self.saved.ui(ui, &mut self.shared),
-                        Screen::Rules => match &mut self.rules {
-                            Some(rules) => {
-                                if rules.ui(ui, &self.shared) {
-                                    self.screen = self.rules_return;
-                                }
-                                None
-                            }
-                            None => Some(Nav::Library),
-                        },
-                        Screen::Settings => {
-                            self.settings.ui(ui, &mut self.shared);
-                            None
-                        }
-                        Screen::Play | Screen::Replay => None,
-                    };
-                    if next.is_some() {
-                        nav = next;
-                    }
-                });
-        }
+            let tab = nav_bar(ui, &self.screens, self.current, &self.shared);
+            let page = self.page(ui);
+            page.or(tab)
+        };
         if hovering {
-            let painter = ctx.layer_painter(egui::LayerId::new(
-                egui::Order::Foreground,
-                egui::Id::unique("drop"),
-            ));
-            let rect = ctx.content_rect();
-            painter.rect_filled(rect, 0.0, egui::Color32::from_black_alpha(180));
-            painter.text(
-                rect.center(),
-                egui::Align2::CENTER_CENTER,
-                lang.t(S::InstallGame),
-                egui::FontId::proportional(40.0),
-                ACCENT,
-            );
+            drop_overlay(&ctx, self.shared.lang);
         }
         if let Some(nav) = nav {
             self.go(nav);
         }
     }
+
+    /// A screen drawn as a page: under the navigation bar, with margins, after the one-time
+    /// note of a repaired database, once the games are loaded.
+    fn page(&mut self, ui: &mut Ui) -> Option<Nav> {
+        let lang = self.shared.lang;
+        let mut nav = None;
+        egui::CentralPanel::default()
+            .frame(egui::Frame::central_panel(ui.style()).inner_margin(egui::Margin::same(24)))
+            .show(ui, |ui| {
+                if let Some(recovery) = &self.recovery {
+                    if widgets::error_panel(
+                        ui,
+                        lang.t(S::Recovered),
+                        recovery.get(lang.code()),
+                        lang.t(S::Dismiss),
+                    ) {
+                        self.recovery = None;
+                    }
+                }
+                if !self.loaded {
+                    widgets::busy(ui, lang.t(S::Loading));
+                    return;
+                }
+                nav = self.screens[self.current].ui(ui, &mut self.shared);
+            });
+        nav
+    }
+}
+
+/// The screen `VEILLEE_UI_START` names (see [`START_ENV`]).
+fn start_nav(start: &str) -> Option<Nav> {
+    match start.split_once(':') {
+        Some(("setup", id)) => Some(Nav::on::<SetupScreen>(Target::Game(id.into()))),
+        Some(("rules", id)) => Some(Nav::on::<RulesScreen>(Target::Game(id.into()))),
+        Some(("resume", id)) => {
+            let id = id.parse().ok()?;
+            Some(Nav::on::<PlayScreen>(Target::Session(id)))
+        }
+        Some(("replay", rest)) => {
+            // `replay:ID` or `replay:ID:MOVE` (shown at that move).
+            let (id, step) = rest.split_once(':').unwrap_or((rest, "0"));
+            let step = step.parse().unwrap_or(0);
+            let id = id.parse().ok()?;
+            Some(Nav::on::<ReplayScreen>(Target::SessionAt(id, step)))
+        }
+        _ => match start {
+            "saved" => Some(Nav::to::<SavedScreen>()),
+            "settings" => Some(Nav::to::<SettingsScreen>()),
+            _ => None,
+        },
+    }
+}
+
+/// The bar above the pages: the name, the tagline, the screens' tabs, and a spinner while
+/// the worker is busy.
+fn nav_bar(
+    ui: &mut Ui,
+    screens: &[Box<dyn Screen>],
+    current: usize,
+    shared: &Shared,
+) -> Option<Nav> {
+    let lang = shared.lang;
+    let wide = ui.ctx().content_rect().width() > 1150.0;
+    let mut nav = None;
+    egui::Panel::top("nav")
+        .frame(
+            egui::Frame::new()
+                .fill(widgets::PANEL)
+                .inner_margin(egui::Margin::symmetric(20, 12)),
+        )
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(RichText::new("Veillée").size(32.0).strong().color(ACCENT));
+                // The tagline gives way to the tabs on a narrow (or zoomed) window.
+                if wide {
+                    ui.label(RichText::new(lang.t(S::Tagline)).color(MUTED));
+                }
+                ui.add_space(24.0);
+                for (index, screen) in screens.iter().enumerate() {
+                    let Some(label) = screen.tab() else { continue };
+                    let text = RichText::new(lang.t(label)).size(22.0);
+                    if ui.selectable_label(index == current, text).clicked() {
+                        let id = screen::id_of(screen.as_ref());
+                        nav = Some(Nav::To(id, Target::Nothing));
+                    }
+                }
+                if shared.worker.busy() {
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        ui.spinner();
+                    });
+                }
+            });
+        });
+    nav
+}
+
+/// The whole window when the data directory cannot be opened: why, and "Quit".
+fn cannot_open(ui: &mut Ui, shared: &Shared, already_running: bool, message: &veillee_sdk::Text) {
+    let lang = shared.lang;
+    let (heading, body) = if already_running {
+        (
+            lang.t(S::AlreadyRunning),
+            lang.f(
+                S::AlreadyRunningBody,
+                &[&shared.data_dir.display().to_string()],
+            ),
+        )
+    } else {
+        (lang.t(S::CannotOpen), message.get(lang.code()).to_string())
+    };
+    egui::CentralPanel::default().show(ui, |ui| {
+        ui.vertical_centered(|ui| {
+            ui.add_space(ui.available_height() * 0.25);
+            ui.label(RichText::new(heading).size(40.0).strong().color(ACCENT));
+            ui.add_space(12.0);
+            ui.label(RichText::new(body).size(24.0));
+            ui.add_space(24.0);
+            if widgets::primary(ui, lang.t(S::Quit)).clicked() {
+                ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+        });
+    });
+}
+
+/// Over everything while a file is dragged over the window: "Install a game".
+fn drop_overlay(ctx: &egui::Context, lang: Lang) {
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Foreground,
+        egui::Id::unique("drop"),
+    ));
+    let rect = ctx.content_rect();
+    painter.rect_filled(rect, 0.0, egui::Color32::from_black_alpha(180));
+    painter.text(
+        rect.center(),
+        egui::Align2::CENTER_CENTER,
+        lang.t(S::InstallGame),
+        egui::FontId::proportional(40.0),
+        ACCENT,
+    );
 }
 
 impl eframe::App for App {

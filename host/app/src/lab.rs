@@ -41,7 +41,7 @@ pub enum LabState {
     /// The plain game, then the game with the rule.
     Done(Balance, Balance),
     /// It could not run, in words.
-    Failed(String),
+    Failed(veillee_sdk::Text),
 }
 
 /// A test's news, for the house rule whose file is named.
@@ -83,6 +83,7 @@ pub fn spawn(
             match simulate_bots(&make, &config(&setup), &progress) {
                 Ok(report) => balances.push(balance(&report)),
                 Err(why) => {
+                    let why = veillee_sdk::Text::same(why);
                     let _ = inbox.send(Request::Lab(note(LabState::Failed(why))));
                     return;
                 }

@@ -1,7 +1,8 @@
 //! The launcher window (eframe/egui): library, new game, play, replay, saved games, rules,
 //! settings.
 //!
-//! One file per screen, each a struct with its state and a `ui` function; [`app`] wires them.
+//! One file per screen, each a struct with its state that implements [`screen::Screen`];
+//! [`app`] lists them.
 //! [`scene`] draws any plugin's scene with no knowledge of the game. **The UI thread never
 //! waits on a plugin, the disk or a bot**: all of that runs on the [`worker`] thread, and the
 //! window reads its replies each frame without blocking.
@@ -17,6 +18,7 @@ pub mod room;
 pub mod rules;
 pub mod saved;
 pub mod scene;
+pub mod screen;
 pub mod settings;
 pub mod setup;
 pub mod sound;

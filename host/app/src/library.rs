@@ -2,10 +2,13 @@
 
 use egui::{RichText, Ui, Vec2};
 
-use super::app::{Nav, Shared};
 use super::i18n::S;
+use super::play::PlayScreen;
+use super::rules::RulesScreen;
+use super::screen::{Nav, Screen, Shared, Target};
+use super::setup::SetupScreen;
 use super::widgets::{self, Answer, ACCENT, DANGER, GOOD, MUTED};
-use super::worker::{GameInfo, Pick, Preparation, Request};
+use super::worker::{GameInfo, Pick, Preparation, Reply, Request};
 
 /// The library screen.
 #[derive(Default)]
@@ -15,7 +18,7 @@ pub struct LibraryScreen {
     /// The file being installed.
     installing: Option<String>,
     /// The last install or uninstall error, in words.
-    error: Option<String>,
+    error: Option<veillee_sdk::Text>,
     /// The last success.
     notice: Option<String>,
     /// The game waiting for uninstall confirmation: (id, name).
@@ -36,7 +39,11 @@ impl LibraryScreen {
     }
 
     /// An install ended.
-    pub fn installed(&mut self, shared: &Shared, result: Result<veillee_sdk::Text, String>) {
+    pub fn installed(
+        &mut self,
+        shared: &Shared,
+        result: Result<veillee_sdk::Text, veillee_sdk::Text>,
+    ) {
         self.installing = None;
         match result {
             Ok(name) => {
@@ -52,7 +59,11 @@ impl LibraryScreen {
     }
 
     /// An uninstall ended.
-    pub fn uninstalled(&mut self, shared: &Shared, result: Result<veillee_sdk::Text, String>) {
+    pub fn uninstalled(
+        &mut self,
+        shared: &Shared,
+        result: Result<veillee_sdk::Text, veillee_sdk::Text>,
+    ) {
         match result {
             Ok(name) => {
                 self.notice = Some(
@@ -69,9 +80,31 @@ impl LibraryScreen {
     pub fn dialog_closed(&mut self) {
         self.dialog_failed = true;
     }
+}
+
+impl Screen for LibraryScreen {
+    fn tab(&self) -> Option<S> {
+        Some(S::Library)
+    }
+
+    fn open(&mut self, shared: &mut Shared, _target: Target) -> bool {
+        shared.worker.send(Request::ListSaved);
+        true
+    }
+
+    fn reply(&mut self, shared: &mut Shared, reply: Reply) -> Option<Reply> {
+        match reply {
+            Reply::Installed(result) => self.installed(shared, result),
+            Reply::Uninstalled(result) => self.uninstalled(shared, result),
+            Reply::Picked(Pick::Plugin, Some(path)) => self.install(shared, path),
+            Reply::Picked(Pick::Plugin, None) => self.dialog_closed(),
+            other => return Some(other),
+        }
+        None
+    }
 
     /// Draws the screen.
-    pub fn ui(&mut self, ui: &mut Ui, shared: &mut Shared, problems: &[String]) -> Option<Nav> {
+    fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
         let lang = shared.lang;
         let mut nav = None;
         // One line: the title, the last game to go on with, installing a game.
@@ -88,7 +121,7 @@ impl LibraryScreen {
                     });
                 let text = lang.f(S::ContinueGame, &[&name, &last.id.to_string()]);
                 if widgets::primary(ui, &format!("▶  {text}")).clicked() {
-                    nav = Some(Nav::Resume(last.id));
+                    nav = Some(Nav::on::<PlayScreen>(Target::Session(last.id)));
                 }
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -127,7 +160,12 @@ impl LibraryScreen {
             widgets::busy(ui, &lang.f(S::Installing, &[file]));
         }
         if let Some(error) = &self.error {
-            if widgets::error_panel(ui, lang.t(S::InstallFailed), error, lang.t(S::Dismiss)) {
+            if widgets::error_panel(
+                ui,
+                lang.t(S::InstallFailed),
+                error.get(lang.code()),
+                lang.t(S::Dismiss),
+            ) {
                 self.error = None;
             }
         }
@@ -136,8 +174,8 @@ impl LibraryScreen {
                 self.notice = None;
             }
         }
-        if !problems.is_empty() && !self.problems_dismissed {
-            let detail = problems.join("\n");
+        if !shared.problems.is_empty() && !self.problems_dismissed {
+            let detail = shared.problems.join("\n");
             if widgets::error_panel(ui, lang.t(S::Problems), &detail, lang.t(S::Dismiss)) {
                 self.problems_dismissed = true;
             }
@@ -329,13 +367,13 @@ fn game_card(
                 response
                     .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken));
                 if response.clicked() {
-                    nav = Some(Nav::Setup(m.id.clone()));
+                    nav = Some(Nav::on::<SetupScreen>(Target::Game(m.id.clone())));
                 }
                 let rules = widgets::button(ui, lang.t(S::Rules));
                 let spoken = format!("{} — {}", lang.t(S::Rules), m.name.get(lang.code()));
                 rules.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken));
                 if rules.clicked() {
-                    nav = Some(Nav::Rules(m.id.clone()));
+                    nav = Some(Nav::on::<RulesScreen>(Target::Game(m.id.clone())));
                 }
                 if !game.builtin && widgets::danger(ui, lang.t(S::Uninstall)).clicked() {
                     *confirm = Some((m.id.clone(), m.name.get(lang.code()).to_string()));

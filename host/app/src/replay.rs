@@ -6,12 +6,13 @@
 use egui::{RichText, Ui};
 use veillee_sdk::Seat;
 
-use super::app::{Nav, Shared};
 use super::i18n::S;
 use super::play::{log_line, outcome_headline};
+use super::saved::SavedScreen;
 use super::scene::{self, SceneView};
+use super::screen::{Nav, Screen, Shared, Target};
 use super::widgets::{self, ACCENT, MUTED};
-use super::worker::{seat_name, ReplayData, Request};
+use super::worker::{seat_name, ReplayData, Reply, Request};
 use veillee_runtime::session::repeats_label;
 
 /// Autoplay speeds, in moves per second.
@@ -32,16 +33,15 @@ pub struct ReplayScreen {
     /// Index into [`SPEEDS`].
     pub speed: usize,
     next_due: Option<f64>,
-    error: Option<String>,
+    error: Option<veillee_sdk::Text>,
     scene: SceneView,
 }
 
-impl ReplayScreen {
-    /// Asks the worker for session `id` as a spectator sees it.
-    pub fn open(shared: &mut Shared, id: u64) -> ReplayScreen {
-        shared.worker.send(Request::Replay { id, viewer: None });
+impl Default for ReplayScreen {
+    /// No replay yet, at the usual speed.
+    fn default() -> Self {
         ReplayScreen {
-            id,
+            id: 0,
             viewer: None,
             data: None,
             step: 0,
@@ -52,9 +52,20 @@ impl ReplayScreen {
             scene: SceneView::default(),
         }
     }
+}
+
+impl ReplayScreen {
+    /// Asks the worker for session `id` as a spectator sees it.
+    pub fn for_session(shared: &mut Shared, id: u64) -> ReplayScreen {
+        shared.worker.send(Request::Replay { id, viewer: None });
+        ReplayScreen {
+            id,
+            ..ReplayScreen::default()
+        }
+    }
 
     /// The worker's replay (or why there is none).
-    pub fn on_replay(&mut self, result: Result<Box<ReplayData>, String>) {
+    pub fn on_replay(&mut self, result: Result<Box<ReplayData>, veillee_sdk::Text>) {
         match result {
             Ok(data) if data.meta.id == self.id && data.seen.viewer == self.viewer => {
                 // Where the replay stood (another viewer, a start at a given move) is kept.
@@ -84,8 +95,41 @@ impl ReplayScreen {
         });
     }
 
+    /// The scene after the moves shown so far.
+    fn scene_at<'a>(&self, data: &'a ReplayData) -> &'a veillee_sdk::Scene {
+        match self.step {
+            0 => &data.seen.start,
+            n => &data.seen.moves[(n - 1).min(data.seen.moves.len().saturating_sub(1))].scene,
+        }
+    }
+}
+
+impl Screen for ReplayScreen {
+    fn whole_window(&self) -> bool {
+        true
+    }
+
+    fn open(&mut self, shared: &mut Shared, target: Target) -> bool {
+        let (id, step) = match target {
+            Target::Session(id) => (id, 0),
+            Target::SessionAt(id, step) => (id, step),
+            Target::Nothing | Target::Game(_) => return false,
+        };
+        *self = ReplayScreen::for_session(shared, id);
+        self.step = step;
+        true
+    }
+
+    fn reply(&mut self, _shared: &mut Shared, reply: Reply) -> Option<Reply> {
+        match reply {
+            Reply::Replay(result) => self.on_replay(result),
+            other => return Some(other),
+        }
+        None
+    }
+
     /// Draws the screen.
-    pub fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
+    fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
         let lang = shared.lang;
         let code = lang.code();
         let mut nav = None;
@@ -125,7 +169,7 @@ impl ReplayScreen {
             .show(ui, |ui| {
                 ui.horizontal_wrapped(|ui| {
                     if widgets::button(ui, lang.t(S::Back)).clicked() {
-                        nav = Some(Nav::Saved);
+                        nav = Some(Nav::to::<SavedScreen>());
                     }
                     let name = self
                         .data
@@ -172,8 +216,13 @@ impl ReplayScreen {
         let Some(data) = self.data.clone() else {
             egui::CentralPanel::default().show(ui, |ui| {
                 if let Some(error) = self.error.clone() {
-                    if widgets::error_panel(ui, lang.t(S::ReplayFailed), &error, lang.t(S::Back)) {
-                        nav = Some(Nav::Saved);
+                    if widgets::error_panel(
+                        ui,
+                        lang.t(S::ReplayFailed),
+                        error.get(code),
+                        lang.t(S::Back),
+                    ) {
+                        nav = Some(Nav::to::<SavedScreen>());
                     }
                 } else {
                     widgets::busy(ui, lang.t(S::ReplayLoading));
@@ -301,13 +350,5 @@ impl ReplayScreen {
             self.scene.ui(ui, &scene, &[], lang, help, data.seen.viewer);
         });
         nav
-    }
-
-    /// The scene after the moves shown so far.
-    fn scene_at<'a>(&self, data: &'a ReplayData) -> &'a veillee_sdk::Scene {
-        match self.step {
-            0 => &data.seen.start,
-            n => &data.seen.moves[(n - 1).min(data.seen.moves.len().saturating_sub(1))].scene,
-        }
     }
 }

@@ -9,8 +9,8 @@ use egui::text::LayoutJob;
 use egui::{Align, Color32, FontSelection, Id, Label, RichText, Ui};
 use veillee_sdk::rules::{self, Block, Span};
 
-use super::app::Shared;
 use super::i18n::{Lang, S};
+use super::screen::{Nav, Screen, Shared, Target};
 use super::widgets::{self, colour, ACCENT, MUTED, RAISED, TEXT};
 use super::worker::GameInfo;
 
@@ -28,6 +28,7 @@ const TOC_WIDTH: f32 = 300.0;
 const SIDE_TOC_MIN_WIDTH: f32 = 1000.0;
 
 /// The rules screen of one game.
+#[derive(Default)]
 pub struct RulesScreen {
     /// The game's id.
     pub game: String,
@@ -43,43 +44,6 @@ struct View {
 }
 
 impl RulesScreen {
-    /// Draws the screen; returns true when the player goes back.
-    pub fn ui(&mut self, ui: &mut Ui, shared: &Shared) -> bool {
-        let lang = shared.lang;
-        let code = lang.code();
-        let mut back = false;
-        ui.horizontal(|ui| {
-            back = widgets::button(ui, lang.t(S::Back)).clicked();
-            if let Some(game) = shared.games.iter().find(|g| g.manifest.id == self.game) {
-                widgets::title(
-                    ui,
-                    &format!("{} — {}", lang.t(S::Rules), game.manifest.name.get(code)),
-                );
-            }
-        });
-        let Some(game) = shared.games.iter().find(|g| g.manifest.id == self.game) else {
-            return true;
-        };
-        match &game.manifest.rules {
-            Some(rules) => self.rules(ui, game, rules.get(code), lang),
-            None => {
-                egui::ScrollArea::vertical()
-                    .id_salt(("rules-none", &self.game))
-                    .show(ui, |ui| {
-                        widgets::card(ui, |ui| {
-                            ui.set_width(ui.available_width().min(MAX_TEXT_WIDTH));
-                            ui.label(RichText::new(lang.t(S::NoRules)).color(MUTED));
-                            ui.add_space(8.0);
-                            ui.label(RichText::new(game.manifest.description.get(code)).size(BODY));
-                            ui.add_space(12.0);
-                            summary(ui, game, lang);
-                        });
-                    });
-            }
-        }
-        back
-    }
-
     /// The rules text, its table of contents, and the summary after it.
     fn rules(&self, ui: &mut Ui, game: &GameInfo, text: &str, lang: Lang) {
         let blocks = parsed(ui.ctx(), text);
@@ -164,6 +128,57 @@ impl RulesScreen {
                 ui.add_space(24.0);
                 view.current = current;
             });
+    }
+}
+
+impl Screen for RulesScreen {
+    fn side_trip(&self) -> bool {
+        true
+    }
+
+    fn open(&mut self, _shared: &mut Shared, target: Target) -> bool {
+        let Target::Game(game) = target else {
+            return false;
+        };
+        self.game = game;
+        true
+    }
+
+    /// Draws the screen; goes back where it was opened from when the player asks.
+    fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
+        let lang = shared.lang;
+        let code = lang.code();
+        let mut back = false;
+        ui.horizontal(|ui| {
+            back = widgets::button(ui, lang.t(S::Back)).clicked();
+            if let Some(game) = shared.games.iter().find(|g| g.manifest.id == self.game) {
+                widgets::title(
+                    ui,
+                    &format!("{} — {}", lang.t(S::Rules), game.manifest.name.get(code)),
+                );
+            }
+        });
+        let Some(game) = shared.games.iter().find(|g| g.manifest.id == self.game) else {
+            return Some(Nav::Back);
+        };
+        match &game.manifest.rules {
+            Some(rules) => self.rules(ui, game, rules.get(code), lang),
+            None => {
+                egui::ScrollArea::vertical()
+                    .id_salt(("rules-none", &self.game))
+                    .show(ui, |ui| {
+                        widgets::card(ui, |ui| {
+                            ui.set_width(ui.available_width().min(MAX_TEXT_WIDTH));
+                            ui.label(RichText::new(lang.t(S::NoRules)).color(MUTED));
+                            ui.add_space(8.0);
+                            ui.label(RichText::new(game.manifest.description.get(code)).size(BODY));
+                            ui.add_space(12.0);
+                            summary(ui, game, lang);
+                        });
+                    });
+            }
+        }
+        back.then_some(Nav::Back)
     }
 }
 

@@ -4,10 +4,12 @@ use std::path::PathBuf;
 
 use egui::{RichText, Ui};
 
-use super::app::{Nav, Shared};
 use super::i18n::S;
+use super::play::PlayScreen;
+use super::replay::ReplayScreen;
+use super::screen::{Nav, Screen, Shared, Target};
 use super::widgets::{self, Answer, ACCENT, MUTED};
-use super::worker::{FileDone, Pick, Request};
+use super::worker::{FileDone, Pick, Reply, Request};
 use veillee_runtime::store::model::SessionMeta;
 use veillee_runtime::store::SetAside;
 use veillee_sdk::Seat;
@@ -29,7 +31,7 @@ pub struct SavedScreen {
     /// only what one seat saw?
     confirm_export: Option<SessionMeta>,
     notice: Option<String>,
-    error: Option<String>,
+    error: Option<veillee_sdk::Text>,
     /// The import dialog answered nothing: say that the path can be typed.
     dialog_failed: bool,
     /// Damaged databases set aside, whose games can be brought back.
@@ -68,7 +70,7 @@ pub fn default_export_path(
 
 impl SavedScreen {
     /// An export, import or delete ended.
-    pub fn file_done(&mut self, shared: &Shared, result: Result<FileDone, String>) {
+    pub fn file_done(&mut self, shared: &Shared, result: Result<FileDone, veillee_sdk::Text>) {
         let lang = shared.lang;
         match result {
             Ok(FileDone::Exported(path)) => {
@@ -91,7 +93,11 @@ impl SavedScreen {
     }
 
     /// A restore of a set-aside database ended.
-    pub fn restored(&mut self, shared: &Shared, result: Result<(usize, usize, usize), String>) {
+    pub fn restored(
+        &mut self,
+        shared: &Shared,
+        result: Result<(usize, usize, usize), veillee_sdk::Text>,
+    ) {
         match result {
             Ok((added, already, lost)) => {
                 self.error = None;
@@ -144,9 +150,41 @@ impl SavedScreen {
             self.export = None;
         }
     }
+}
+
+impl Screen for SavedScreen {
+    fn tab(&self) -> Option<S> {
+        Some(S::SavedGames)
+    }
+
+    fn open(&mut self, _shared: &mut Shared, _target: Target) -> bool {
+        // The list is asked for again when the screen is drawn.
+        self.loaded = false;
+        true
+    }
+
+    fn reply(&mut self, shared: &mut Shared, reply: Reply) -> Option<Reply> {
+        match reply {
+            Reply::Saved(list) => self.list = list,
+            Reply::SetAside(found) => self.set_aside = found,
+            Reply::Restored(result) => self.restored(shared, result),
+            Reply::FileDone(result) => self.file_done(shared, result),
+            Reply::Picked(Pick::ImportSession, Some(path)) => {
+                shared.worker.send(Request::Import(path))
+            }
+            Reply::Picked(Pick::ImportSession, None) => self.dialog_closed(true),
+            Reply::Picked(Pick::ExportSession(id, seat), Some(path)) => {
+                self.export_picked(id);
+                shared.worker.send(Request::Export(id, seat, path))
+            }
+            Reply::Picked(Pick::ExportSession(..), None) => self.dialog_closed(false),
+            other => return Some(other),
+        }
+        None
+    }
 
     /// Draws the screen.
-    pub fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
+    fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
         let lang = shared.lang;
         let code = lang.code();
         let mut nav = None;
@@ -208,7 +246,12 @@ impl SavedScreen {
             self.export = None;
         }
         if let Some(error) = &self.error {
-            if widgets::error_panel(ui, lang.t(S::FileFailed), error, lang.t(S::Dismiss)) {
+            if widgets::error_panel(
+                ui,
+                lang.t(S::FileFailed),
+                error.get(code),
+                lang.t(S::Dismiss),
+            ) {
                 self.error = None;
             }
         }
@@ -286,7 +329,7 @@ impl SavedScreen {
                                 egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken)
                             });
                             if replay.clicked() {
-                                nav = Some(Nav::Replay(meta.id));
+                                nav = Some(Nav::on::<ReplayScreen>(Target::Session(meta.id)));
                             }
                             let resume = widgets::primary(ui, lang.t(S::Resume));
                             let spoken = format!("{} #{}", lang.t(S::Resume), meta.id);
@@ -294,7 +337,7 @@ impl SavedScreen {
                                 egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken)
                             });
                             if resume.clicked() {
-                                nav = Some(Nav::Resume(meta.id));
+                                nav = Some(Nav::on::<PlayScreen>(Target::Session(meta.id)));
                             }
                         });
                     });

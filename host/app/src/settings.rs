@@ -2,8 +2,8 @@
 
 use egui::{RichText, Ui};
 
-use super::app::Shared;
 use super::i18n::{Lang, S};
+use super::screen::{Nav, Screen, Shared};
 use super::widgets::{self, ACCENT, MUTED};
 use super::worker::{Assist, Request, ASSIST, LANGUAGE, SCALE};
 
@@ -11,9 +11,13 @@ use super::worker::{Assist, Request, ASSIST, LANGUAGE, SCALE};
 #[derive(Default)]
 pub struct SettingsScreen;
 
-impl SettingsScreen {
+impl Screen for SettingsScreen {
+    fn tab(&self) -> Option<S> {
+        Some(S::Settings)
+    }
+
     /// Draws the screen (changes apply at once and are remembered).
-    pub fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) {
+    fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
         let lang = shared.lang;
         widgets::title(ui, lang.t(S::Settings));
         ui.add_space(8.0);
@@ -64,6 +68,7 @@ impl SettingsScreen {
             ui.label(RichText::new(lang.t(S::DataDir)).strong().color(ACCENT));
             ui.label(RichText::new(shared.data_dir.display().to_string()).monospace());
         });
+        None
     }
 }
 

@@ -5,15 +5,18 @@ use std::collections::{BTreeMap, BTreeSet};
 use egui::{RichText, Ui};
 use veillee_sdk::{OptionKind, OptionValue, Seat, Setup};
 
-use super::app::{Nav, Shared};
 use super::i18n::S;
 use super::lab::{Balance, LabNote, LabState};
+use super::library::LibraryScreen;
+use super::play::PlayScreen;
+use super::screen::{Nav, Screen, Shared, Target};
 use super::widgets::{self, colour, ACCENT, MUTED};
-use super::worker::{GameInfo, Request};
+use super::worker::{GameInfo, Preparation, Reply, Request};
 use veillee_runtime::store::limits;
 use veillee_runtime::store::model::{BotLevel, SeatPlayer};
 
 /// The new-game screen for one game.
+#[derive(Default)]
 pub struct SetupScreen {
     /// The game's id.
     pub game: String,
@@ -86,8 +89,68 @@ impl SetupScreen {
         self.tests.insert(note.rule, note.state);
     }
 
+    fn start(&self, shared: &mut Shared, game: &GameInfo, seed: u64) -> Nav {
+        let n = self.players as usize;
+        let seats: Vec<SeatPlayer> = (0..n)
+            .map(|i| {
+                let name = self.names[i].trim().to_string();
+                match self.bots[i] {
+                    None => SeatPlayer::human(name),
+                    Some(level) => SeatPlayer::bot(name, level),
+                }
+            })
+            .collect();
+        shared.seat_names = self.names.clone();
+        let setup = Setup {
+            players: self.players,
+            options: self.options.clone(),
+            seed,
+        };
+        let variants = self
+            .variants
+            .iter()
+            .filter_map(|&i| game.variants.get(i).map(|v| v.source.clone()))
+            .collect();
+        let phones = (0..n as Seat)
+            .filter(|&s| self.phones[s as usize])
+            .collect();
+        shared.worker.send(Request::Start {
+            game: self.game.clone(),
+            seats,
+            setup,
+            variants,
+            phones,
+        });
+        Nav::to::<PlayScreen>()
+    }
+}
+
+impl Screen for SetupScreen {
+    fn open(&mut self, shared: &mut Shared, target: Target) -> bool {
+        let Target::Game(id) = target else {
+            return false;
+        };
+        let Some(game) = shared.games.iter().find(|g| g.manifest.id == id) else {
+            return false;
+        };
+        // Its plugin compiles next, while the players sit down.
+        if game.preparation != Preparation::Ready {
+            shared.worker.send(Request::Prepare(id.clone()));
+        }
+        *self = SetupScreen::new(game, &shared.seat_names, shared.lang);
+        true
+    }
+
+    fn reply(&mut self, _shared: &mut Shared, reply: Reply) -> Option<Reply> {
+        match reply {
+            Reply::RuleTest(note) => self.on_rule_test(note),
+            other => return Some(other),
+        }
+        None
+    }
+
     /// Draws the screen. Returns where to go (the play screen once started).
-    pub fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
+    fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
         let lang = shared.lang;
         let code = lang.code();
         let Some(game) = shared
@@ -96,7 +159,7 @@ impl SetupScreen {
             .find(|g| g.manifest.id == self.game)
             .cloned()
         else {
-            return Some(Nav::Library);
+            return Some(Nav::to::<LibraryScreen>());
         };
         let m = &game.manifest;
         let mut nav = None;
@@ -111,7 +174,7 @@ impl SetupScreen {
                 .all(|n| !n.trim().is_empty());
         ui.horizontal(|ui| {
             if widgets::button(ui, lang.t(S::Back)).clicked() {
-                nav = Some(Nav::Library);
+                nav = Some(Nav::to::<LibraryScreen>());
             }
             widgets::title(
                 ui,
@@ -295,41 +358,6 @@ impl SetupScreen {
         });
         nav
     }
-
-    fn start(&self, shared: &mut Shared, game: &GameInfo, seed: u64) -> Nav {
-        let n = self.players as usize;
-        let seats: Vec<SeatPlayer> = (0..n)
-            .map(|i| {
-                let name = self.names[i].trim().to_string();
-                match self.bots[i] {
-                    None => SeatPlayer::human(name),
-                    Some(level) => SeatPlayer::bot(name, level),
-                }
-            })
-            .collect();
-        shared.seat_names = self.names.clone();
-        let setup = Setup {
-            players: self.players,
-            options: self.options.clone(),
-            seed,
-        };
-        let variants = self
-            .variants
-            .iter()
-            .filter_map(|&i| game.variants.get(i).map(|v| v.source.clone()))
-            .collect();
-        let phones = (0..n as Seat)
-            .filter(|&s| self.phones[s as usize])
-            .collect();
-        shared.worker.send(Request::Start {
-            game: self.game.clone(),
-            seats,
-            setup,
-            variants,
-            phones,
-        });
-        Nav::Play
-    }
 }
 
 /// A seat's player: a human at this screen, a human on their phone (who holds the seat's
@@ -390,7 +418,7 @@ fn lab_text(state: &LabState, manifest: &veillee_sdk::Manifest, lang: super::i18
         LabState::Running(done, total) => {
             lang.f(S::RuleTesting, &[&done.to_string(), &total.to_string()])
         }
-        LabState::Failed(why) => lang.f(S::RuleTestFailed, &[why]),
+        LabState::Failed(why) => lang.f(S::RuleTestFailed, &[why.get(lang.code())]),
         LabState::Done(plain, ruled) => {
             let side = |b: &Balance| {
                 let percent =

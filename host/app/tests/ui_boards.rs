@@ -17,7 +17,7 @@ mod common;
 use common::{harness, wait};
 
 fn moves(h: &Harness<'static, App>) -> Option<u32> {
-    h.state().play.view.as_ref().map(|v| v.meta.moves)
+    h.state().play().view.as_ref().map(|v| v.meta.moves)
 }
 
 #[test]

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
-use veillee_app::app::Screen;
+use veillee_app::library::LibraryScreen;
 use veillee_app::App;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::GameEngine;
@@ -16,17 +16,17 @@ mod common;
 use common::{harness, wait};
 
 fn moves(h: &Harness<'static, App>) -> Option<u32> {
-    h.state().play.view.as_ref().map(|v| v.meta.moves)
+    h.state().play().view.as_ref().map(|v| v.meta.moves)
 }
 
 /// The human seat to act in the game shown.
 fn actor(h: &Harness<'static, App>) -> Option<Seat> {
-    h.state().play.view.as_ref().and_then(|v| v.actor)
+    h.state().play().view.as_ref().and_then(|v| v.actor)
 }
 
 fn session_id(h: &Harness<'static, App>) -> u64 {
     h.state()
-        .play
+        .play()
         .view
         .as_ref()
         .expect("a game is shown")
@@ -157,7 +157,7 @@ fn library_lists_siege_and_a_two_human_game_is_played_by_clicks_undone_and_resum
     });
     h.query_all_by_label("Undo").last().unwrap().click();
     wait(&mut h, "the undo by keyboard", |h| moves(h) == Some(1));
-    let id = h.state().play.view.as_ref().unwrap().meta.id;
+    let id = h.state().play().view.as_ref().unwrap().meta.id;
 
     // Quit in the middle, then resume from the saved games.
     h.get_by_label("← Back").click();
@@ -260,7 +260,7 @@ fn a_bot_seat_moves_after_its_pause_and_the_human_gets_the_turn_back() {
     h.get_by_label("d6").click();
     wait(&mut h, "the lord's placement", |h| moves(h) == Some(1));
     // The bot's turn is announced while it "thinks" ...
-    let view = h.state().play.view.as_ref().unwrap();
+    let view = h.state().play().view.as_ref().unwrap();
     assert_eq!((view.actor, view.bot), (None, Some(0)));
     assert!(
         h.query_by_label_contains("is thinking").is_some(),
@@ -273,7 +273,7 @@ fn a_bot_seat_moves_after_its_pause_and_the_human_gets_the_turn_back() {
     });
     assert!(h.query_by_label_contains("your turn").is_some());
     assert_eq!(
-        h.state().play.chimes(),
+        h.state().play().chimes(),
         0,
         "no sound unless the table asks for it"
     );
@@ -286,12 +286,12 @@ fn with_the_chime_on_the_human_hears_their_turn_come_back_after_a_bot() {
     h.state_mut().shared.assist.sound = true;
     siege_against_a_bot(&mut h);
     wait(&mut h, "the lord's placement", |h| moves(h) == Some(1));
-    assert_eq!(h.state().play.chimes(), 0, "the bot's turn: no chime");
+    assert_eq!(h.state().play().chimes(), 0, "the bot's turn: no chime");
     wait(&mut h, "the bot's move", |h| {
         moves(h) == Some(2) && actor(h) == Some(1)
     });
     assert_eq!(
-        h.state().play.chimes(),
+        h.state().play().chimes(),
         1,
         "the human's turn again: one chime"
     );
@@ -314,7 +314,7 @@ fn undo_while_a_bot_thinks_drops_its_search_and_the_game_goes_on() {
     h.get_by_label("strong").click();
     h.step();
     start(&mut h);
-    let view = h.state().play.view.as_ref().unwrap();
+    let view = h.state().play().view.as_ref().unwrap();
     assert_eq!(view.meta.seats[1].level, Some(BotLevel::Strong));
     // Whoever starts (the dealer is drawn), the human's turn comes: a turn is two actions.
     wait(&mut h, "the human's turn", |h| actor(h) == Some(0));
@@ -325,7 +325,7 @@ fn undo_while_a_bot_thinks_drops_its_search_and_the_game_goes_on() {
     wait(&mut h, "a draw", |h| moves(h) == Some(m + 2));
     // The bot's turn: it thinks (the worker idle meanwhile), and Undo can be clicked.
     let start = Instant::now();
-    while h.state().play.view.as_ref().and_then(|v| v.thinking) != Some(1) {
+    while h.state().play().view.as_ref().and_then(|v| v.thinking) != Some(1) {
         assert!(
             start.elapsed() < Duration::from_secs(60),
             "the bot never thought"
@@ -340,7 +340,7 @@ fn undo_while_a_bot_thinks_drops_its_search_and_the_game_goes_on() {
     wait(&mut h, "the undo", |h| {
         moves(h).is_some_and(|m| m < before) && actor(h) == Some(0)
     });
-    assert_eq!(h.state().play.view.as_ref().unwrap().thinking, None);
+    assert_eq!(h.state().play().view.as_ref().unwrap().thinking, None);
     // The human plays the turn again; the bot's dropped search changes nothing, and the bot
     // plays its own turn to the end.
     let m = moves(&h).unwrap();
@@ -353,7 +353,7 @@ fn undo_while_a_bot_thinks_drops_its_search_and_the_game_goes_on() {
     wait(&mut h, "the bot's turn", |h| {
         actor(h) == Some(0) && moves(h).is_some_and(|n| n >= before + 2)
     });
-    assert!(h.state().play.view.as_ref().unwrap().thinking.is_none());
+    assert!(h.state().play().view.as_ref().unwrap().thinking.is_none());
     assert!(
         h.query_by_label_contains("could not").is_none(),
         "{:?}",
@@ -431,10 +431,10 @@ fn two_humans_at_a_hidden_information_game_hand_over_with_the_board_hidden() {
     let board_shown = |h: &Harness<'static, App>| h.query_by_label("c4").is_some();
     let first = h
         .state()
-        .play
+        .play()
         .handoff()
         .expect("a hand-off before anything is shown");
-    let name = veillee_app::worker::seat_name(&h.state().play.view.as_ref().unwrap().meta, first);
+    let name = veillee_app::worker::seat_name(&h.state().play().view.as_ref().unwrap().meta, first);
     assert!(h.query_by_label(&format!("Pass to {name}")).is_some());
     assert!(!board_shown(&h), "the board is hidden behind the hand-off");
     assert!(
@@ -445,35 +445,36 @@ fn two_humans_at_a_hidden_information_game_hand_over_with_the_board_hidden() {
     h.step();
     h.step();
     assert!(board_shown(&h), "{:?}", labels(&h));
-    assert_eq!(h.state().play.view.as_ref().unwrap().viewer, Some(first));
+    assert_eq!(h.state().play().view.as_ref().unwrap().viewer, Some(first));
 
     // A turn is two actions: draw twice, then the other human gets the device.
     h.get_by_label("Draw").click();
     wait(&mut h, "the first draw", |h| moves(h) == Some(1));
     assert!(
-        h.state().play.handoff().is_none(),
+        h.state().play().handoff().is_none(),
         "same player, no hand-off"
     );
     h.get_by_label("Draw").click();
     wait(&mut h, "the second draw", |h| moves(h) == Some(2));
     // The player sees where the game stands after their turn before the board is hidden.
-    assert_eq!(h.state().play.showing_result(), Some(first));
+    assert_eq!(h.state().play().showing_result(), Some(first));
     assert!(board_shown(&h), "the result stays in sight");
     assert!(h.query_by_label("Draw").is_none(), "nothing more to play");
-    assert_eq!(h.state().play.handoff(), None);
+    assert_eq!(h.state().play().handoff(), None);
     h.get_by_label("Done").click();
     h.step();
     h.step();
-    let second = h.state().play.handoff().expect("the seat to act changed");
+    let second = h.state().play().handoff().expect("the seat to act changed");
     assert_ne!(second, first);
-    let name = veillee_app::worker::seat_name(&h.state().play.view.as_ref().unwrap().meta, second);
+    let name =
+        veillee_app::worker::seat_name(&h.state().play().view.as_ref().unwrap().meta, second);
     assert!(h.query_by_label(&format!("Pass to {name}")).is_some());
     assert!(!board_shown(&h));
     h.get_by_label("Click when ready").click();
     h.step();
     h.step();
     assert!(board_shown(&h));
-    assert_eq!(h.state().play.view.as_ref().unwrap().viewer, Some(second));
+    assert_eq!(h.state().play().view.as_ref().unwrap().viewer, Some(second));
 }
 
 #[test]
@@ -495,16 +496,16 @@ fn a_finished_game_shows_the_outcome_then_play_again_and_back_to_library() {
     // Play again: the same players, a new game.
     h.get_by_label("Play again").click();
     wait(&mut h, "the new game", |h| {
-        moves(h) == Some(0) && h.state().play.view.as_ref().unwrap().meta.id != id
+        moves(h) == Some(0) && h.state().play().view.as_ref().unwrap().meta.id != id
     });
-    let again = h.state().play.view.as_ref().unwrap();
+    let again = h.state().play().view.as_ref().unwrap();
     let names: Vec<&str> = again.meta.seats.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["Ana", "Bruno"]);
 
     // Back to the finished one, and back to the library from its end screen.
     h.get_by_label("← Back").click();
     wait(&mut h, "the library", |h| {
-        h.state().screen == Screen::Library
+        h.state().showing::<LibraryScreen>()
     });
     h.get_by_label("Saved games").click();
     wait(&mut h, "the saved games", |h| {
@@ -516,7 +517,7 @@ fn a_finished_game_shows_the_outcome_then_play_again_and_back_to_library() {
     });
     h.get_by_label("Back to library").click();
     wait(&mut h, "the library", |h| {
-        h.state().screen == Screen::Library
+        h.state().showing::<LibraryScreen>()
     });
     assert!(h.query_by_label("New game — Siège").is_some());
 }
@@ -767,10 +768,10 @@ fn exporting_an_unfinished_hidden_game_asks_and_can_give_one_seats_view() {
     open_setup(&mut h, "Castel");
     start(&mut h);
     let id = session_id(&h);
-    let first = veillee_app::worker::seat_name(&h.state().play.view.as_ref().unwrap().meta, 0);
+    let first = veillee_app::worker::seat_name(&h.state().play().view.as_ref().unwrap().meta, 0);
     h.get_by_label("← Back").click();
     wait(&mut h, "the library", |h| {
-        h.state().screen == Screen::Library
+        h.state().showing::<LibraryScreen>()
     });
     h.get_by_label("Saved games").click();
     wait(&mut h, "the saved games", |h| {
@@ -822,7 +823,7 @@ fn a_saved_game_is_exported_to_a_typed_path_deleted_after_confirmation_and_impor
     let id = session_id(&h);
     h.get_by_label("← Back").click();
     wait(&mut h, "the library", |h| {
-        h.state().screen == Screen::Library
+        h.state().showing::<LibraryScreen>()
     });
     h.get_by_label("Saved games").click();
     wait(&mut h, "the saved games", |h| {
@@ -1005,7 +1006,7 @@ fn three_humans_play_a_game_of_castel_to_the_end_with_the_mouse_only() {
             assert!(handoffs >= 3, "every seat was handed the device");
             assert!(named_pieces, "the cards on the board are named");
             assert!(h.query_by_label("Play again").is_some());
-            let meta = &h.state().play.view.as_ref().unwrap().meta;
+            let meta = &h.state().play().view.as_ref().unwrap().meta;
             assert!(meta.moves > 10, "a real game: {} moves", meta.moves);
             assert!(
                 meta.variants.iter().any(|v| v.id == "cartes"),
@@ -1155,7 +1156,7 @@ fn a_game_with_nothing_private_to_one_seat_never_blanks_the_board_between_two_hu
     // Roc noir hides its trapdoors from everyone alike: nothing is one seat's own.
     assert!(
         h.state()
-            .play
+            .play()
             .view
             .as_ref()
             .unwrap()
@@ -1164,10 +1165,10 @@ fn a_game_with_nothing_private_to_one_seat_never_blanks_the_board_between_two_hu
     );
     let mut seats_seen = Vec::new();
     for n in 0..60 {
-        assert_eq!(h.state().play.handoff(), None, "no hand-off at move {n}");
-        assert_eq!(h.state().play.showing_result(), None);
+        assert_eq!(h.state().play().handoff(), None, "no hand-off at move {n}");
+        assert_eq!(h.state().play().showing_result(), None);
         assert!(h.query_by_label("Click when ready").is_none());
-        let view = h.state().play.view.clone().unwrap();
+        let view = h.state().play().view.clone().unwrap();
         if view.status.outcome().is_some() {
             break;
         }
@@ -1205,9 +1206,9 @@ fn an_animated_bot_move_slides_from_its_square_and_ends_on_the_new_one() {
     let mut h = harness(dir.path(), "en");
     siege_against_a_bot(&mut h);
     wait(&mut h, "the lord's placement", |h| moves(h) == Some(1));
-    let before = h.state().play.view.as_ref().unwrap().scene.clone();
+    let before = h.state().play().view.as_ref().unwrap().scene.clone();
     wait(&mut h, "the bot's move", |h| moves(h) == Some(2));
-    let after = h.state().play.view.as_ref().unwrap().scene.clone();
+    let after = h.state().play().view.as_ref().unwrap().scene.clone();
     // The knight the bot moved, and the square it went to.
     let board = &after.boards[0];
     let moved = board
@@ -1228,7 +1229,7 @@ fn an_animated_bot_move_slides_from_its_square_and_ends_on_the_new_one() {
     let key = veillee_app::scene::motion::key(&board.id, &moved.id);
     let shown = |h: &Harness<'static, App>| {
         h.state()
-            .play
+            .play()
             .scene()
             .motion
             .drawn_at(&key)
@@ -1267,7 +1268,7 @@ fn with_animation_off_a_bot_move_is_drawn_on_its_square_at_once() {
     h.state_mut().shared.assist.animation = veillee_app::worker::Animation::Off;
     siege_against_a_bot(&mut h);
     wait(&mut h, "the bot's move", |h| moves(h) == Some(2));
-    let scene = h.state().play.view.as_ref().unwrap().scene.clone();
+    let scene = h.state().play().view.as_ref().unwrap().scene.clone();
     let board = &scene.boards[0];
     for piece in &board.pieces {
         let square = format!(
@@ -1277,7 +1278,7 @@ fn with_animation_off_a_bot_move_is_drawn_on_its_square_at_once() {
         let key = veillee_app::scene::motion::key(&board.id, &piece.id);
         let at = h
             .state()
-            .play
+            .play()
             .scene()
             .motion
             .drawn_at(&key)
@@ -1343,7 +1344,7 @@ fn every_built_in_game_has_a_picture_of_its_starting_position_in_the_library() {
 fn play_whole_turn(h: &mut Harness<'static, App>) -> Seat {
     let seat = actor(h).expect("a human acts");
     while actor(h) == Some(seat) {
-        let view = h.state().play.view.clone().unwrap();
+        let view = h.state().play().view.clone().unwrap();
         let action = view.actions[0].id.clone();
         let before = view.meta.moves;
         h.state_mut()

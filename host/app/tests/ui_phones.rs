@@ -53,7 +53,7 @@ fn phone_plays_to_the_end(link: String, seed: u64) -> u64 {
 
 fn finished(h: &Harness<'static, App>) -> bool {
     h.state()
-        .play
+        .play()
         .view
         .as_ref()
         .is_some_and(|v| v.status.outcome().is_some())
@@ -87,14 +87,14 @@ fn two_phones_and_a_bot_play_castel_from_the_window_which_shows_only_the_table()
     h.get_by_label_contains("Start the game").click();
     wait(&mut h, "the room to open", |h| {
         h.state()
-            .play
+            .play()
             .view
             .as_ref()
             .is_some_and(|v| v.room.is_some())
     });
     assert!(h.query_by_label("Players join with their phones").is_some());
     assert_eq!(h.query_all_by_label_contains("QR code — ").count(), 2);
-    let view = h.state().play.view.clone().unwrap();
+    let view = h.state().play().view.clone().unwrap();
     assert_eq!(
         view.meta.phones,
         [0, 1],
@@ -124,13 +124,13 @@ fn two_phones_and_a_bot_play_castel_from_the_window_which_shows_only_the_table()
     let start = std::time::Instant::now();
     while !finished(&h) {
         h.step();
-        let view = h.state().play.view.clone().unwrap();
+        let view = h.state().play().view.clone().unwrap();
         assert_eq!(view.viewer, None, "the big screen shows a seat's view");
         assert_eq!(
             view.actor, None,
             "the big screen asks a phone's seat to play"
         );
-        assert!(h.state().play.handoff().is_none());
+        assert!(h.state().play().handoff().is_none());
         assert!(
             start.elapsed() < std::time::Duration::from_secs(600),
             "the game did not end"
@@ -138,7 +138,7 @@ fn two_phones_and_a_bot_play_castel_from_the_window_which_shows_only_the_table()
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     let moves: Vec<u64> = players.into_iter().map(|p| p.join().unwrap()).collect();
-    let view = h.state().play.view.clone().unwrap();
+    let view = h.state().play().view.clone().unwrap();
     assert_eq!(moves, [u64::from(view.meta.moves); 2]);
     wait(&mut h, "the end on the big screen", |h| {
         h.query_by_label("Game over").is_some()

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
-use veillee_app::app::Screen;
+use veillee_app::replay::ReplayScreen;
 use veillee_app::App;
 use veillee_runtime::data_dir::DataDir;
 use veillee_sdk::{GameRng, Scene, Seat, Setup};
@@ -77,7 +77,7 @@ fn castel_game(data: &Path, moves: usize) -> Played {
 }
 
 fn replay_step(h: &Harness<'static, App>) -> usize {
-    h.state().replay.as_ref().map_or(0, |r| r.step)
+    h.state().replay().map_or(0, |r| r.step)
 }
 
 /// Opens the replay of session `id` from the saved games and waits for the spectator's.
@@ -88,9 +88,9 @@ fn open_replay(h: &mut Harness<'static, App>, id: u64) {
     });
     h.get_by_label(&format!("Replay #{id}")).click();
     wait(h, "the replay", |h| {
-        h.state().replay.as_ref().is_some_and(|r| r.data.is_some())
+        h.state().replay().is_some_and(|r| r.data.is_some())
     });
-    assert_eq!(h.state().screen, Screen::Replay);
+    assert!(h.state().showing::<ReplayScreen>());
 }
 
 /// Switches the replay to `viewer` (a seat's name, or "Spectator").
@@ -98,8 +98,7 @@ fn watch_as(h: &mut Harness<'static, App>, label: &str, viewer: Option<Seat>) {
     h.get_by_label(label).click();
     wait(h, "the replay for another viewer", |h| {
         h.state()
-            .replay
-            .as_ref()
+            .replay()
             .and_then(|r| r.data.as_ref())
             .is_some_and(|d| d.seen.viewer == viewer)
     });
@@ -154,7 +153,7 @@ fn a_castel_replay_as_seat_0_or_a_spectator_shows_only_what_that_viewer_saw() {
 
     let mut h = harness(dir.path(), "en");
     open_replay(&mut h, played.id);
-    let total = h.state().replay.as_ref().unwrap().moves();
+    let total = h.state().replay().unwrap().moves();
     assert_eq!(total + 1, played.face_up.len());
 
     watch_as(&mut h, "As seen by Ana", Some(0));
@@ -173,7 +172,7 @@ fn a_castel_replay_as_seat_0_or_a_spectator_shows_only_what_that_viewer_saw() {
         h.step();
     }
     assert_eq!(replay_step(&h), total);
-    assert!(!h.state().replay.as_ref().unwrap().autoplay, "it stopped");
+    assert!(!h.state().replay().unwrap().autoplay, "it stopped");
     assert!(h
         .query_by_label(&format!("Move {total} of {total}"))
         .is_some());

@@ -82,7 +82,7 @@ fn every_game_is_listed_before_it_is_compiled_and_a_game_started_early_waits_for
     h.get_by_label_contains("Start the game").click();
     wait(&mut h, "the game to start", |h| {
         pictures_only_for_ready_games(h);
-        h.state().play.view.as_ref().map(|v| v.meta.moves) == Some(0)
+        h.state().play().view.as_ref().map(|v| v.meta.moves) == Some(0)
     });
     assert_eq!(preparation(&h, "siege"), Some(Preparation::Ready));
     // Its card's picture came with its plugin, the others' come as theirs are ready.
