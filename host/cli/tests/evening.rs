@@ -376,7 +376,7 @@ mod window {
     }
 
     fn moves(h: &Harness<'static, App>) -> Option<u32> {
-        h.state().play.view.as_ref().map(|v| v.meta.moves)
+        h.state().play().view.as_ref().map(|v| v.meta.moves)
     }
 
     #[test]
@@ -416,12 +416,12 @@ mod window {
         h.get_by_label_contains("Start the game").click();
         wait(&mut h, "the room to open", |h| {
             h.state()
-                .play
+                .play()
                 .view
                 .as_ref()
                 .is_some_and(|v| v.room.is_some())
         });
-        let view = h.state().play.view.clone().unwrap();
+        let view = h.state().play().view.clone().unwrap();
         let link = view.room.unwrap().seats[0].url.clone();
         let phone = phone_playing_first_moves(link);
         let mut asked = 0;
@@ -431,11 +431,13 @@ mod window {
             assert!(
                 since.elapsed() < Duration::from_secs(90),
                 "the evening went on too long: {:?}, busy {}, asked {asked}, error {:?}",
-                h.state()
-                    .play
-                    .view
-                    .as_ref()
-                    .map(|v| (v.meta.moves, v.actor, v.bot, v.thinking, v.status.clone())),
+                h.state().play().view.as_ref().map(|v| (
+                    v.meta.moves,
+                    v.actor,
+                    v.bot,
+                    v.thinking,
+                    v.status.clone()
+                )),
                 h.state().busy(),
                 common_texts(&h),
             );
@@ -447,7 +449,7 @@ mod window {
                     h.step();
                 }
             }
-            let Some(view) = h.state().play.view.clone() else {
+            let Some(view) = h.state().play().view.clone() else {
                 continue;
             };
             if view.actor != Some(1) || h.state().busy() {
