@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use veillee_runtime::catalog::PluginSource;
+use veillee_runtime::catalog::{CatalogError, PluginSource};
 use veillee_runtime::plugin::{Plugin, Runtime};
 
 /// What the compiler thread tells the worker.
@@ -19,7 +19,7 @@ pub enum News {
     /// It started compiling this plugin.
     Started(PluginSource),
     /// It finished: the plugin, or why it does not load.
-    Done(PluginSource, Box<anyhow::Result<Plugin>>),
+    Done(PluginSource, Box<Result<Plugin, CatalogError>>),
 }
 
 /// The plugins still to compile, and the thread compiling them.

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
+use crate::bench_error::{ensure, BenchError, Missing};
 use serde::Serialize;
 use veillee_sdk::Setup;
 
@@ -59,10 +59,10 @@ const ROUNDS: u32 = 20;
 
 /// Runs the benchmark for a built-in game: `playouts` random playouts per build, or (`None`)
 /// as many as take about [`TARGET_NATIVE`] natively, between 20 and 200,000.
-pub fn run(game: &str, playouts: Option<u32>) -> anyhow::Result<BenchReport> {
+pub fn run(game: &str, playouts: Option<u32>) -> Result<BenchReport, BenchError> {
     let bytes = crate::builtin::plugin_bytes(game)
-        .with_context(|| format!("`{game}` is not a built-in game"))?;
-    let mut native = native_engine(game).with_context(|| format!("no native build of `{game}`"))?;
+        .missing(|| format!("`{game}` is not a built-in game"))?;
+    let mut native = native_engine(game).missing(|| format!("no native build of `{game}`"))?;
     let (cold, cold_child, cached, mut wasm) = load_times(game, bytes)?;
 
     // Warm both up, then interleave rounds so that noise hits both alike.
@@ -113,7 +113,7 @@ pub fn run(game: &str, playouts: Option<u32>) -> anyhow::Result<BenchReport> {
 fn load_times(
     game: &str,
     bytes: &[u8],
-) -> anyhow::Result<(Duration, Option<Duration>, Duration, crate::plugin::Plugin)> {
+) -> Result<(Duration, Option<Duration>, Duration, crate::plugin::Plugin), BenchError> {
     let root = std::env::temp_dir().join(format!("veillee-bench-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let config = |name: &str| CacheConfig {
@@ -124,14 +124,14 @@ fn load_times(
     let started = Instant::now();
     let cold = runtime.load_builtin(game, bytes)?;
     let cold_time = started.elapsed();
-    anyhow::ensure!(
+    ensure!(
         !cold.loaded_from_cache(),
         "the first load unexpectedly came from the cache"
     );
     let started = Instant::now();
     let cached = runtime.load_builtin(game, bytes)?;
     let cached_time = started.elapsed();
-    anyhow::ensure!(
+    ensure!(
         cached.loaded_from_cache(),
         "the second load did not come from the cache"
     );
@@ -149,7 +149,7 @@ fn load_times(
 
 /// Warms a build up with more and more playouts until they last 50 ms; returns the time
 /// one took.
-fn warm_up(engine: &mut dyn GameEngine) -> anyhow::Result<Duration> {
+fn warm_up(engine: &mut dyn GameEngine) -> Result<Duration, BenchError> {
     let mut count = 10;
     loop {
         let (time, _) = time_playouts(engine, 0, count)?;
@@ -165,7 +165,7 @@ fn time_playouts(
     engine: &mut dyn GameEngine,
     first: u32,
     count: u32,
-) -> anyhow::Result<(Duration, u64)> {
+) -> Result<(Duration, u64), BenchError> {
     let players = engine.manifest().min_players;
     let mut moves = 0;
     let mut elapsed = Duration::ZERO;
@@ -181,7 +181,7 @@ fn time_playouts(
 }
 
 /// Mean time of one small call (`action_count`) across the boundary.
-fn time_calls(engine: &mut dyn GameEngine) -> anyhow::Result<Duration> {
+fn time_calls(engine: &mut dyn GameEngine) -> Result<Duration, BenchError> {
     let players = engine.manifest().min_players;
     let game = engine.create(&Setup::new(players, 1))?;
     let seat = engine.status(game)?.seats().first().copied().unwrap_or(0);
@@ -220,7 +220,7 @@ pub struct StartupReport {
 /// Times a first start on an empty data directory and compiled-code cache: listing, the
 /// first game playable, every game compiled; then listing and loading everything again from
 /// the cache. In-process, as the window's worker does it.
-pub fn run_startup() -> anyhow::Result<StartupReport> {
+pub fn run_startup() -> Result<StartupReport, BenchError> {
     use crate::catalog::Catalog;
     use crate::data_dir::DataDir;
 
@@ -234,7 +234,7 @@ pub fn run_startup() -> anyhow::Result<StartupReport> {
     let started = Instant::now();
     let catalog = Catalog::scan(Runtime::new(Some(cache()))?, data.clone());
     let list = started.elapsed();
-    anyhow::ensure!(
+    ensure!(
         catalog.problems().is_empty(),
         "the built-in games did not list cleanly: {}",
         catalog.problems().join("; ")
@@ -242,7 +242,7 @@ pub fn run_startup() -> anyhow::Result<StartupReport> {
     let first = catalog
         .games()
         .first()
-        .context("no game is listed")?
+        .missing(|| "no game is listed".to_string())?
         .manifest()
         .clone();
     let started = Instant::now();
@@ -322,7 +322,7 @@ pub struct SessionBenchReport {
 
 /// Plays `moves` random moves of `game` as a session in a temporary database, timing each
 /// durable save, then times resuming it.
-pub fn run_sessions(game: &str, moves: u32) -> anyhow::Result<SessionBenchReport> {
+pub fn run_sessions(game: &str, moves: u32) -> Result<SessionBenchReport, BenchError> {
     use crate::session::Sessions;
     use crate::store::model::{PlayerKind, SeatPlayer};
     use crate::store::Store;
@@ -330,7 +330,7 @@ pub fn run_sessions(game: &str, moves: u32) -> anyhow::Result<SessionBenchReport
     let dir = std::env::temp_dir().join(format!("veillee-bench-sessions-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let bytes = crate::builtin::plugin_bytes(game)
-        .with_context(|| format!("`{game}` is not a built-in game"))?;
+        .missing(|| format!("`{game}` is not a built-in game"))?;
     let runtime = Runtime::new(None)?;
     let mut engine = runtime.load_builtin(game, bytes)?;
     let (store, _) = Store::open(&dir)?;
@@ -376,7 +376,7 @@ pub fn run_sessions(game: &str, moves: u32) -> anyhow::Result<SessionBenchReport
         latencies.push(started.elapsed());
         live = Some(session);
     }
-    let session = live.context("a session was played")?;
+    let session = live.missing(|| "a session was played".to_string())?;
     let id = session.meta.id;
     engine.drop_game(session.game);
     latencies.sort();
@@ -426,7 +426,7 @@ pub struct StoreOpenReport {
 
 /// Opens a database of `small` sessions, then again with a session of `long_moves` moves
 /// added, timing each open (median of five, the previous handle closed first).
-pub fn run_store_open(small: u32, long_moves: u32) -> anyhow::Result<StoreOpenReport> {
+pub fn run_store_open(small: u32, long_moves: u32) -> Result<StoreOpenReport, BenchError> {
     use crate::store::model::{LogEntry, PlayerKind, SeatPlayer, SessionMeta};
     use crate::store::{SessionChange, Store};
 
@@ -458,7 +458,7 @@ pub fn run_store_open(small: u32, long_moves: u32) -> anyhow::Result<StoreOpenRe
         extra: serde_json::Value::Null,
         reveals: Vec::new(),
     };
-    let write = |store: &Store, id: u64, moves: u32| -> anyhow::Result<()> {
+    let write = |store: &Store, id: u64, moves: u32| -> Result<(), BenchError> {
         const CHUNK: u32 = 20_000;
         let mut from = 0;
         loop {
@@ -510,13 +510,13 @@ pub fn run_store_open(small: u32, long_moves: u32) -> anyhow::Result<StoreOpenRe
 
 /// The median of five opens (and list) of the database in `dir`, each after the previous
 /// handle has had time to close (sled releases its lock from a background thread).
-fn median_open(dir: &std::path::Path) -> anyhow::Result<Duration> {
+fn median_open(dir: &std::path::Path) -> Result<Duration, BenchError> {
     let mut times = Vec::new();
     for _ in 0..5 {
         std::thread::sleep(Duration::from_millis(400));
         let started = Instant::now();
         let (store, recovery) = crate::store::Store::open(dir)?;
-        anyhow::ensure!(recovery.is_none(), "the benchmark database needed repair");
+        ensure!(recovery.is_none(), "the benchmark database needed repair");
         std::hint::black_box(store.sessions()?.len());
         times.push(started.elapsed());
     }

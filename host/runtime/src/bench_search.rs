@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
+use crate::bench_error::{ensure, BenchError, Missing};
 use serde::Serialize;
 use veillee_sdk::search::SearchRequest;
 use veillee_sdk::Setup;
@@ -54,10 +54,10 @@ pub fn run_search(
     game: &str,
     positions: u32,
     iterations: u32,
-) -> anyhow::Result<SearchBenchReport> {
+) -> Result<SearchBenchReport, BenchError> {
     let bytes = crate::builtin::plugin_bytes(game)
-        .with_context(|| format!("`{game}` is not a built-in game"))?;
-    let mut native = native_engine(game).with_context(|| format!("no native build of `{game}`"))?;
+        .missing(|| format!("`{game}` is not a built-in game"))?;
+    let mut native = native_engine(game).missing(|| format!("no native build of `{game}`"))?;
     let mut wasm = Runtime::new(None)?.load_builtin(game, bytes)?;
     // Warm both up once.
     search(&mut *native, 0, 1, iterations.min(50))?;
@@ -67,7 +67,7 @@ pub fn run_search(
     for position in 0..positions {
         let (t, n, answer) = search(&mut *native, u64::from(position), 1, iterations)?;
         let (w, _, same) = search(&mut wasm, u64::from(position), 1, iterations)?;
-        anyhow::ensure!(
+        ensure!(
             answer == same,
             "{game}, position {position}: the native build chose {answer:?}, the wasm build {same:?}"
         );
@@ -98,7 +98,7 @@ fn search(
     first: u64,
     count: u64,
     iterations: u32,
-) -> anyhow::Result<(Duration, u64, Vec<String>)> {
+) -> Result<(Duration, u64, Vec<String>), BenchError> {
     let players = engine.manifest().min_players;
     let (mut elapsed, mut done, mut answers) = (Duration::ZERO, 0, Vec::new());
     for seed in first..first + count {
@@ -109,7 +109,7 @@ fn search(
             let started = Instant::now();
             let answer = engine
                 .search(game, seat, &request)?
-                .context("this build has no search (ABI < 1.8)")?;
+                .missing(|| "this build has no search (ABI < 1.8)".to_string())?;
             elapsed += started.elapsed();
             done += u64::from(answer.iterations);
             answers.push(answer.action);
@@ -148,9 +148,13 @@ pub struct ThinkBenchReport {
 /// (Castel's cards), a `normal` bot at every seat, each stopped after `max_moves` moves, on
 /// one thread, until `min_moves` moves are measured (or 20 games: short games such as Siège's
 /// take several); measures the think time of every move.
-pub fn run_think(game: &str, min_moves: usize, max_moves: u32) -> anyhow::Result<ThinkBenchReport> {
+pub fn run_think(
+    game: &str,
+    min_moves: usize,
+    max_moves: u32,
+) -> Result<ThinkBenchReport, BenchError> {
     let bytes = crate::builtin::plugin_bytes(game)
-        .with_context(|| format!("`{game}` is not a built-in game"))?;
+        .missing(|| format!("`{game}` is not a built-in game"))?;
     let plugin = Runtime::new(None)?.load_builtin(game, bytes)?;
     let players = plugin.manifest().min_players;
     let make_engine = || -> Result<Box<dyn GameEngine>, String> {
@@ -168,8 +172,8 @@ pub fn run_think(game: &str, min_moves: usize, max_moves: u32) -> anyhow::Result
             options: Default::default(),
             seats: vec![BotLevel::Normal; usize::from(players)],
         };
-        let report = simulate_bots(&make_engine, &config, &|| {}).map_err(anyhow::Error::msg)?;
-        anyhow::ensure!(
+        let report = simulate_bots(&make_engine, &config, &|| {}).map_err(BenchError::Failed)?;
+        ensure!(
             report.errors == 0,
             "{game}: a game failed: {:?}",
             report.error_samples
@@ -182,7 +186,7 @@ pub fn run_think(game: &str, min_moves: usize, max_moves: u32) -> anyhow::Result
         }
     }
     times.sort_by(f64::total_cmp);
-    anyhow::ensure!(!times.is_empty(), "{game}: the bots played no move");
+    ensure!(!times.is_empty(), "{game}: the bots played no move");
     let ms = |p| percentile(&times, p) * 1e3;
     Ok(ThinkBenchReport {
         game: game.to_string(),

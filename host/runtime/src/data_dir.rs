@@ -23,16 +23,28 @@ pub struct DataDir {
     root: PathBuf,
 }
 
+/// Neither `--data-dir`, the environment nor a home directory says where the data goes.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "cannot find a home directory for Veillée's data: pass --data-dir DIR or set {DATA_DIR_ENV}"
+)]
+pub struct NoDataDir;
+
 impl DataDir {
     /// The directory given on the command line, else `$VEILLEE_DATA_DIR`, else the platform's
     /// data directory (`~/.local/share/veillee` on Linux).
-    pub fn resolve(explicit: Option<PathBuf>) -> anyhow::Result<DataDir> {
+    pub fn resolve(explicit: Option<PathBuf>) -> Result<DataDir, NoDataDir> {
         let root = explicit
-            .or_else(|| std::env::var_os(DATA_DIR_ENV).filter(|v| !v.is_empty()).map(PathBuf::from))
-            .or_else(|| directories::ProjectDirs::from("", "", "veillee").map(|d| d.data_dir().to_path_buf()))
-            .ok_or_else(|| {
-                anyhow::anyhow!("cannot find a home directory for Veillée's data: pass --data-dir DIR or set {DATA_DIR_ENV}")
-            })?;
+            .or_else(|| {
+                std::env::var_os(DATA_DIR_ENV)
+                    .filter(|v| !v.is_empty())
+                    .map(PathBuf::from)
+            })
+            .or_else(|| {
+                directories::ProjectDirs::from("", "", "veillee")
+                    .map(|d| d.data_dir().to_path_buf())
+            })
+            .ok_or(NoDataDir)?;
         Ok(DataDir::at(root))
     }
 

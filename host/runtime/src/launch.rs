@@ -3,13 +3,53 @@
 
 use std::path::Path;
 
-use anyhow::Context;
+use veillee_sdk::Text;
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, CatalogError};
 use crate::engine::GameEngine;
 use crate::store::model::{SessionMeta, VariantScript};
 use crate::variants::library::{self, ScriptSource};
-use crate::variants::{Script, VariantEngine, VariantLimits};
+use crate::variants::{Script, VariantEngine, VariantError, VariantLimits};
+
+/// Why a game could not be launched.
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    /// The game is not there, or its plugin does not start.
+    #[error(transparent)]
+    Catalog(#[from] CatalogError),
+    /// A script does not load, is for another game, or clashes with another.
+    #[error(transparent)]
+    Script(#[from] VariantError),
+    /// A script a saved session recorded no longer loads.
+    #[error("the house rule `{id}` recorded in session {session}")]
+    Recorded {
+        /// The script's id.
+        id: String,
+        /// The session.
+        session: u64,
+        /// Why it does not load.
+        #[source]
+        source: VariantError,
+    },
+}
+
+impl LaunchError {
+    /// What to tell the player, in both languages where the words are ours.
+    pub fn text(&self) -> Text {
+        match self {
+            LaunchError::Catalog(catalog) => catalog.text(),
+            LaunchError::Script(script) => Text::same(script.to_string()),
+            LaunchError::Recorded {
+                id,
+                session,
+                source,
+            } => Text::new(
+                format!("la règle maison « {id} » enregistrée avec la partie {session} : {source}"),
+                format!("{self}: {source}"),
+            ),
+        }
+    }
+}
 
 /// An engine for `game` with its own scripts (`part_of_game`, e.g. Castel's cards) and the
 /// house rules `wanted` (ids or `.lua` paths), in that order, and the scripts as a session
@@ -19,7 +59,7 @@ pub fn engine_with_variants(
     game: &str,
     wanted: &[String],
     user_dir: &Path,
-) -> anyhow::Result<(Box<dyn GameEngine>, Vec<VariantScript>)> {
+) -> Result<(Box<dyn GameEngine>, Vec<VariantScript>), LaunchError> {
     let own = library::game_scripts(game, Some(user_dir));
     engine_with(catalog, game, own, wanted, user_dir)
 }
@@ -32,7 +72,7 @@ pub fn engine_for_new_game(
     game: &str,
     wanted: &[String],
     user_dir: &Path,
-) -> anyhow::Result<(Box<dyn GameEngine>, Vec<VariantScript>)> {
+) -> Result<(Box<dyn GameEngine>, Vec<VariantScript>), LaunchError> {
     let picked: Vec<ScriptSource> = library::modified_game_scripts(game, Some(user_dir))
         .into_iter()
         .filter(|m| m.info.as_ref().is_ok_and(|i| wanted.contains(&i.id)))
@@ -48,7 +88,7 @@ fn engine_with(
     own: Vec<ScriptSource>,
     wanted: &[String],
     user_dir: &Path,
-) -> anyhow::Result<(Box<dyn GameEngine>, Vec<VariantScript>)> {
+) -> Result<(Box<dyn GameEngine>, Vec<VariantScript>), LaunchError> {
     let plugin = catalog.engine(game)?;
     let mut scripts = load_all(&own)?;
     let own = scripts.len();
@@ -94,7 +134,7 @@ pub fn with_game_scripts(
 pub fn with_own_scripts(
     engine: Box<dyn GameEngine>,
     user_dir: Option<&Path>,
-) -> anyhow::Result<Box<dyn GameEngine>> {
+) -> Result<Box<dyn GameEngine>, LaunchError> {
     let sources = library::game_scripts(&engine.manifest().id, user_dir);
     if sources.is_empty() {
         return Ok(engine);
@@ -107,7 +147,7 @@ pub fn with_own_scripts(
 pub fn engine_for_session(
     catalog: &Catalog,
     meta: &SessionMeta,
-) -> anyhow::Result<Box<dyn GameEngine>> {
+) -> Result<Box<dyn GameEngine>, LaunchError> {
     let plugin = catalog.engine(&meta.game)?;
     if meta.variants.is_empty() {
         return Ok(Box::new(plugin));
@@ -121,11 +161,15 @@ pub fn engine_for_session(
             } else {
                 v.file.clone()
             };
-            Script::load(&file, &v.text, VariantLimits::default()).with_context(|| {
-                format!("the house rule `{}` recorded in session {}", v.id, meta.id)
+            Script::load(&file, &v.text, VariantLimits::default()).map_err(|source| {
+                LaunchError::Recorded {
+                    id: v.id.clone(),
+                    session: meta.id,
+                    source,
+                }
             })
         })
-        .collect::<anyhow::Result<Vec<Script>>>()?;
+        .collect::<Result<Vec<Script>, LaunchError>>()?;
     Ok(Box::new(VariantEngine::new(Box::new(plugin), scripts)?))
 }
 

@@ -12,6 +12,8 @@
 //! `GameEngine` interface does it run a game.** See ARCHITECTURE.md for the map.
 
 pub mod bench;
+pub use bench_error::BenchError;
+mod bench_error;
 pub mod bench_search;
 pub mod bot;
 pub mod catalog;

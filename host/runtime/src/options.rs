@@ -9,6 +9,44 @@ use std::collections::BTreeMap;
 
 use veillee_sdk::{Manifest, OptionKind, OptionSpec, OptionValue, Setup};
 
+/// An option written wrong: the message names the option and the values it takes.
+#[derive(Debug, thiserror::Error)]
+pub enum OptionError {
+    /// Not `id=value`.
+    #[error("`--option {written}` is not of the form id=value; {available}")]
+    NotIdEqualsValue {
+        /// What was written.
+        written: String,
+        /// The game's options, in words.
+        available: String,
+    },
+    /// The game has no such option.
+    #[error("{game} has no option `{id}`; {available}")]
+    Unknown {
+        /// The game.
+        game: String,
+        /// The option written.
+        id: String,
+        /// The game's options, in words.
+        available: String,
+    },
+    /// The option does not take that value.
+    #[error("option `{id}` of {game} cannot be `{value}`: it takes {allowed}")]
+    BadValue {
+        /// The option.
+        id: String,
+        /// The game.
+        game: String,
+        /// The value written.
+        value: String,
+        /// The values it takes, in words.
+        allowed: String,
+    },
+    /// The same option twice.
+    #[error("option `{0}` is given twice")]
+    Twice(String),
+}
+
 /// A set-up of `manifest`'s game for `players` and `seed` with the options written as
 /// `id=value` (see [`parse_options`]).
 pub fn setup_with_options(
@@ -16,7 +54,7 @@ pub fn setup_with_options(
     players: u8,
     seed: u64,
     written: &[String],
-) -> anyhow::Result<Setup> {
+) -> Result<Setup, OptionError> {
     let mut setup = Setup::new(players, seed);
     setup.options = parse_options(manifest, written)?;
     Ok(setup)
@@ -28,36 +66,33 @@ pub fn setup_with_options(
 pub fn parse_options(
     manifest: &Manifest,
     written: &[String],
-) -> anyhow::Result<BTreeMap<String, OptionValue>> {
+) -> Result<BTreeMap<String, OptionValue>, OptionError> {
     let mut options = BTreeMap::new();
     for item in written {
-        let (id, value) = item.split_once('=').ok_or_else(|| {
-            anyhow::anyhow!(
-                "`--option {item}` is not of the form id=value; {}",
-                available(manifest)
-            )
-        })?;
+        let (id, value) = item
+            .split_once('=')
+            .ok_or_else(|| OptionError::NotIdEqualsValue {
+                written: item.clone(),
+                available: available(manifest),
+            })?;
         let (id, value) = (id.trim(), value.trim());
         let spec = manifest
             .options
             .iter()
             .find(|o| o.id == id)
-            .ok_or_else(|| {
-                anyhow::anyhow!(
-                    "{} has no option `{id}`; {}",
-                    manifest.id,
-                    available(manifest)
-                )
+            .ok_or_else(|| OptionError::Unknown {
+                game: manifest.id.clone(),
+                id: id.to_string(),
+                available: available(manifest),
             })?;
-        let parsed = parse_value(spec, value).ok_or_else(|| {
-            anyhow::anyhow!(
-                "option `{id}` of {} cannot be `{value}`: it takes {}",
-                manifest.id,
-                allowed_values(spec)
-            )
+        let parsed = parse_value(spec, value).ok_or_else(|| OptionError::BadValue {
+            id: id.to_string(),
+            game: manifest.id.clone(),
+            value: value.to_string(),
+            allowed: allowed_values(spec),
         })?;
         if options.insert(spec.id.clone(), parsed).is_some() {
-            anyhow::bail!("option `{id}` is given twice");
+            return Err(OptionError::Twice(id.to_string()));
         }
     }
     Ok(options)
@@ -178,7 +213,7 @@ mod tests {
         }
     }
 
-    fn parse(items: &[&str]) -> anyhow::Result<BTreeMap<String, OptionValue>> {
+    fn parse(items: &[&str]) -> Result<BTreeMap<String, OptionValue>, OptionError> {
         let items: Vec<String> = items.iter().map(|s| s.to_string()).collect();
         parse_options(&manifest(), &items)
     }

@@ -8,8 +8,6 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
-
 /// The project's repository, from the workspace's `repository` field.
 pub const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
 
@@ -118,10 +116,43 @@ pub fn id_problem(id: &str) -> Option<String> {
     })
 }
 
+/// Why a new plugin was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum ScaffoldError {
+    /// The id cannot name a plugin ([`id_problem`] says why).
+    #[error("{0}")]
+    BadId(String),
+    /// The folder holds files already: nothing is written over them.
+    #[error("{} already exists and is not empty: choose another folder with --dir", .0.display())]
+    FolderInUse(PathBuf),
+    /// The disk refused.
+    #[error("{doing} {}", .path.display())]
+    Disk {
+        /// What was being done ("writing"…).
+        doing: &'static str,
+        /// Where.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+fn disk<'a>(
+    doing: &'static str,
+    path: &'a Path,
+) -> impl FnOnce(std::io::Error) -> ScaffoldError + 'a {
+    move |source| ScaffoldError::Disk {
+        doing,
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// The files of a new plugin `id` depending on the SDK through `sdk`: (path, contents).
-pub fn files(id: &str, sdk: &SdkSource) -> anyhow::Result<Vec<(&'static str, String)>> {
+pub fn files(id: &str, sdk: &SdkSource) -> Result<Vec<(&'static str, String)>, ScaffoldError> {
     if let Some(problem) = id_problem(id) {
-        bail!(problem);
+        return Err(ScaffoldError::BadId(problem));
     }
     let (sdk_line, sdk_comment) = sdk.dependency();
     let crate_name = id.replace('-', "_");
@@ -141,27 +172,24 @@ pub fn files(id: &str, sdk: &SdkSource) -> anyhow::Result<Vec<(&'static str, Str
 
 /// Writes a new plugin `id` into `dir`, which must not exist or be empty. Returns the paths
 /// written.
-pub fn create(dir: &Path, id: &str, sdk: &SdkSource) -> anyhow::Result<Vec<PathBuf>> {
+pub fn create(dir: &Path, id: &str, sdk: &SdkSource) -> Result<Vec<PathBuf>, ScaffoldError> {
     let files = files(id, sdk)?;
     if dir.exists() {
         let empty = fs::read_dir(dir)
-            .with_context(|| format!("reading {}", dir.display()))?
+            .map_err(disk("reading", dir))?
             .next()
             .is_none();
         if !empty {
-            bail!(
-                "{} already exists and is not empty: choose another folder with --dir",
-                dir.display()
-            );
+            return Err(ScaffoldError::FolderInUse(dir.to_path_buf()));
         }
     }
     let mut written = Vec::new();
     for (path, text) in files {
         let file = dir.join(path);
         if let Some(parent) = file.parent() {
-            fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+            fs::create_dir_all(parent).map_err(disk("creating", parent))?;
         }
-        fs::write(&file, text).with_context(|| format!("writing {}", file.display()))?;
+        fs::write(&file, text).map_err(disk("writing", &file))?;
         written.push(file);
     }
     Ok(written)

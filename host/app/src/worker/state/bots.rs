@@ -41,7 +41,7 @@ impl State {
         let plain = library::game_scripts(game, Some(&self.data.variants()));
         let state = match self
             .catalog()
-            .and_then(|c| c.engine(game).map_err(|e| Text::same(format!("{e:#}"))))
+            .and_then(|c| c.engine(game).map_err(|e| e.text()))
         {
             Ok(plugin) => {
                 lab::spawn(plugin, plain, rule, setup, self.to_self.clone());
@@ -63,7 +63,7 @@ impl State {
             let game = self.playing()?.table.meta().game.clone();
             let plugin = self
                 .catalog()
-                .and_then(|c| c.engine(&game).map_err(|e| Text::same(format!("{e:#}"))))?;
+                .and_then(|c| c.engine(&game).map_err(|e| e.text()))?;
             let scripts = self.playing()?.table.meta().variants.clone();
             let thinker = Thinker::spawn(plugin, scripts, self.to_self.clone());
             self.playing()?.thinker = Some(thinker);

@@ -229,7 +229,7 @@ impl State {
         catalog
             .install(path)
             .map(|entry| entry.manifest().name.clone())
-            .map_err(|e| Text::same(format!("{e:#}")))
+            .map_err(|e| e.text())
     }
 
     pub(super) fn uninstall(&mut self, id: &str) -> Res<Text> {
@@ -238,9 +238,7 @@ impl State {
             .game(id)
             .map(|g| g.manifest().name.clone())
             .unwrap_or_else(|| Text::same(id));
-        catalog
-            .uninstall(id)
-            .map_err(|e| Text::same(format!("{e:#}")))?;
+        catalog.uninstall(id).map_err(|e| e.text())?;
         Ok(name)
     }
 }

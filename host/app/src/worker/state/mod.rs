@@ -180,10 +180,7 @@ impl State {
 
     /// An engine for a game, with house rules when there are some.
     fn engine(&mut self, game: &str, scripts: Vec<Script>) -> Res<Box<dyn GameEngine>> {
-        let plugin = self
-            .catalog()?
-            .engine(game)
-            .map_err(|e| Text::same(format!("{e:#}")))?;
+        let plugin = self.catalog()?.engine(game).map_err(|e| e.text())?;
         if scripts.is_empty() {
             return Ok(Box::new(plugin));
         }

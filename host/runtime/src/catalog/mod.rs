@@ -16,7 +16,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::OnceLock;
 
-use anyhow::{bail, Context};
+mod error;
+
+pub use error::{CatalogError, SelfCheckFailed};
 use veillee_sdk::Manifest;
 
 use crate::builtin::BUILTIN_PLUGINS;
@@ -104,19 +106,18 @@ impl PluginSource {
     /// the compile budget for an installed file; runs the self-check when these bytes have
     /// not passed it yet. Any thread may call it; the catalog takes the result with
     /// [`Catalog::add_compiled`].
-    pub fn compile(&self, runtime: &Runtime) -> anyhow::Result<Plugin> {
+    pub fn compile(&self, runtime: &Runtime) -> Result<Plugin, CatalogError> {
         let mut plugin = match &self.origin {
             Origin::Builtin => {
                 let plugin = runtime
                     .load_builtin(&self.name, &self.bytes)
-                    .with_context(|| format!("built-in game {} could not be loaded", self.name))?;
+                    .map_err(|source| CatalogError::BuiltinUnloadable {
+                        name: self.name.clone(),
+                        source,
+                    })?;
                 // Listed from the native build: the plugin must be the same game.
                 if builtin_manifest(&self.name).as_ref() != Some(plugin.manifest()) {
-                    bail!(
-                        "built-in game {}: its plugin's manifest is not its native build's; \
-                         rebuild Veillée",
-                        self.name
-                    );
+                    return Err(CatalogError::BuiltinMismatch(self.name.clone()));
                 }
                 plugin
             }
@@ -126,11 +127,9 @@ impl PluginSource {
             let Origin::Installed(file) = &self.origin else {
                 unreachable!("only installed files are self-checked")
             };
-            self_check(&mut plugin).with_context(|| {
-                format!(
-                    "{} failed its self-check game and is left out; install a working version",
-                    file.display()
-                )
+            self_check(&mut plugin).map_err(|failures| CatalogError::SelfCheckInstalled {
+                file: file.clone(),
+                failures,
             })?;
             runtime.note(plugin.hash(), SELF_CHECK_NOTE);
         }
@@ -245,12 +244,12 @@ impl Catalog {
                 .map(|e| format!("installed plugin {e}; skipped")),
         );
         for file in found.files {
-            let bytes = match veillee_files::read_bounded(&file, MAX_PLUGIN_BYTES)
-                .with_context(|| "cannot read an installed plugin".to_string())
-            {
+            let bytes = match veillee_files::read_bounded(&file, MAX_PLUGIN_BYTES) {
                 Ok(bytes) => bytes,
                 Err(e) => {
-                    catalog.problems.push(format!("{e:#}"));
+                    catalog
+                        .problems
+                        .push(format!("cannot read an installed plugin: {e}"));
                     continue;
                 }
             };
@@ -270,7 +269,7 @@ impl Catalog {
             {
                 Ok(Some(manifest)) if !source.self_check => {
                     if let Err(e) = catalog.check_installed_id(&source, &manifest) {
-                        catalog.problems.push(format!("{e:#}"));
+                        catalog.problems.push(said_whole(&e));
                     } else {
                         catalog.list(source, manifest, None);
                     }
@@ -307,9 +306,9 @@ impl Catalog {
     /// Takes the result of compiling `source` (on any thread): a listed game becomes ready
     /// (or failed), a plugin that waited to be listed is listed (or reported). A result for a
     /// file the catalog no longer has (uninstalled meanwhile) is dropped.
-    pub fn add_compiled(&mut self, source: &PluginSource, result: anyhow::Result<Plugin>) {
+    pub fn add_compiled(&mut self, source: &PluginSource, result: Result<Plugin, CatalogError>) {
         if let Some(entry) = self.entries.iter().find(|e| e.source.same(source)) {
-            let _ = entry.plugin.set(result.map_err(|e| format!("{e:#}")));
+            let _ = entry.plugin.set(result.map_err(|e| said_whole(&e)));
             return;
         }
         let Some(at) = self.unlisted.iter().position(|s| s.same(source)) else {
@@ -323,7 +322,7 @@ impl Catalog {
         });
         match listed {
             Ok((plugin, manifest)) => self.list(source, manifest, Some(plugin)),
-            Err(e) => self.problems.push(format!("{e:#}")),
+            Err(e) => self.problems.push(said_whole(&e)),
         }
     }
 
@@ -350,14 +349,17 @@ impl Catalog {
     }
 
     /// An installed plugin may not take a built-in game's id.
-    fn check_installed_id(&self, source: &PluginSource, manifest: &Manifest) -> anyhow::Result<()> {
+    fn check_installed_id(
+        &self,
+        source: &PluginSource,
+        manifest: &Manifest,
+    ) -> Result<(), CatalogError> {
         if let Origin::Installed(file) = &source.origin {
             if self.builtin(&manifest.id).is_some() {
-                bail!(
-                    "{} is ignored: its game id `{}` is a built-in game's",
-                    file.display(),
-                    manifest.id
-                );
+                return Err(CatalogError::BuiltinIdInstalled {
+                    file: file.clone(),
+                    id: manifest.id.clone(),
+                });
             }
         }
         Ok(())
@@ -391,64 +393,53 @@ impl Catalog {
 
     /// A fresh engine for a game — compiling its plugin first if that was not done yet —
     /// or an error listing the games there are.
-    pub fn engine(&self, id: &str) -> anyhow::Result<Plugin> {
-        let entry = self.game(id).ok_or_else(|| {
-            let known: Vec<&str> = self
+    pub fn engine(&self, id: &str) -> Result<Plugin, CatalogError> {
+        let entry = self.game(id).ok_or_else(|| CatalogError::NotInstalled {
+            id: id.to_string(),
+            known: self
                 .entries
                 .iter()
-                .map(|e| e.manifest().id.as_str())
-                .collect();
-            // A game the user expects may be one that was left out at start: say where to look.
-            let left_out = if self.problems.is_empty() {
-                ""
-            } else {
-                "; some plugins could not be loaded, `veillee plugins` says why"
-            };
-            anyhow::anyhow!(
-                "no game `{id}` is installed; the games are: {}{left_out}",
-                known.join(", ")
-            )
+                .map(|e| e.manifest().id.clone())
+                .collect(),
+            // A game the user expects may be one that was left out at start.
+            left_out: !self.problems.is_empty(),
         })?;
         let plugin = entry.plugin.get_or_init(|| {
             entry
                 .source
                 .compile(&self.runtime)
-                .map_err(|e| format!("{e:#}"))
+                .map_err(|e| said_whole(&e))
         });
         match plugin {
             Ok(plugin) => Ok(plugin.duplicate()?),
-            Err(why) => bail!("{why}"),
+            Err(why) => Err(CatalogError::Unavailable(why.clone())),
         }
     }
 
     /// Validates a plugin file fully (wasm, ABI, manifest, a short self-check game) and installs
     /// it. Nothing is installed when any check fails.
-    pub fn install(&mut self, file: &Path) -> anyhow::Result<&GameEntry> {
+    pub fn install(&mut self, file: &Path) -> Result<&GameEntry, CatalogError> {
         let bytes = veillee_files::read_bounded(file, MAX_PLUGIN_BYTES)
-            .with_context(|| "cannot install this plugin".to_string())?;
+            .map_err(CatalogError::Unreadable)?;
         let mut plugin = self.runtime.load_again(&file_stem(file), &bytes)?;
         let id = plugin.manifest().id.clone();
         if self.builtin(&id).is_some() {
-            bail!(
-                "cannot install {}: `{id}` is the id of a built-in game",
-                file.display()
-            );
+            return Err(CatalogError::BuiltinIdAtInstall {
+                file: file.to_path_buf(),
+                id,
+            });
         }
-        self_check(&mut plugin).with_context(|| {
-            format!(
-                "{} failed its self-check game and was not installed",
-                file.display()
-            )
+        self_check(&mut plugin).map_err(|failures| CatalogError::SelfCheckAtInstall {
+            file: file.to_path_buf(),
+            failures,
         })?;
         self.runtime.note(plugin.hash(), SELF_CHECK_NOTE);
         let dir = self.data.plugins();
-        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        fs::create_dir_all(&dir).map_err(disk("create", &dir))?;
         let target = dir.join(format!("{id}.wasm"));
         let partial = dir.join(format!(".{id}.wasm.partial"));
-        fs::write(&partial, &bytes)
-            .with_context(|| format!("cannot write {}", partial.display()))?;
-        fs::rename(&partial, &target)
-            .with_context(|| format!("cannot move the plugin into {}", target.display()))?;
+        fs::write(&partial, &bytes).map_err(disk("write", &partial))?;
+        fs::rename(&partial, &target).map_err(disk("move the plugin into", &target))?;
         self.entries.retain(|e| e.manifest().id != id);
         let order = self
             .entries
@@ -470,15 +461,15 @@ impl Catalog {
     }
 
     /// Removes an installed game. Built-in games cannot be removed.
-    pub fn uninstall(&mut self, id: &str) -> anyhow::Result<()> {
+    pub fn uninstall(&mut self, id: &str) -> Result<(), CatalogError> {
         let position = self.entries.iter().position(|e| e.manifest().id == id);
         let Some(position) = position else {
-            bail!("no game `{id}` is installed");
+            return Err(CatalogError::NothingToRemove(id.to_string()));
         };
         let Origin::Installed(path) = &self.entries[position].origin else {
-            bail!("`{id}` is a built-in game and cannot be uninstalled");
+            return Err(CatalogError::BuiltinStays(id.to_string()));
         };
-        fs::remove_file(path).with_context(|| format!("cannot remove {}", path.display()))?;
+        fs::remove_file(path).map_err(disk("remove", path))?;
         self.entries.remove(position);
         Ok(())
     }
@@ -497,7 +488,7 @@ const SELF_CHECK_NOTE: &str = concat!("self-check ", env!("CARGO_PKG_VERSION"));
 /// The install self-check: a few short random games through the conformance kit, leak
 /// checks included (a game that declares hidden information and never re-draws it is
 /// refused). What `install` runs on every plugin before it copies it.
-pub fn self_check(plugin: &mut dyn GameEngine) -> anyhow::Result<()> {
+pub fn self_check(plugin: &mut dyn GameEngine) -> Result<(), SelfCheckFailed> {
     let config = CheckConfig {
         games: 2,
         seed: 1,
@@ -507,16 +498,8 @@ pub fn self_check(plugin: &mut dyn GameEngine) -> anyhow::Result<()> {
     let report = conformance::check(plugin, None, &config);
     if !report.passed() {
         // Each distinct problem once, with where it first happened.
-        bail!(
-            "{}",
-            report
-                .failures
-                .iter()
-                .take(5)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join("\n")
-        );
+        let first: Vec<String> = report.failures.iter().take(5).cloned().collect();
+        return Err(SelfCheckFailed(first.join("\n")));
     }
     Ok(())
 }
@@ -525,6 +508,26 @@ pub fn self_check(plugin: &mut dyn GameEngine) -> anyhow::Result<()> {
 /// name for the same file, a link to a device or a FIFO are reported, never opened or read).
 fn installed_files(dir: &Path) -> veillee_files::Found {
     veillee_files::find_files(dir, "wasm", INSTALLED_WALK)
+}
+
+/// An error and its causes in one line, as the catalog keeps and reports it.
+fn said_whole(error: &CatalogError) -> String {
+    match error::causes(error) {
+        causes if causes.is_empty() => error.to_string(),
+        causes => format!("{error}: {causes}"),
+    }
+}
+
+/// A refused write of the data directory, named.
+fn disk<'a>(
+    doing: &'static str,
+    path: &'a Path,
+) -> impl FnOnce(std::io::Error) -> CatalogError + 'a {
+    move |source| CatalogError::Disk {
+        doing,
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 fn file_stem(file: &Path) -> String {
