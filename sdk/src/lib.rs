@@ -17,6 +17,7 @@ mod colour;
 mod coords;
 mod error;
 mod game;
+pub mod leaks;
 mod manifest;
 mod playout;
 mod rng;

@@ -32,6 +32,7 @@
 //! The host's conformance kit (`veillee check`) checks the same and more through the wasm
 //! build; this one runs natively, in a game crate's own `cargo test`.
 
+use crate::leaks::{actions_read, read_by};
 use std::fmt::Debug;
 use std::ops::{Range, RangeInclusive};
 
@@ -463,38 +464,9 @@ impl Secrets<'_> {
     }
 }
 
-/// What `seat` reads of its own legal actions: each one's id, click path and label.
-fn actions_read(actions: &[crate::Action], seat: Seat) -> Vec<(&str, &[Target], &crate::Text)> {
-    actions
-        .iter()
-        .map(|a| {
-            (
-                a.id.as_str(),
-                a.path.as_slice(),
-                a.label_for(seat, Some(seat)),
-            )
-        })
-        .collect()
-}
-
-/// The texts `viewer` reads of the events of `actor`'s move that reveal nothing.
-fn read_by(events: &[crate::Event], actor: Seat, viewer: Option<Seat>) -> Vec<crate::Text> {
-    events
-        .iter()
-        .filter(|e| !e.reveal)
-        .map(|e| e.text_for(Some(actor), viewer).clone())
-        .collect()
-}
-
 /// `the spectator`, or `seat 1, Red`.
 fn viewer_name<G: Game>(viewer: Option<Seat>) -> String {
-    match viewer {
-        None => "the spectator".into(),
-        Some(seat) => match G::manifest().seats.get(seat as usize) {
-            Some(info) => format!("seat {seat}, {}", info.name.en),
-            None => format!("seat {seat}"),
-        },
-    }
+    crate::leaks::viewer_name(&G::manifest(), viewer)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use veillee_runtime::launch::recorded;
 use veillee_runtime::session::{Sessions, TURN_TIME_KEY};
 use veillee_runtime::store::model::{BotLevel, SeatPlayer, VariantScript};
-use veillee_runtime::table::{Consent, Holder, Table, TableError, Turn, Undo};
+use veillee_runtime::table::{Answered, Consent, Holder, Table, TableError, Turn, Undo};
 use veillee_runtime::variants::{Script, VariantLimits};
 use veillee_sdk::{Seat, Setup};
 use veillee_tests::house::{builtin_script, wasm_engine};
@@ -251,4 +251,85 @@ fn a_move_the_game_refuses_changes_nothing_and_says_why() {
     assert_eq!(table.meta().moves, 0);
     let (engine, live) = table.parts_mut();
     assert_eq!(engine.save(live.game).unwrap(), before);
+}
+
+/// After the first move of a Castel game, both players pick a fruit at once, privately.
+const FRUITS_AT_ONCE: &str = r#"
+return {
+  id = "fruits", name = { fr = "Fruits secrets", en = "Secret fruits" },
+  description = { fr = "Chacun choisit un fruit en secret.", en = "Each picks a fruit in secret." },
+  game = "castel", version = "1",
+  after_action = function(ctx, seat, action)
+    if ctx.state.done then return end
+    local picks = ctx.choose_all({
+      { seat = 0, options = { "Apple", "Pear" }, prompt = { fr = "Un fruit ?", en = "A fruit?" } },
+      { seat = 1, options = { "Plum", "Fig" }, prompt = { fr = "Un fruit ?", en = "A fruit?" } },
+    })
+    ctx.state.done = true
+  end,
+}
+"#;
+
+#[test]
+fn a_phone_that_answers_before_the_screen_is_held_and_played_after_it() {
+    let (store, _dir) = temp_store();
+    let sessions = Sessions::new(store);
+    let own = builtin_script("castel", "cards.lua");
+    let fruits = veillee_tests::house::script(FRUITS_AT_ONCE);
+    let scripts = vec![recorded(&own), recorded(&fruits)];
+    let engine = Box::new(wasm_engine("castel", vec![own, fruits]));
+    let mut table = Table::start(
+        sessions.clone(),
+        engine,
+        people(&["Phone", "Screen"]),
+        Setup::new(2, 3),
+        scripts,
+        vec![0],
+    )
+    .unwrap();
+    // The first move, whoever makes it, brings the question to both seats.
+    loop {
+        let seats = table.status().unwrap().seats().to_vec();
+        if seats.len() == 2 {
+            break;
+        }
+        assert!(table.meta().moves < 10, "the question came: {seats:?}");
+        let action = first_action(&mut table, seats[0]);
+        table.play(seats[0], &action).unwrap();
+    }
+    assert_eq!(
+        table.turn().unwrap(),
+        Turn::Screen(1),
+        "the screen answers first"
+    );
+    let before = table.meta().moves;
+    // The phone answers first: held, nothing played.
+    let phone_pick = first_action(&mut table, 0);
+    assert_eq!(table.answer(0, &phone_pick).unwrap(), Answered::Held);
+    assert_eq!(table.meta().moves, before);
+    assert_eq!(
+        table.play_held().unwrap(),
+        None,
+        "the screen has not answered"
+    );
+    let refused = table.answer(0, "no-such-move").unwrap_err();
+    assert!(matches!(refused, TableError::Refused(_)));
+    // The screen answers; then the phone's held answer is played.
+    let screen_pick = first_action(&mut table, 1);
+    table.play(1, &screen_pick).unwrap();
+    let held = table
+        .play_held()
+        .unwrap()
+        .expect("the held answer is played");
+    assert_eq!(
+        (held.seat, held.action.id.as_str()),
+        (0, phone_pick.as_str())
+    );
+    let log = sessions.log(table.meta().id).unwrap();
+    let order: Vec<Seat> = log[before as usize..].iter().map(|e| e.seat).collect();
+    assert_eq!(
+        order,
+        vec![1, 0],
+        "the table's order, not the order the answers came in"
+    );
 }

@@ -19,6 +19,7 @@ use veillee_sdk::{
 
 use veillee_engine::search::search_through;
 use veillee_engine::{EngineError, GameEngine};
+use veillee_sdk::leaks::read_by;
 use veillee_sdk::search::{SearchAnswer, SearchRequest};
 
 /// Iterations of the search the no-peek check runs (small: it runs twice per check).
@@ -166,17 +167,7 @@ struct Found {
 /// Distinct problems after which the kit stops playing.
 const MAX_PROBLEMS: usize = 20;
 
-/// How the kit names a viewer: `spectator`, or `seat 1, Red` (seat numbers from 0, as in
-/// action ids and `--viewer`).
-pub fn viewer_name(manifest: &Manifest, viewer: Option<Seat>) -> String {
-    match viewer {
-        None => "the spectator".into(),
-        Some(seat) => match manifest.seats.get(seat as usize) {
-            Some(info) => format!("seat {seat}, {}", info.name.en),
-            None => format!("seat {seat}"),
-        },
-    }
-}
+pub use veillee_sdk::leaks::viewer_name;
 
 /// The hash of a saved state, as shown in reports and compared in replays.
 pub fn state_hash(state: &[u8]) -> String {
@@ -919,20 +910,12 @@ pub fn path_problem(scene: &Scene, action: &Action) -> Option<String> {
     })
 }
 
-/// The texts `viewer` reads of the events of `actor`'s move that reveal nothing.
-fn read_by(events: &[Event], actor: Seat, viewer: Option<Seat>) -> Vec<Text> {
-    events
-        .iter()
-        .filter(|e| !e.reveal)
-        .map(|e| e.text_for(Some(actor), viewer).clone())
-        .collect()
-}
-
-/// What `seat` reads of its own legal actions: each one's id, click path and label.
+/// What `seat` reads of its own legal actions, as JSON (the kit reports the first
+/// difference between two readings).
 fn actions_read(actions: &[Action], seat: Seat) -> Vec<serde_json::Value> {
-    actions
-        .iter()
-        .map(|a| serde_json::json!({"id": a.id, "path": a.path, "label": a.label_for(seat, Some(seat))}))
+    veillee_sdk::leaks::actions_read(actions, seat)
+        .into_iter()
+        .map(|(id, path, label)| serde_json::json!({"id": id, "path": path, "label": label}))
         .collect()
 }
 

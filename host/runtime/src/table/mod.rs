@@ -86,6 +86,16 @@ pub enum Undo {
     AskTable(Vec<Text>),
 }
 
+/// What became of a phone's move ([`Table::answer`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answered {
+    /// Played and saved.
+    Played(Played),
+    /// Held: seats at this computer (people, bots) were asked at the same time and answer
+    /// first; [`Table::play_held`] plays it once only phones are left to act.
+    Held,
+}
+
 /// Why the table did not do what it was asked.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
@@ -157,6 +167,9 @@ pub struct Table {
     engine: Box<dyn GameEngine>,
     live: LiveSession,
     clock: TurnClock,
+    /// Phones' answers given while seats at this computer were asked at the same time, in
+    /// the order they came (one per seat: a later answer replaces an earlier one).
+    held: Vec<(Seat, String)>,
 }
 
 impl Table {
@@ -199,6 +212,7 @@ impl Table {
             engine,
             live,
             clock: TurnClock::default(),
+            held: Vec::new(),
         };
         let status = table.status()?;
         table.clock.restart(status.seats());
@@ -288,6 +302,49 @@ impl Table {
         Ok(self.played(seat, action, events))
     }
 
+    /// A phone's move. Seats asked at once (a house rule asking everyone) answer in the
+    /// table's order — people at this computer, then bots, then phones — whatever order the
+    /// answers arrive in, so that a game plays the same from every front end: a phone that
+    /// answers while a seat at this computer still has to is held ([`Answered::Held`]),
+    /// then played by [`Table::play_held`].
+    pub fn answer(&mut self, seat: Seat, id: &str) -> Result<Answered, TableError> {
+        match self.turn()? {
+            Turn::Phones(seats) if seats.contains(&seat) => {
+                Ok(Answered::Played(self.play(seat, id)?))
+            }
+            Turn::Screen(_) | Turn::Bot(..) if self.status()?.seats().contains(&seat) => {
+                // Refused now, as it would be when played, if it is no move of the seat's.
+                self.offered_legal(seat, id)?;
+                self.held.retain(|(s, _)| *s != seat);
+                self.held.push((seat, id.to_string()));
+                Ok(Answered::Held)
+            }
+            _ => Err(TableError::Refused(why(GameError::NotYourTurn { seat }))),
+        }
+    }
+
+    /// Plays the first held answer, once only phones are left to act (`None`: there is none
+    /// to play now). An answer no longer legal is dropped and the next one tried.
+    pub fn play_held(&mut self) -> Result<Option<Played>, TableError> {
+        while let Turn::Phones(seats) = self.turn()? {
+            let Some(at) = self.held.iter().position(|(s, _)| seats.contains(s)) else {
+                return Ok(None);
+            };
+            let (seat, id) = self.held.remove(at);
+            match self.play(seat, &id) {
+                Ok(played) => return Ok(Some(played)),
+                Err(TableError::Refused(_)) => continue,
+                Err(failure) => return Err(failure),
+            }
+        }
+        Ok(None)
+    }
+
+    /// The seats whose phones answered ahead of their turn.
+    pub fn held_seats(&self) -> Vec<Seat> {
+        self.held.iter().map(|(s, _)| *s).collect()
+    }
+
     /// `seat`'s bot turn played here and now at `level` (the terminal's way; the window
     /// thinks on another thread and then calls [`Table::play`]). Its turn time includes the
     /// bot's thinking, as it does in the window.
@@ -339,6 +396,8 @@ impl Table {
             .undo(&mut *self.engine, &mut self.live, 1, agreed)
         {
             Ok(undone) => {
+                // What the phones answered ahead was for the game as it stood.
+                self.held.clear();
                 self.restart_turns()?;
                 Ok(Undo::Done {
                     moves: undone.moves,
@@ -352,6 +411,7 @@ impl Table {
     /// Plays again what the last undo took back; returns what those moves caused.
     pub fn redo(&mut self) -> Result<Vec<Event>, TableError> {
         let events = self.sessions.redo(&mut *self.engine, &mut self.live)?;
+        self.held.clear();
         self.restart_turns()?;
         Ok(events)
     }
@@ -382,6 +442,19 @@ impl Table {
             .into_iter()
             .find(|a| a.id == id)
             .unwrap_or_else(|| Action::button(id, Text::same(id))))
+    }
+
+    /// Refuses `id` unless it is one of `seat`'s legal actions now.
+    fn offered_legal(&mut self, seat: Seat, id: &str) -> Result<(), TableError> {
+        let legal = self.legal_actions(seat)?;
+        if legal.iter().any(|a| a.id == id) {
+            return Ok(());
+        }
+        let illegal = GameError::IllegalAction {
+            seat,
+            action: id.to_string(),
+        };
+        Err(TableError::Refused(why(illegal)))
     }
 
     fn played(&self, seat: Seat, action: Action, events: Vec<Event>) -> Played {

@@ -81,6 +81,13 @@ impl State {
                 playing.thinking = None;
             }
         }
+        let mut replies = self.answer(request);
+        replies.extend(self.play_held());
+        replies
+    }
+
+    /// The replies to one request.
+    fn answer(&mut self, request: Request) -> Vec<Reply> {
         match request {
             Request::Fonts => vec![Reply::Fonts(fallback_fonts())],
             Request::Open => self.open(),

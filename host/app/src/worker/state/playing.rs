@@ -3,8 +3,9 @@
 
 use veillee_sdk::{Seat, Setup, Text};
 
+use veillee_room::PhoneMove;
 use veillee_runtime::store::model::{SeatPlayer, VariantScript};
-use veillee_runtime::table::{Consent, Played, Table, TableError, Undo};
+use veillee_runtime::table::{Answered, Consent, Played, Table, TableError, Undo};
 use veillee_runtime::variants::library::ScriptSource;
 use veillee_runtime::variants::{Script, VariantLimits};
 
@@ -31,6 +32,9 @@ pub(super) struct Playing {
     pub(super) asked: u64,
     /// The seats held by phones, and their room.
     pub(super) phones: Option<PhoneSeats>,
+    /// Phones' moves the table holds until the seats at this computer asked at the same
+    /// time have answered (one per seat, the latest).
+    pub(super) held: Vec<PhoneMove>,
 }
 
 impl Playing {
@@ -114,6 +118,7 @@ impl State {
             thinking: None,
             asked: 0,
             phones,
+            held: Vec::new(),
         });
         Ok(())
     }
@@ -170,7 +175,7 @@ impl State {
 
     /// A phone's move: played like a click when its seat is to act and it was chosen in the
     /// game as it stands, else refused on that phone with the reason.
-    pub(super) fn phone(&mut self, mv: veillee_room::PhoneMove) -> Option<Reply> {
+    pub(super) fn phone(&mut self, mv: PhoneMove) -> Option<Reply> {
         let playing = self.playing.as_mut()?;
         let status = playing.table.status().ok()?;
         let phones = playing.phones.as_mut()?;
@@ -178,16 +183,53 @@ impl State {
             phones.refuse(&mv, why);
             return None;
         }
-        phones.answered(mv.clone());
-        match self.play(mv.seat, &mv.action) {
-            Ok(log) => Some(self.reply_game(|s| s.view(log))),
+        match playing.table.answer(mv.seat, &mv.action) {
+            Ok(Answered::Played(played)) => {
+                phones.answered(mv);
+                let log = playing.logged(played);
+                Some(self.reply_game(|s| s.view(log)))
+            }
+            Ok(Answered::Held) => {
+                playing.held.retain(|held| held.seat != mv.seat);
+                playing.held.push(mv);
+                None
+            }
             Err(error) => {
-                if let Some(phones) = self.playing.as_mut().and_then(|p| p.phones.as_mut()) {
-                    phones.refuse(&mv, error.text());
-                }
+                phones.refuse(&mv, error.text());
                 None
             }
         }
+    }
+
+    /// The phones' answers the table held, played now that only phones are left to act.
+    pub(super) fn play_held(&mut self) -> Vec<Reply> {
+        let mut replies = Vec::new();
+        while let Some(playing) = self.playing.as_mut() {
+            let played = match playing.table.play_held() {
+                Ok(Some(played)) => played,
+                Ok(None) => break,
+                Err(error) => {
+                    replies.push(Reply::GameFailed(error.text()));
+                    break;
+                }
+            };
+            let still_held = playing.table.held_seats();
+            let (answered, held): (Vec<_>, Vec<_>) = std::mem::take(&mut playing.held)
+                .into_iter()
+                .partition(|mv| mv.seat == played.seat);
+            // Moves the table dropped (no longer legal) are forgotten with it.
+            playing.held = held
+                .into_iter()
+                .filter(|mv| still_held.contains(&mv.seat))
+                .collect();
+            if let (Some(phones), Some(mv)) = (playing.phones.as_mut(), answered.into_iter().next())
+            {
+                phones.answered(mv);
+            }
+            let log = playing.logged(played);
+            replies.push(self.reply_game(|s| s.view(log)));
+        }
+        replies
     }
 
     /// Takes back one decision, asked by the person whose view the screen shows; the reply
