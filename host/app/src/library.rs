@@ -2,7 +2,7 @@
 
 use egui::{RichText, Ui, Vec2};
 
-use super::i18n::S;
+use super::i18n::{Lang, S};
 use super::play::PlayScreen;
 use super::rules::RulesScreen;
 use super::screen::{Nav, Screen, Shared, Target};
@@ -103,59 +103,51 @@ impl Screen for LibraryScreen {
         None
     }
 
-    /// Draws the screen.
+    /// Draws the screen: the title bar, the typed install path when there is no file
+    /// dialog, what happened last, the games' cards, and the question before an uninstall.
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
-        let lang = shared.lang;
-        let mut nav = None;
-        // One line: the title, the last game to go on with, installing a game.
-        ui.horizontal(|ui| {
-            widgets::title(ui, lang.t(S::Library));
-            ui.add_space(16.0);
-            if let Some(last) = &shared.last_game {
-                let name = shared
-                    .games
-                    .iter()
-                    .find(|g| g.manifest.id == last.game)
-                    .map_or(last.game.clone(), |g| {
-                        g.manifest.name.get(lang.code()).into()
-                    });
-                let text = lang.f(S::ContinueGame, &[&name, &last.id.to_string()]);
-                if widgets::primary(ui, &format!("▶  {text}")).clicked() {
-                    nav = Some(Nav::on::<PlayScreen>(Target::Session(last.id)));
-                }
-            }
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if widgets::button(ui, lang.t(S::InstallGame))
-                    .on_hover_text(lang.t(S::InstallHint))
-                    .clicked()
-                {
-                    shared
-                        .worker
-                        .pick_file(Pick::Plugin, lang.t(S::InstallGame).to_string());
-                }
-            });
-        });
+        let nav = title_bar(ui, shared);
         // The typed path only when the file chooser did not answer (no desktop portal).
         if self.dialog_failed {
-            ui.label(RichText::new(lang.t(S::DialogUnavailable)).color(MUTED));
-            ui.horizontal(|ui| {
-                let label = ui.label(lang.t(S::PluginPath));
-                ui.add(
-                    egui::TextEdit::singleline(&mut self.install_path)
-                        .desired_width(420.0)
-                        .hint_text(lang.t(S::PluginPathHint)),
-                )
-                .labelled_by(label.id);
-                let ready = !self.install_path.trim().is_empty() && self.installing.is_none();
-                if ui
-                    .add_enabled(ready, egui::Button::new(lang.t(S::Install)))
-                    .clicked()
-                {
-                    let path = std::path::PathBuf::from(self.install_path.trim());
-                    self.install(shared, path);
-                }
-            });
+            self.typed_install(ui, shared);
         }
+        self.messages(ui, shared);
+        ui.add_space(10.0);
+        let picked = self.cards(ui, shared);
+        self.uninstall_question(ui, shared);
+        picked.or(nav)
+    }
+}
+
+/// The library screen's parts, top to bottom.
+impl LibraryScreen {
+    /// The plugin's path, typed, and its install button (not while an install runs).
+    fn typed_install(&mut self, ui: &mut Ui, shared: &mut Shared) {
+        let lang = shared.lang;
+        ui.label(RichText::new(lang.t(S::DialogUnavailable)).color(MUTED));
+        ui.horizontal(|ui| {
+            let label = ui.label(lang.t(S::PluginPath));
+            ui.add(
+                egui::TextEdit::singleline(&mut self.install_path)
+                    .desired_width(420.0)
+                    .hint_text(lang.t(S::PluginPathHint)),
+            )
+            .labelled_by(label.id);
+            let ready = !self.install_path.trim().is_empty() && self.installing.is_none();
+            if ui
+                .add_enabled(ready, egui::Button::new(lang.t(S::Install)))
+                .clicked()
+            {
+                let path = std::path::PathBuf::from(self.install_path.trim());
+                self.install(shared, path);
+            }
+        });
+    }
+
+    /// The install under way, the last error and notice, and the plugins that failed to
+    /// load (each until dismissed).
+    fn messages(&mut self, ui: &mut Ui, shared: &Shared) {
+        let lang = shared.lang;
         if let Some(file) = &self.installing {
             widgets::busy(ui, &lang.f(S::Installing, &[file]));
         }
@@ -180,7 +172,11 @@ impl Screen for LibraryScreen {
                 self.problems_dismissed = true;
             }
         }
-        ui.add_space(10.0);
+    }
+
+    /// The games' cards in rows. Returns where a card's button leads.
+    fn cards(&mut self, ui: &mut Ui, shared: &Shared) -> Option<Nav> {
+        let mut nav = None;
         // Cards sized to the window: as many columns as fit, and rows as tall as the
         // window allows so that every game is in sight at 1366×860; more games scroll.
         let gap = 18.0;
@@ -213,27 +209,73 @@ impl Screen for LibraryScreen {
                     ui.add_space(gap);
                 }
             });
-        if let Some((id, name)) = self.confirm_uninstall.clone() {
-            let body = lang.f(S::ConfirmUninstall, &[&name]);
-            match widgets::confirm(
-                ui.ctx(),
-                "uninstall",
-                &body,
-                lang.t(S::Uninstall),
-                lang.t(S::Cancel),
-            ) {
-                Answer::Yes => {
-                    shared.worker.send(Request::Uninstall(id));
-                    self.confirm_uninstall = None;
-                }
-                Answer::No => self.confirm_uninstall = None,
-                Answer::Open => {}
-            }
-        }
         nav
+    }
+
+    /// "Uninstall this game?", while an uninstall waits for its answer.
+    fn uninstall_question(&mut self, ui: &mut Ui, shared: &mut Shared) {
+        let lang = shared.lang;
+        let Some((id, name)) = self.confirm_uninstall.clone() else {
+            return;
+        };
+        let body = lang.f(S::ConfirmUninstall, &[&name]);
+        match widgets::confirm(
+            ui.ctx(),
+            "uninstall",
+            &body,
+            lang.t(S::Uninstall),
+            lang.t(S::Cancel),
+        ) {
+            Answer::Yes => {
+                shared.worker.send(Request::Uninstall(id));
+                self.confirm_uninstall = None;
+            }
+            Answer::No => self.confirm_uninstall = None,
+            Answer::Open => {}
+        }
     }
 }
 
+/// One line: the title, the last game to go on with, installing a game (on the right).
+fn title_bar(ui: &mut Ui, shared: &Shared) -> Option<Nav> {
+    let lang = shared.lang;
+    let mut nav = None;
+    ui.horizontal(|ui| {
+        widgets::title(ui, lang.t(S::Library));
+        ui.add_space(16.0);
+        if let Some(last) = &shared.last_game {
+            let name = shared
+                .games
+                .iter()
+                .find(|g| g.manifest.id == last.game)
+                .map_or(last.game.clone(), |g| {
+                    g.manifest.name.get(lang.code()).into()
+                });
+            let text = lang.f(S::ContinueGame, &[&name, &last.id.to_string()]);
+            if widgets::primary(ui, &format!("▶  {text}")).clicked() {
+                nav = Some(Nav::on::<PlayScreen>(Target::Session(last.id)));
+            }
+        }
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if widgets::button(ui, lang.t(S::InstallGame))
+                .on_hover_text(lang.t(S::InstallHint))
+                .clicked()
+            {
+                shared
+                    .worker
+                    .pick_file(Pick::Plugin, lang.t(S::InstallGame).to_string());
+            }
+        });
+    });
+    nav
+}
+
+/// The card's frame adds 18 of margin and 1 of stroke on each side.
+const CARD_FRAME: f32 = 38.0;
+
+/// One game's card, `size` in all: its name, its starting position beside its facts and
+/// description, its buttons at the bottom. Returns where a button leads; asking to
+/// uninstall fills `confirm`.
 fn game_card(
     ui: &mut Ui,
     shared: &Shared,
@@ -242,145 +284,170 @@ fn game_card(
     confirm: &mut Option<(String, String)>,
 ) -> Option<Nav> {
     let lang = shared.lang;
-    let m = &game.manifest;
     let mut nav = None;
-    {
-        widgets::card(ui, |ui| {
-            // The frame adds 18 of margin and 1 of stroke on each side.
-            let top = ui.max_rect().top();
-            ui.set_width(size.x - 38.0);
-            ui.set_min_height(size.y - 38.0);
-            // One line whatever the name's length, so that every card of a row keeps its
-            // buttons in sight: a long name gets a smaller type, then is cut (whole on hover).
-            let name = m.name.get(lang.code());
-            let width = ui.available_width();
-            let type_size = [30.0, 26.0, 22.0]
-                .into_iter()
-                .find(|&size| {
-                    let font = egui::FontId::proportional(size);
-                    ui.fonts_mut(|f| f.layout_no_wrap(name.to_string(), font, ACCENT).size().x)
-                        <= width
-                })
-                .unwrap_or(22.0);
-            let title = ui.add(
-                egui::Label::new(RichText::new(name).size(type_size).strong().color(ACCENT))
-                    .truncate(),
-            );
-            if type_size < 30.0 {
-                title.on_hover_text(name);
+    widgets::card(ui, |ui| {
+        let top = ui.max_rect().top();
+        ui.set_width(size.x - CARD_FRAME);
+        ui.set_min_height(size.y - CARD_FRAME);
+        card_title(ui, game.manifest.name.get(lang.code()));
+        // The game's starting position, drawn by the scene drawer, beside its words;
+        // its room is kept while the picture is being made, so nothing jumps.
+        let side = ((size.y - CARD_FRAME) - (ui.cursor().top() - top) - 62.0)
+            .min((size.x - CARD_FRAME) * 0.42)
+            .max(0.0);
+        ui.horizontal_top(|ui| {
+            if side >= 48.0 {
+                starting_position(ui, shared, &game.manifest, side);
             }
-            // The game's starting position, drawn by the scene drawer, beside its words;
-            // its room is kept while the picture is being made, so nothing jumps.
-            let side = ((size.y - 38.0) - (ui.cursor().top() - top) - 62.0)
-                .min((size.x - 38.0) * 0.42)
-                .max(0.0);
-            ui.horizontal_top(|ui| {
-                if side >= 48.0 {
-                    let (rect, response) =
-                        ui.allocate_exact_size(Vec2::splat(side), egui::Sense::hover());
-                    let spoken = lang.f(S::StartingPosition, &[m.name.get(lang.code())]);
-                    response.widget_info(|| {
-                        egui::WidgetInfo::labeled(egui::Role::Image, true, &spoken)
-                    });
-                    if let Some(scene) = shared.thumbnails.get(&m.id) {
-                        super::scene::thumbnail(ui, rect, scene, lang);
-                    }
-                }
-                ui.vertical(|ui| {
-                    let players = if m.min_players == m.max_players {
-                        m.min_players.to_string()
-                    } else {
-                        format!("{}–{}", m.min_players, m.max_players)
-                    };
-                    // How long a game takes, when the game says (ABI 1.11), after the
-                    // players; it wraps after the dot, never inside "20–40 min".
-                    let mut line = lang.f(S::Players, &[&players]);
-                    if let Some(t) = m.play_time {
-                        let minutes = match t.min == t.max {
-                            true => t.min.to_string(),
-                            false => format!("{}–{}", t.min, t.max),
-                        };
-                        line = format!("{line} · {}", lang.f(S::PlayTime, &[&minutes]));
-                    }
-                    ui.label(line)
-                        .on_hover_text(lang.f(S::Version, &[&m.version]));
-                    ui.horizontal_wrapped(|ui| {
-                        let origin = if game.builtin {
-                            S::Builtin
-                        } else {
-                            S::Installed
-                        };
-                        ui.label(RichText::new(lang.t(origin)).small().color(MUTED));
-                        ui.label(RichText::new("·").color(MUTED));
-                        let variants = game.variants.iter().filter(|v| v.info.is_ok()).count();
-                        let text = if variants == 0 {
-                            lang.t(S::NoVariants).to_string()
-                        } else {
-                            lang.f(S::VariantsCount, &[&variants.to_string()])
-                        };
-                        ui.label(RichText::new(text).small().color(MUTED));
-                        ui.label(RichText::new("·").color(MUTED));
-                        preparation(ui, lang, &game.preparation);
-                    });
-                    ui.add_space(4.0);
-                    // The description, cut to the lines the card has room for (all of it on hover
-                    // and on the rules screen), so that every card of a row is the same size.
-                    let description = m.description.get(lang.code());
-                    let line = ui.text_style_height(&egui::TextStyle::Body);
-                    let left = size.y - 38.0 - (ui.cursor().top() - top) - 62.0;
-                    let rows = ((left / line).floor() as usize).clamp(1, 12);
-                    let mut job = egui::text::LayoutJob::simple(
-                        description.to_string(),
-                        egui::FontId::proportional(21.0),
-                        widgets::TEXT,
-                        ui.available_width(),
-                    );
-                    job.wrap.max_rows = rows;
-                    job.wrap.overflow_character = Some('…');
-                    let shown = ui.label(job);
-                    if shown.rect.height() > line * (rows as f32 - 0.5) {
-                        shown.on_hover_text(description);
-                    }
-                });
-            });
-            ui.add_space(8.0);
-            // The buttons at the bottom of the card, whatever the description's length.
-            let used = ui.cursor().top() - top;
-            let room = size.y - 38.0 - 46.0;
-            if used < room {
-                ui.add_space(room - used);
-            }
-            ui.horizontal(|ui| {
-                let new_game = egui::Button::new(
-                    RichText::new(lang.t(S::NewGame))
-                        .strong()
-                        .color(egui::Color32::from_rgb(0x20, 0x18, 0x08)),
-                )
-                .fill(ACCENT)
-                .min_size(Vec2::new(0.0, 44.0));
-                // A game whose plugin is still compiling can be set up already: it starts as
-                // soon as its plugin is ready.
-                let playable = !matches!(game.preparation, Preparation::Failed(_));
-                let response = ui.add_enabled(playable, new_game);
-                // Screen readers (and tests) hear which game the button starts.
-                let spoken = format!("{} — {}", lang.t(S::NewGame), m.name.get(lang.code()));
-                response
-                    .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken));
-                if response.clicked() {
-                    nav = Some(Nav::on::<SetupScreen>(Target::Game(m.id.clone())));
-                }
-                let rules = widgets::button(ui, lang.t(S::Rules));
-                let spoken = format!("{} — {}", lang.t(S::Rules), m.name.get(lang.code()));
-                rules.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken));
-                if rules.clicked() {
-                    nav = Some(Nav::on::<RulesScreen>(Target::Game(m.id.clone())));
-                }
-                if !game.builtin && widgets::danger(ui, lang.t(S::Uninstall)).clicked() {
-                    *confirm = Some((m.id.clone(), m.name.get(lang.code()).to_string()));
-                }
+            ui.vertical(|ui| {
+                facts(ui, lang, game);
+                ui.add_space(4.0);
+                let left = size.y - CARD_FRAME - (ui.cursor().top() - top) - 62.0;
+                description(ui, lang, &game.manifest, left);
             });
         });
+        ui.add_space(8.0);
+        // The buttons at the bottom of the card, whatever the description's length.
+        let used = ui.cursor().top() - top;
+        let room = size.y - CARD_FRAME - 46.0;
+        if used < room {
+            ui.add_space(room - used);
+        }
+        nav = card_buttons(ui, lang, game, confirm);
+    });
+    nav
+}
+
+/// The game's name on one line whatever its length, so that every card of a row keeps its
+/// buttons in sight: a long name gets a smaller type, then is cut (whole on hover).
+fn card_title(ui: &mut Ui, name: &str) {
+    let width = ui.available_width();
+    let type_size = [30.0, 26.0, 22.0]
+        .into_iter()
+        .find(|&size| {
+            let font = egui::FontId::proportional(size);
+            ui.fonts_mut(|f| f.layout_no_wrap(name.to_string(), font, ACCENT).size().x) <= width
+        })
+        .unwrap_or(22.0);
+    let title = ui.add(
+        egui::Label::new(RichText::new(name).size(type_size).strong().color(ACCENT)).truncate(),
+    );
+    if type_size < 30.0 {
+        title.on_hover_text(name);
     }
+}
+
+/// The game's starting scene, `side` square, named for screen readers (blank until the
+/// worker has drawn it).
+fn starting_position(ui: &mut Ui, shared: &Shared, m: &veillee_sdk::Manifest, side: f32) {
+    let lang = shared.lang;
+    let (rect, response) = ui.allocate_exact_size(Vec2::splat(side), egui::Sense::hover());
+    let spoken = lang.f(S::StartingPosition, &[m.name.get(lang.code())]);
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, &spoken));
+    if let Some(scene) = shared.thumbnails.get(&m.id) {
+        super::scene::thumbnail(ui, rect, scene, lang);
+    }
+}
+
+/// How many play and for how long (the version on hover); built-in or installed, its
+/// house rules, where its plugin stands.
+fn facts(ui: &mut Ui, lang: Lang, game: &GameInfo) {
+    let m = &game.manifest;
+    let players = if m.min_players == m.max_players {
+        m.min_players.to_string()
+    } else {
+        format!("{}–{}", m.min_players, m.max_players)
+    };
+    // How long a game takes, when the game says (ABI 1.11), after the
+    // players; it wraps after the dot, never inside "20–40 min".
+    let mut line = lang.f(S::Players, &[&players]);
+    if let Some(t) = m.play_time {
+        let minutes = match t.min == t.max {
+            true => t.min.to_string(),
+            false => format!("{}–{}", t.min, t.max),
+        };
+        line = format!("{line} · {}", lang.f(S::PlayTime, &[&minutes]));
+    }
+    ui.label(line)
+        .on_hover_text(lang.f(S::Version, &[&m.version]));
+    ui.horizontal_wrapped(|ui| {
+        let origin = if game.builtin {
+            S::Builtin
+        } else {
+            S::Installed
+        };
+        ui.label(RichText::new(lang.t(origin)).small().color(MUTED));
+        ui.label(RichText::new("·").color(MUTED));
+        let variants = game.variants.iter().filter(|v| v.info.is_ok()).count();
+        let text = if variants == 0 {
+            lang.t(S::NoVariants).to_string()
+        } else {
+            lang.f(S::VariantsCount, &[&variants.to_string()])
+        };
+        ui.label(RichText::new(text).small().color(MUTED));
+        ui.label(RichText::new("·").color(MUTED));
+        preparation(ui, lang, &game.preparation);
+    });
+}
+
+/// The description, cut to the lines `left` pixels hold (all of it on hover and on the
+/// rules screen), so that every card of a row is the same size.
+fn description(ui: &mut Ui, lang: Lang, m: &veillee_sdk::Manifest, left: f32) {
+    let description = m.description.get(lang.code());
+    let line = ui.text_style_height(&egui::TextStyle::Body);
+    let rows = ((left / line).floor() as usize).clamp(1, 12);
+    let mut job = egui::text::LayoutJob::simple(
+        description.to_string(),
+        egui::FontId::proportional(21.0),
+        widgets::TEXT,
+        ui.available_width(),
+    );
+    job.wrap.max_rows = rows;
+    job.wrap.overflow_character = Some('…');
+    let shown = ui.label(job);
+    if shown.rect.height() > line * (rows as f32 - 0.5) {
+        shown.on_hover_text(description);
+    }
+}
+
+/// New game, rules, and uninstall for an installed game; screen readers (and tests) hear
+/// which game each is for. Returns where a button leads; uninstall fills `confirm`.
+fn card_buttons(
+    ui: &mut Ui,
+    lang: Lang,
+    game: &GameInfo,
+    confirm: &mut Option<(String, String)>,
+) -> Option<Nav> {
+    let m = &game.manifest;
+    let name = m.name.get(lang.code());
+    let mut nav = None;
+    ui.horizontal(|ui| {
+        let new_game = egui::Button::new(
+            RichText::new(lang.t(S::NewGame))
+                .strong()
+                .color(egui::Color32::from_rgb(0x20, 0x18, 0x08)),
+        )
+        .fill(ACCENT)
+        .min_size(Vec2::new(0.0, 44.0));
+        // A game whose plugin is still compiling can be set up already: it starts as
+        // soon as its plugin is ready.
+        let playable = !matches!(game.preparation, Preparation::Failed(_));
+        let response = ui.add_enabled(playable, new_game);
+        let spoken = format!("{} — {name}", lang.t(S::NewGame));
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken));
+        if response.clicked() {
+            nav = Some(Nav::on::<SetupScreen>(Target::Game(m.id.clone())));
+        }
+        let rules = widgets::button(ui, lang.t(S::Rules));
+        let spoken = format!("{} — {name}", lang.t(S::Rules));
+        rules.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken));
+        if rules.clicked() {
+            nav = Some(Nav::on::<RulesScreen>(Target::Game(m.id.clone())));
+        }
+        if !game.builtin && widgets::danger(ui, lang.t(S::Uninstall)).clicked() {
+            *confirm = Some((m.id.clone(), name.to_string()));
+        }
+    });
     nav
 }
 

@@ -6,7 +6,7 @@
 use egui::{RichText, Ui};
 use veillee_sdk::Seat;
 
-use super::i18n::S;
+use super::i18n::{Lang, S};
 use super::play::{log_line, outcome_headline};
 use super::saved::SavedScreen;
 use super::scene::{self, SceneView};
@@ -128,13 +128,35 @@ impl Screen for ReplayScreen {
         None
     }
 
-    /// Draws the screen.
+    /// Draws the screen: the toolbar, then (once the worker has replayed the game) the step
+    /// controls, the side panel and the board.
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
         let lang = shared.lang;
-        let code = lang.code();
-        let mut nav = None;
         let total = self.moves();
-        // Keyboard: ← → step, Home / End, space plays or pauses.
+        self.keys(ui, total);
+        let nav = self.toolbar(ui, shared);
+        let Some(data) = self.data.clone() else {
+            return self.waiting(ui, lang).or(nav);
+        };
+        self.autoplay_tick(ui, total);
+        self.step_controls(ui, lang, total);
+        self.side_panel(ui, lang, &data, total);
+        self.board(ui, shared, &data);
+        nav
+    }
+}
+
+/// The replay screen's parts, top to bottom: the keys, the toolbar and its viewer picker,
+/// the step controls, the side panel (where the game stands, the scores, the log), the board.
+impl ReplayScreen {
+    /// Shows move `step` (at most the last), and waits a whole period before autoplay goes on.
+    fn go_to(&mut self, step: usize, total: usize) {
+        self.step = step.min(total);
+        self.next_due = None;
+    }
+
+    /// Keyboard: ← → step, Home / End, space plays or pauses.
+    fn keys(&mut self, ui: &mut Ui, total: usize) {
         let (left, right, home, end, space) = ui.input_mut(|i| {
             (
                 i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowLeft),
@@ -144,26 +166,27 @@ impl Screen for ReplayScreen {
                 i.consume_key(egui::Modifiers::NONE, egui::Key::Space),
             )
         });
-        let go = |step: usize, screen: &mut ReplayScreen| {
-            screen.step = step.min(total);
-            screen.next_due = None;
-        };
         if left {
-            go(self.step.saturating_sub(1), self);
+            self.go_to(self.step.saturating_sub(1), total);
         }
         if right {
-            go(self.step + 1, self);
+            self.go_to(self.step + 1, total);
         }
         if home {
-            go(0, self);
+            self.go_to(0, total);
         }
         if end {
-            go(total, self);
+            self.go_to(total, total);
         }
         if space {
             self.autoplay = !self.autoplay;
         }
+    }
 
+    /// The bar above: back, the game's name and number, whose view is shown.
+    fn toolbar(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
+        let lang = shared.lang;
+        let mut nav = None;
         egui::Panel::top("replay-bar")
             .frame(widgets::panel_frame(10))
             .show(ui, |ui| {
@@ -174,7 +197,7 @@ impl Screen for ReplayScreen {
                     let name = self
                         .data
                         .as_ref()
-                        .map(|d| d.manifest.name.get(code).to_string())
+                        .map(|d| d.manifest.name.get(lang.code()).to_string())
                         .unwrap_or_default();
                     ui.label(
                         RichText::new(lang.f(S::ReplayOf, &[&name, &self.id.to_string()]))
@@ -182,131 +205,150 @@ impl Screen for ReplayScreen {
                             .strong()
                             .color(ACCENT),
                     );
-                    ui.label(RichText::new(lang.t(S::WatchAs)).color(MUTED));
-                    let seats: Vec<String> = self
-                        .data
-                        .as_ref()
-                        .map(|d| d.meta.seats.iter().map(|p| p.name.clone()).collect())
-                        .unwrap_or_default();
-                    let choices = std::iter::once((None, lang.t(S::Spectator))).chain(
-                        seats
-                            .iter()
-                            .enumerate()
-                            .map(|(s, n)| (Some(s as Seat), &n[..])),
-                    );
-                    for (viewer, name) in choices {
-                        let button = ui.selectable_label(self.viewer == viewer, name);
-                        // Screen readers (and tests) hear what the button is for.
-                        let spoken = lang.f(S::AsSeenBy, &[name]);
-                        button.widget_info(|| {
-                            egui::WidgetInfo::selected(
-                                egui::Role::Button,
-                                true,
-                                self.viewer == viewer,
-                                &spoken,
-                            )
-                        });
-                        if button.clicked() {
-                            self.watch_as(shared, viewer);
-                        }
-                    }
+                    self.viewer_picker(ui, shared);
                 });
             });
+        nav
+    }
 
-        let Some(data) = self.data.clone() else {
-            egui::CentralPanel::default().show(ui, |ui| {
-                if let Some(error) = self.error.clone() {
-                    if widgets::error_panel(
-                        ui,
-                        lang.t(S::ReplayFailed),
-                        error.get(code),
-                        lang.t(S::Back),
-                    ) {
-                        nav = Some(Nav::to::<SavedScreen>());
-                    }
-                } else {
-                    widgets::busy(ui, lang.t(S::ReplayLoading));
-                }
+    /// "Watch as": the spectator or one of the seats; a click asks the worker for that view.
+    fn viewer_picker(&mut self, ui: &mut Ui, shared: &mut Shared) {
+        let lang = shared.lang;
+        ui.label(RichText::new(lang.t(S::WatchAs)).color(MUTED));
+        let seats: Vec<String> = self
+            .data
+            .as_ref()
+            .map(|d| d.meta.seats.iter().map(|p| p.name.clone()).collect())
+            .unwrap_or_default();
+        let choices = std::iter::once((None, lang.t(S::Spectator))).chain(
+            seats
+                .iter()
+                .enumerate()
+                .map(|(s, n)| (Some(s as Seat), &n[..])),
+        );
+        for (viewer, name) in choices {
+            let button = ui.selectable_label(self.viewer == viewer, name);
+            // Screen readers (and tests) hear what the button is for.
+            let spoken = lang.f(S::AsSeenBy, &[name]);
+            button.widget_info(|| {
+                egui::WidgetInfo::selected(egui::Role::Button, true, self.viewer == viewer, &spoken)
             });
-            return nav;
-        };
-
-        // Autoplay: one move per period, stopping at the end.
-        if self.autoplay {
-            let now = ui.input(|i| i.time);
-            let period = 1.0 / f64::from(SPEEDS[self.speed]);
-            let due = *self.next_due.get_or_insert(now + period);
-            if self.step >= total {
-                self.autoplay = false;
-                self.next_due = None;
-            } else if now >= due {
-                self.step += 1;
-                self.next_due = Some(now + period);
-            } else {
-                ui.ctx()
-                    .request_repaint_after(std::time::Duration::from_secs_f64(due - now));
+            if button.clicked() {
+                self.watch_as(shared, viewer);
             }
-        } else {
-            self.next_due = None;
         }
+    }
 
+    /// Until the replay is there: why it failed (with a way back), or that it is coming.
+    fn waiting(&self, ui: &mut Ui, lang: Lang) -> Option<Nav> {
+        let mut nav = None;
+        egui::CentralPanel::default().show(ui, |ui| {
+            if let Some(error) = &self.error {
+                if widgets::error_panel(
+                    ui,
+                    lang.t(S::ReplayFailed),
+                    error.get(lang.code()),
+                    lang.t(S::Back),
+                ) {
+                    nav = Some(Nav::to::<SavedScreen>());
+                }
+            } else {
+                widgets::busy(ui, lang.t(S::ReplayLoading));
+            }
+        });
+        nav
+    }
+
+    /// Autoplay: one move per period, stopping at the end.
+    fn autoplay_tick(&mut self, ui: &mut Ui, total: usize) {
+        if !self.autoplay {
+            self.next_due = None;
+            return;
+        }
+        let now = ui.input(|i| i.time);
+        let period = 1.0 / f64::from(SPEEDS[self.speed]);
+        let due = *self.next_due.get_or_insert(now + period);
+        if self.step >= total {
+            self.autoplay = false;
+            self.next_due = None;
+        } else if now >= due {
+            self.step += 1;
+            self.next_due = Some(now + period);
+        } else {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs_f64(due - now));
+        }
+    }
+
+    /// The bar below: the step buttons, play or pause and the speed, which move this is.
+    fn step_controls(&mut self, ui: &mut Ui, lang: Lang, total: usize) {
         egui::Panel::bottom("replay-controls")
             .frame(widgets::panel_frame(10))
             .show(ui, |ui| {
                 ui.horizontal_wrapped(|ui| {
-                    let step = self.step;
-                    // Arrows every font has (the media symbols ⏮ ⏭ are missing from many).
-                    let controls = [
-                        (S::ReplayFirst, "«", step > 0, 0),
-                        (S::ReplayBack, "‹", step > 0, step.saturating_sub(1)),
-                        (S::ReplayForward, "›", step < total, step + 1),
-                        (S::ReplayLast, "»", step < total, total),
-                    ];
-                    for (label, icon, enabled, to) in controls {
-                        let button = egui::Button::new(format!("{icon} {}", lang.t(label)))
-                            .min_size(egui::vec2(0.0, 44.0));
-                        if ui.add_enabled(enabled, button).clicked() {
-                            self.step = to;
-                            self.autoplay = false;
-                        }
-                    }
+                    self.step_buttons(ui, lang, total);
                     ui.separator();
-                    let play = if self.autoplay {
-                        lang.t(S::Pause)
-                    } else {
-                        lang.t(S::Autoplay)
-                    };
-                    if widgets::primary(ui, play).clicked() {
-                        self.autoplay = !self.autoplay;
-                        if self.autoplay && self.step >= total {
-                            self.step = 0;
-                        }
-                    }
-                    ui.label(RichText::new(lang.t(S::Speed)).color(MUTED));
-                    for (i, speed) in SPEEDS.iter().enumerate() {
-                        let text = format!("{speed}×");
-                        if ui.selectable_label(self.speed == i, text).clicked() {
-                            self.speed = i;
-                            self.next_due = None;
-                        }
-                    }
+                    self.play_and_speed(ui, lang, total);
                     ui.separator();
-                    ui.label(
-                        RichText::new(
-                            lang.f(S::MoveOf, &[&self.step.to_string(), &total.to_string()]),
-                        )
-                        .strong(),
-                    );
+                    let shown = lang.f(S::MoveOf, &[&self.step.to_string(), &total.to_string()]);
+                    ui.label(RichText::new(shown).strong());
                 });
             });
+    }
 
+    /// First, back, forward, last; each stops autoplay.
+    fn step_buttons(&mut self, ui: &mut Ui, lang: Lang, total: usize) {
+        let step = self.step;
+        // Arrows every font has (the media symbols ⏮ ⏭ are missing from many).
+        let controls = [
+            (S::ReplayFirst, "«", step > 0, 0),
+            (S::ReplayBack, "‹", step > 0, step.saturating_sub(1)),
+            (S::ReplayForward, "›", step < total, step + 1),
+            (S::ReplayLast, "»", step < total, total),
+        ];
+        for (label, icon, enabled, to) in controls {
+            let button = egui::Button::new(format!("{icon} {}", lang.t(label)))
+                .min_size(egui::vec2(0.0, 44.0));
+            if ui.add_enabled(enabled, button).clicked() {
+                self.step = to;
+                self.autoplay = false;
+            }
+        }
+    }
+
+    /// Play or pause (playing from the end starts again from the first move), and the speed.
+    fn play_and_speed(&mut self, ui: &mut Ui, lang: Lang, total: usize) {
+        let play = if self.autoplay {
+            lang.t(S::Pause)
+        } else {
+            lang.t(S::Autoplay)
+        };
+        if widgets::primary(ui, play).clicked() {
+            self.autoplay = !self.autoplay;
+            if self.autoplay && self.step >= total {
+                self.step = 0;
+            }
+        }
+        ui.label(RichText::new(lang.t(S::Speed)).color(MUTED));
+        for (i, speed) in SPEEDS.iter().enumerate() {
+            let text = format!("{speed}×");
+            if ui.selectable_label(self.speed == i, text).clicked() {
+                self.speed = i;
+                self.next_due = None;
+            }
+        }
+    }
+
+    /// The panel on the right: the scene's message, the outcome at the last move, the
+    /// scores, the log so far.
+    fn side_panel(&self, ui: &mut Ui, lang: Lang, data: &ReplayData, total: usize) {
         let side = widgets::side_width(ui.ctx());
         egui::Panel::right("replay-side")
             .exact_size(side)
             .frame(widgets::panel_frame(16))
             .show(ui, |ui| {
-                let scene = self.scene_at(&data);
-                ui.label(RichText::new(scene.message.get(code)).size(22.0));
+                let scene = self.scene_at(data);
+                ui.label(RichText::new(scene.message.get(lang.code())).size(22.0));
                 if self.step == total {
                     if let Some(outcome) = data.seen.status.outcome() {
                         let headline = outcome_headline(lang, &data.meta, outcome);
@@ -323,32 +365,39 @@ impl Screen for ReplayScreen {
                     (seat_name(&data.meta, s), dot)
                 });
                 ui.separator();
-                ui.label(RichText::new(lang.t(S::Log)).strong().color(MUTED));
-                egui::ScrollArea::vertical()
-                    .stick_to_bottom(true)
-                    .auto_shrink([false, false])
-                    .show(ui, |ui| {
-                        for seen in &data.seen.moves[..self.step] {
-                            let who = seat_name(&data.meta, seen.seat);
-                            log_line(ui, lang, &who, &seen.text);
-                            for event in
-                                seen.events.iter().filter(|e| !repeats_label(e, &seen.text))
-                            {
-                                log_line(ui, lang, "", event);
-                            }
-                        }
-                    });
+                log(ui, lang, data, self.step);
             });
+    }
 
+    /// The board as it stood after the moves shown, the last move lit.
+    fn board(&mut self, ui: &mut Ui, shared: &Shared, data: &ReplayData) {
+        let lang = shared.lang;
         egui::CentralPanel::default().show(ui, |ui| {
             self.scene.motion.pace = shared.assist.pace();
-            let scene = self.scene_at(&data).clone();
+            let scene = self.scene_at(data).clone();
             let help = scene::Help {
                 targets: false,
                 last_move: true,
             };
             self.scene.ui(ui, &scene, &[], lang, help, data.seen.viewer);
         });
-        nav
     }
+}
+
+/// The log of the first `step` moves, each with what it caused (unless it only repeats the
+/// move's own words), kept scrolled to the latest.
+fn log(ui: &mut Ui, lang: Lang, data: &ReplayData, step: usize) {
+    ui.label(RichText::new(lang.t(S::Log)).strong().color(MUTED));
+    egui::ScrollArea::vertical()
+        .stick_to_bottom(true)
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            for seen in &data.seen.moves[..step] {
+                let who = seat_name(&data.meta, seen.seat);
+                log_line(ui, lang, &who, &seen.text);
+                for event in seen.events.iter().filter(|e| !repeats_label(e, &seen.text)) {
+                    log_line(ui, lang, "", event);
+                }
+            }
+        });
 }

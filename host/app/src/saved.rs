@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use egui::{RichText, Ui};
 
-use super::i18n::S;
+use super::i18n::{Lang, S};
 use super::play::PlayScreen;
 use super::replay::ReplayScreen;
 use super::screen::{Nav, Screen, Shared, Target};
@@ -183,41 +183,61 @@ impl Screen for SavedScreen {
         None
     }
 
-    /// Draws the screen.
+    /// Draws the screen: the title and import, the typed paths when there is no file
+    /// dialog, what happened last, the set-aside databases, the saved games, and the
+    /// questions before an export or a delete.
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
-        let lang = shared.lang;
-        let code = lang.code();
-        let mut nav = None;
         if !self.loaded {
             self.loaded = true;
             shared.worker.send(Request::ListSaved);
         }
-        ui.horizontal(|ui| {
-            widgets::title(ui, lang.t(S::SavedGames));
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if widgets::primary(ui, lang.t(S::Import)).clicked() {
-                    shared
-                        .worker
-                        .pick_file(Pick::ImportSession, lang.t(S::Import).to_string());
-                }
-            });
-        });
+        title_bar(ui, shared);
         // The typed path only when the file chooser did not answer (no desktop portal).
         if self.dialog_failed {
-            ui.label(RichText::new(lang.t(S::DialogUnavailable)).color(MUTED));
-            ui.horizontal(|ui| {
-                widgets::text_field(ui, lang.t(S::SessionPath), &mut self.import_path, 420.0);
-                let ready = !self.import_path.trim().is_empty();
-                if ui
-                    .add_enabled(ready, egui::Button::new(lang.t(S::ImportThis)))
-                    .clicked()
-                {
-                    shared
-                        .worker
-                        .send(Request::Import(self.import_path.trim().into()));
-                }
-            });
+            self.typed_import(ui, shared);
         }
+        self.typed_export(ui, shared);
+        self.messages(ui, shared.lang);
+        ui.add_space(8.0);
+        self.set_aside_ui(ui, shared);
+        if self.list.is_empty() {
+            ui.label(RichText::new(shared.lang.t(S::NoSaved)).color(MUTED));
+        }
+        let (nav, mut export) = self.session_list(ui, shared);
+        if let Some(asked) = self.export_question(ui, shared) {
+            export = Some(asked);
+        }
+        if let Some(export) = export {
+            self.export = Some(export);
+        }
+        self.delete_question(ui, shared);
+        nav
+    }
+}
+
+/// The saved-games screen's parts, top to bottom.
+impl SavedScreen {
+    /// The import path, typed, and its button.
+    fn typed_import(&mut self, ui: &mut Ui, shared: &mut Shared) {
+        let lang = shared.lang;
+        ui.label(RichText::new(lang.t(S::DialogUnavailable)).color(MUTED));
+        ui.horizontal(|ui| {
+            widgets::text_field(ui, lang.t(S::SessionPath), &mut self.import_path, 420.0);
+            let ready = !self.import_path.trim().is_empty();
+            if ui
+                .add_enabled(ready, egui::Button::new(lang.t(S::ImportThis)))
+                .clicked()
+            {
+                shared
+                    .worker
+                    .send(Request::Import(self.import_path.trim().into()));
+            }
+        });
+    }
+
+    /// The export under way, if any: its path, typed or as proposed, export and cancel.
+    fn typed_export(&mut self, ui: &mut Ui, shared: &mut Shared) {
+        let lang = shared.lang;
         let mut close_export = false;
         if let Some(Exporting { id, seat, path }) = &mut self.export {
             let (id, seat) = (*id, *seat);
@@ -245,11 +265,15 @@ impl Screen for SavedScreen {
         if close_export {
             self.export = None;
         }
+    }
+
+    /// The last file error and the last notice, each until dismissed.
+    fn messages(&mut self, ui: &mut Ui, lang: Lang) {
         if let Some(error) = &self.error {
             if widgets::error_panel(
                 ui,
                 lang.t(S::FileFailed),
-                error.get(code),
+                error.get(lang.code()),
                 lang.t(S::Dismiss),
             ) {
                 self.error = None;
@@ -260,11 +284,17 @@ impl Screen for SavedScreen {
                 self.notice = None;
             }
         }
-        ui.add_space(8.0);
-        self.set_aside_ui(ui, shared);
-        if self.list.is_empty() {
-            ui.label(RichText::new(lang.t(S::NoSaved)).color(MUTED));
-        }
+    }
+
+    /// A card per saved game, and what its buttons lead to: where to go (replay, resume),
+    /// the export to show (a game without secrets starts its export at once).
+    fn session_list(
+        &mut self,
+        ui: &mut Ui,
+        shared: &mut Shared,
+    ) -> (Option<Nav>, Option<Exporting>) {
+        let lang = shared.lang;
+        let mut nav = None;
         let mut export_clicked = None;
         egui::ScrollArea::vertical().show(ui, |ui| {
             for meta in &self.list {
@@ -272,115 +302,155 @@ impl Screen for SavedScreen {
                     .games
                     .iter()
                     .find(|g| g.manifest.id == meta.game)
-                    .map_or(meta.game.clone(), |g| g.manifest.name.get(code).to_string());
-                widgets::card(ui, |ui| {
-                    ui.set_width(ui.available_width());
-                    ui.horizontal(|ui| {
-                        ui.vertical(|ui| {
-                            ui.label(
-                                RichText::new(format!("{name}  #{}", meta.id))
-                                    .size(26.0)
-                                    .strong()
-                                    .color(ACCENT),
-                            );
-                            let players: Vec<&str> =
-                                meta.seats.iter().map(|s| s.name.as_str()).collect();
-                            ui.label(players.join(" · "));
-                            let status = if meta.status.outcome().is_some() {
-                                lang.t(S::Finished)
-                            } else {
-                                lang.t(S::InProgress)
-                            };
-                            ui.label(
-                                RichText::new(format!(
-                                    "{} — {} — {}",
-                                    lang.f(S::LastPlayed, &[&when(meta.last_played)]),
-                                    lang.f(S::MovesCount, &[&meta.moves.to_string()]),
-                                    status
-                                ))
-                                .color(MUTED),
-                            );
-                        });
-                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                            let delete = widgets::danger(ui, lang.t(S::Delete));
-                            let spoken = format!("{} #{}", lang.t(S::Delete), meta.id);
-                            delete.widget_info(|| {
-                                egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken)
-                            });
-                            if delete.clicked() {
-                                self.confirm_delete = Some((meta.id, name.clone()));
-                            }
-                            let export = widgets::button(ui, lang.t(S::Export));
-                            let spoken = format!("{} #{}", lang.t(S::Export), meta.id);
-                            export.widget_info(|| {
-                                egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken)
-                            });
-                            if export.clicked() {
-                                if holds_secrets(shared, meta) {
-                                    self.confirm_export = Some(meta.clone());
-                                } else {
-                                    export_clicked =
-                                        Some(start_export(shared, meta.id, &meta.game, None));
-                                }
-                            }
-                            let replay = widgets::button(ui, lang.t(S::Replay));
-                            let spoken = format!("{} #{}", lang.t(S::Replay), meta.id);
-                            replay.widget_info(|| {
-                                egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken)
-                            });
-                            if replay.clicked() {
-                                nav = Some(Nav::on::<ReplayScreen>(Target::Session(meta.id)));
-                            }
-                            let resume = widgets::primary(ui, lang.t(S::Resume));
-                            let spoken = format!("{} #{}", lang.t(S::Resume), meta.id);
-                            resume.widget_info(|| {
-                                egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken)
-                            });
-                            if resume.clicked() {
-                                nav = Some(Nav::on::<PlayScreen>(Target::Session(meta.id)));
-                            }
-                        });
+                    .map_or(meta.game.clone(), |g| {
+                        g.manifest.name.get(lang.code()).to_string()
                     });
-                });
+                match session_card(ui, lang, meta, &name) {
+                    Some(CardButton::Delete) => self.confirm_delete = Some((meta.id, name)),
+                    Some(CardButton::Export) if holds_secrets(shared, meta) => {
+                        self.confirm_export = Some(meta.clone());
+                    }
+                    Some(CardButton::Export) => {
+                        export_clicked = Some(start_export(shared, meta.id, &meta.game, None));
+                    }
+                    Some(CardButton::Replay) => {
+                        nav = Some(Nav::on::<ReplayScreen>(Target::Session(meta.id)));
+                    }
+                    Some(CardButton::Resume) => {
+                        nav = Some(Nav::on::<PlayScreen>(Target::Session(meta.id)));
+                    }
+                    None => {}
+                }
                 ui.add_space(8.0);
             }
         });
-        if let Some(meta) = &self.confirm_export {
-            match ask_what_to_export(ui.ctx(), lang, meta) {
-                Some(ExportChoice::Cancel) => self.confirm_export = None,
-                Some(ExportChoice::Everything) => {
-                    export_clicked = Some(start_export(shared, meta.id, &meta.game, None));
-                    self.confirm_export = None;
-                }
-                Some(ExportChoice::Seat(seat)) => {
-                    export_clicked = Some(start_export(shared, meta.id, &meta.game, Some(seat)));
-                    self.confirm_export = None;
-                }
-                None => {}
-            }
-        }
-        if let Some(export) = export_clicked {
-            self.export = Some(export);
-        }
-        if let Some((id, name)) = self.confirm_delete.clone() {
-            let body = lang.f(S::ConfirmDelete, &[&id.to_string(), &name]);
-            match widgets::confirm(
-                ui.ctx(),
-                "delete",
-                &body,
-                lang.t(S::Delete),
-                lang.t(S::Cancel),
-            ) {
-                Answer::Yes => {
-                    shared.worker.send(Request::Delete(id));
-                    self.confirm_delete = None;
-                }
-                Answer::No => self.confirm_delete = None,
-                Answer::Open => {}
-            }
-        }
-        nav
+        (nav, export_clicked)
     }
+
+    /// Everything or one seat's view, for a game that holds secrets; the export to show
+    /// once answered.
+    fn export_question(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Exporting> {
+        let meta = self.confirm_export.as_ref()?;
+        let export = match ask_what_to_export(ui.ctx(), shared.lang, meta)? {
+            ExportChoice::Cancel => None,
+            ExportChoice::Everything => Some(start_export(shared, meta.id, &meta.game, None)),
+            ExportChoice::Seat(seat) => Some(start_export(shared, meta.id, &meta.game, Some(seat))),
+        };
+        self.confirm_export = None;
+        export
+    }
+
+    /// "Delete game #n?", while a delete waits for its answer.
+    fn delete_question(&mut self, ui: &mut Ui, shared: &mut Shared) {
+        let lang = shared.lang;
+        let Some((id, name)) = self.confirm_delete.clone() else {
+            return;
+        };
+        let body = lang.f(S::ConfirmDelete, &[&id.to_string(), &name]);
+        match widgets::confirm(
+            ui.ctx(),
+            "delete",
+            &body,
+            lang.t(S::Delete),
+            lang.t(S::Cancel),
+        ) {
+            Answer::Yes => {
+                shared.worker.send(Request::Delete(id));
+                self.confirm_delete = None;
+            }
+            Answer::No => self.confirm_delete = None,
+            Answer::Open => {}
+        }
+    }
+}
+
+/// The screen's title, and the import button on the right.
+fn title_bar(ui: &mut Ui, shared: &Shared) {
+    let lang = shared.lang;
+    ui.horizontal(|ui| {
+        widgets::title(ui, lang.t(S::SavedGames));
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if widgets::primary(ui, lang.t(S::Import)).clicked() {
+                shared
+                    .worker
+                    .pick_file(Pick::ImportSession, lang.t(S::Import).to_string());
+            }
+        });
+    });
+}
+
+/// A button of a saved game's card.
+enum CardButton {
+    Delete,
+    Export,
+    Replay,
+    Resume,
+}
+
+/// One saved game: its name and number, its players, when it was last played, its moves
+/// and whether it is over; its buttons on the right. Returns the button clicked.
+fn session_card(ui: &mut Ui, lang: Lang, meta: &SessionMeta, name: &str) -> Option<CardButton> {
+    let mut clicked = None;
+    widgets::card(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.horizontal(|ui| {
+            ui.vertical(|ui| session_summary(ui, lang, meta, name));
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                clicked = session_buttons(ui, lang, meta.id);
+            });
+        });
+    });
+    clicked
+}
+
+/// A saved game's words on its card.
+fn session_summary(ui: &mut Ui, lang: Lang, meta: &SessionMeta, name: &str) {
+    ui.label(
+        RichText::new(format!("{name}  #{}", meta.id))
+            .size(26.0)
+            .strong()
+            .color(ACCENT),
+    );
+    let players: Vec<&str> = meta.seats.iter().map(|s| s.name.as_str()).collect();
+    ui.label(players.join(" · "));
+    let status = if meta.status.outcome().is_some() {
+        lang.t(S::Finished)
+    } else {
+        lang.t(S::InProgress)
+    };
+    ui.label(
+        RichText::new(format!(
+            "{} — {} — {}",
+            lang.f(S::LastPlayed, &[&when(meta.last_played)]),
+            lang.f(S::MovesCount, &[&meta.moves.to_string()]),
+            status
+        ))
+        .color(MUTED),
+    );
+}
+
+/// How a button is drawn: [`widgets::primary`], [`widgets::button`] or [`widgets::danger`].
+type ButtonLook = fn(&mut Ui, &str) -> egui::Response;
+
+/// Delete, export, replay and resume, right to left; screen readers (and tests) hear the
+/// game's number with each. Returns the one clicked.
+fn session_buttons(ui: &mut Ui, lang: Lang, id: u64) -> Option<CardButton> {
+    let mut clicked = None;
+    let buttons: [(S, ButtonLook, CardButton); 4] = [
+        (S::Delete, widgets::danger, CardButton::Delete),
+        (S::Export, widgets::button, CardButton::Export),
+        (S::Replay, widgets::button, CardButton::Replay),
+        (S::Resume, widgets::primary, CardButton::Resume),
+    ];
+    for (label, draw, button) in buttons {
+        let response = draw(ui, lang.t(label));
+        let spoken = format!("{} #{id}", lang.t(label));
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken));
+        if response.clicked() {
+            clicked = Some(button);
+        }
+    }
+    clicked
 }
 
 /// Whether a saved game's file would hold secrets: a game with hidden information that is

@@ -5,15 +5,16 @@ use std::collections::{BTreeMap, BTreeSet};
 use egui::{RichText, Ui};
 use veillee_sdk::{OptionKind, OptionValue, Seat, Setup};
 
-use super::i18n::S;
+use super::i18n::{Lang, S};
 use super::lab::{Balance, LabNote, LabState};
 use super::library::LibraryScreen;
 use super::play::PlayScreen;
 use super::screen::{Nav, Screen, Shared, Target};
 use super::widgets::{self, colour, ACCENT, MUTED};
-use super::worker::{GameInfo, Preparation, Reply, Request};
+use super::worker::{GameInfo, Preparation, Reply, Request, VariantInfo};
 use veillee_runtime::store::limits;
 use veillee_runtime::store::model::{BotLevel, SeatPlayer};
+use veillee_runtime::variants::ScriptInfo;
 
 /// The new-game screen for one game.
 #[derive(Default)]
@@ -149,10 +150,10 @@ impl Screen for SetupScreen {
         None
     }
 
-    /// Draws the screen. Returns where to go (the play screen once started).
+    /// Draws the screen: the start bar, then the seats, the options, the house rules and
+    /// the seed. Returns where to go (the play screen once started).
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared) -> Option<Nav> {
         let lang = shared.lang;
-        let code = lang.code();
         let Some(game) = shared
             .games
             .iter()
@@ -161,203 +162,307 @@ impl Screen for SetupScreen {
         else {
             return Some(Nav::to::<LibraryScreen>());
         };
-        let m = &game.manifest;
-        let mut nav = None;
-        let seed = self.seed.trim().parse::<u64>();
-        let refused = self.names[..self.players as usize]
+        let seed = self.seed.trim().parse::<u64>().ok();
+        let refused = self.refused_name();
+        let names_ok = refused.is_none() && self.names_given();
+        let nav = self.start_bar(ui, shared, &game, seed.filter(|_| names_ok));
+        ui.add_space(8.0);
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            self.seats_card(ui, &game.manifest, lang, refused);
+            ui.add_space(10.0);
+            options_card(ui, &game.manifest, lang, &mut self.options);
+            ui.add_space(10.0);
+            if !game.variants.is_empty() {
+                self.house_rules_card(ui, shared, &game, seed);
+                ui.add_space(10.0);
+            }
+            seed_card(ui, lang, &mut self.seed);
+        });
+        nav
+    }
+}
+
+/// The new-game screen's parts, top to bottom: the start bar, the seats table, the options,
+/// the house rules checklist, the seed.
+impl SetupScreen {
+    /// The first seated player whose name the store would refuse.
+    fn refused_name(&self) -> Option<usize> {
+        self.names[..self.players as usize]
             .iter()
             .enumerate()
-            .find_map(|(seat, n)| limits::check_name(seat, n.trim()).err().map(|_| seat));
-        let names_ok = refused.is_none()
-            && self.names[..self.players as usize]
-                .iter()
-                .all(|n| !n.trim().is_empty());
+            .find_map(|(seat, n)| limits::check_name(seat, n.trim()).err().map(|_| seat))
+    }
+
+    /// Whether every seated player has a name.
+    fn names_given(&self) -> bool {
+        self.names[..self.players as usize]
+            .iter()
+            .all(|n| !n.trim().is_empty())
+    }
+
+    /// Back, the title, and the start button (on the right, always in sight however long
+    /// the form); `ready` is the seed to start with once the form can start a game.
+    fn start_bar(
+        &self,
+        ui: &mut Ui,
+        shared: &mut Shared,
+        game: &GameInfo,
+        ready: Option<u64>,
+    ) -> Option<Nav> {
+        let lang = shared.lang;
+        let mut nav = None;
         ui.horizontal(|ui| {
             if widgets::button(ui, lang.t(S::Back)).clicked() {
                 nav = Some(Nav::to::<LibraryScreen>());
             }
             widgets::title(
                 ui,
-                &format!("{} — {}", lang.t(S::NewGame), m.name.get(code)),
+                &format!(
+                    "{} — {}",
+                    lang.t(S::NewGame),
+                    game.manifest.name.get(lang.code())
+                ),
             );
-            // Always in sight, however long the form.
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                ui.add_enabled_ui(seed.is_ok() && names_ok, |ui| {
+                ui.add_enabled_ui(ready.is_some(), |ui| {
                     if widgets::primary(ui, &format!("▶  {}", lang.t(S::Start))).clicked() {
-                        if let Ok(seed) = seed {
-                            nav = Some(self.start(shared, &game, seed));
+                        if let Some(seed) = ready {
+                            nav = Some(self.start(shared, game, seed));
                         }
-                    }
-                });
-            });
-        });
-        ui.add_space(8.0);
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            widgets::card(ui, |ui| {
-                ui.set_width(ui.available_width());
-                if m.min_players != m.max_players {
-                    ui.horizontal(|ui| {
-                        ui.label(lang.t(S::PlayerCount));
-                        for n in m.min_players..=m.max_players {
-                            ui.selectable_value(&mut self.players, n, n.to_string());
-                        }
-                    });
-                }
-                egui::Grid::new("seats")
-                    .num_columns(4)
-                    .spacing([16.0, 10.0])
-                    .show(ui, |ui| {
-                        for seat in 0..self.players as usize {
-                            let seat_info = m.seats.get(seat);
-                            let (dot, role) = match seat_info {
-                                Some(s) => (colour(s.colour), s.name.get(code).to_string()),
-                                None => (MUTED, lang.f(S::Seat, &[&(seat + 1).to_string()])),
-                            };
-                            let role = ui.horizontal(|ui| {
-                                widgets::seat_dot(ui, dot, 22.0);
-                                ui.label(RichText::new(role).strong())
-                            });
-                            if let Some(seat) = refused {
-                                let limit = limits::NAME_CHARS.to_string();
-                                let message =
-                                    lang.f(S::NameRefused, &[&(seat + 1).to_string(), &limit]);
-                                ui.label(RichText::new(message).color(widgets::DANGER));
-                            }
-                            ui.add(
-                                egui::TextEdit::singleline(&mut self.names[seat])
-                                    .char_limit(limits::NAME_CHARS)
-                                    .min_size(egui::vec2(260.0, 0.0))
-                                    .desired_width(260.0),
-                            )
-                            .labelled_by(role.inner.id);
-                            ui.horizontal(|ui| {
-                                let (bot, phone) = (&mut self.bots[seat], &mut self.phones[seat]);
-                                seat_kind(ui, bot, phone, seat, lang);
-                            });
-                            ui.end_row();
-                        }
-                    });
-            });
-            ui.add_space(10.0);
-            widgets::card(ui, |ui| {
-                ui.set_width(ui.available_width());
-                ui.label(RichText::new(lang.t(S::Options)).strong().color(ACCENT));
-                if m.options.is_empty() {
-                    ui.label(RichText::new(lang.t(S::NoOptions)).color(MUTED));
-                }
-                for option in &m.options {
-                    let value = self.options.get_mut(&option.id);
-                    let Some(value) = value else { continue };
-                    let label = option.label.get(code);
-                    match (&option.kind, value) {
-                        (OptionKind::Bool { .. }, OptionValue::Bool(b)) => {
-                            ui.checkbox(b, label);
-                        }
-                        (OptionKind::Integer { min, max, .. }, OptionValue::Integer(n)) => {
-                            ui.add(egui::Slider::new(n, *min..=*max).text(label));
-                        }
-                        (OptionKind::Choice { choices, .. }, OptionValue::Choice(c)) => {
-                            ui.horizontal(|ui| {
-                                ui.label(label);
-                                for choice in choices {
-                                    ui.selectable_value(
-                                        c,
-                                        choice.id.clone(),
-                                        choice.label.get(code),
-                                    );
-                                }
-                            });
-                        }
-                        _ => {}
-                    }
-                }
-            });
-            ui.add_space(10.0);
-            if !game.variants.is_empty() {
-                widgets::card(ui, |ui| {
-                    ui.set_width(ui.available_width());
-                    ui.label(RichText::new(lang.t(S::Variants)).strong().color(ACCENT));
-                    for (i, variant) in game.variants.iter().enumerate() {
-                        match &variant.info {
-                            Ok(info) => {
-                                let mut on = self.variants.contains(&i);
-                                if ui
-                                    .checkbox(&mut on, RichText::new(info.name.get(code)).strong())
-                                    .changed()
-                                {
-                                    if on {
-                                        self.variants.insert(i);
-                                    } else {
-                                        self.variants.remove(&i);
-                                    }
-                                }
-                                ui.indent(("variant", i), |ui| {
-                                    if info.part_of_game {
-                                        ui.label(
-                                            RichText::new(lang.t(S::ModifiedRules))
-                                                .color(widgets::DANGER),
-                                        );
-                                    }
-                                    ui.label(info.description.get(code));
-                                    if !info.changes.is_empty() {
-                                        ui.label(RichText::new(lang.t(S::Changes)).color(MUTED));
-                                        for change in &info.changes {
-                                            ui.label(format!("• {}", change.get(code)));
-                                        }
-                                    }
-                                    let file = &variant.source.file;
-                                    let running =
-                                        matches!(self.tests.get(file), Some(LabState::Running(..)));
-                                    let test = ui.add_enabled(
-                                        !running && seed.is_ok(),
-                                        egui::Button::new(lang.t(S::TestRule)),
-                                    );
-                                    if test.clicked() {
-                                        if let Ok(seed) = seed {
-                                            let setup = Setup {
-                                                players: self.players,
-                                                options: self.options.clone(),
-                                                seed,
-                                            };
-                                            shared.worker.send(Request::TestRule {
-                                                game: self.game.clone(),
-                                                rule: variant.source.clone(),
-                                                setup,
-                                            });
-                                        }
-                                    }
-                                    if let Some(state) = self.tests.get(file) {
-                                        ui.label(lab_text(state, m, lang));
-                                    }
-                                });
-                            }
-                            Err(e) => {
-                                ui.label(
-                                    RichText::new(format!(
-                                        "{} — {}",
-                                        variant.source.file,
-                                        lang.f(S::BrokenVariant, &[e])
-                                    ))
-                                    .color(widgets::DANGER),
-                                );
-                            }
-                        }
-                    }
-                });
-                ui.add_space(10.0);
-            }
-            widgets::card(ui, |ui| {
-                ui.set_width(ui.available_width());
-                ui.horizontal(|ui| {
-                    widgets::text_field(ui, lang.t(S::SeedLabel), &mut self.seed, 220.0);
-                    if widgets::button(ui, lang.t(S::NewSeed)).clicked() {
-                        self.seed = clock_seed().to_string();
                     }
                 });
             });
         });
         nav
     }
+
+    /// How many play (when the game allows a choice), then one row per seat: its colour and
+    /// role, the player's name, and who plays it.
+    fn seats_card(
+        &mut self,
+        ui: &mut Ui,
+        m: &veillee_sdk::Manifest,
+        lang: Lang,
+        refused: Option<usize>,
+    ) {
+        widgets::card(ui, |ui| {
+            ui.set_width(ui.available_width());
+            if m.min_players != m.max_players {
+                ui.horizontal(|ui| {
+                    ui.label(lang.t(S::PlayerCount));
+                    for n in m.min_players..=m.max_players {
+                        ui.selectable_value(&mut self.players, n, n.to_string());
+                    }
+                });
+            }
+            egui::Grid::new("seats")
+                .num_columns(4)
+                .spacing([16.0, 10.0])
+                .show(ui, |ui| {
+                    for seat in 0..self.players as usize {
+                        self.seat_row(ui, m, lang, seat, refused);
+                        ui.end_row();
+                    }
+                });
+        });
+    }
+
+    /// One seat of the table: colour and role, why a name is refused (if one is), the name
+    /// field (named by the role), human, phone or bot.
+    fn seat_row(
+        &mut self,
+        ui: &mut Ui,
+        m: &veillee_sdk::Manifest,
+        lang: Lang,
+        seat: usize,
+        refused: Option<usize>,
+    ) {
+        let (dot, role) = match m.seats.get(seat) {
+            Some(s) => (colour(s.colour), s.name.get(lang.code()).to_string()),
+            None => (MUTED, lang.f(S::Seat, &[&(seat + 1).to_string()])),
+        };
+        let role = ui.horizontal(|ui| {
+            widgets::seat_dot(ui, dot, 22.0);
+            ui.label(RichText::new(role).strong())
+        });
+        if let Some(refused) = refused {
+            let limit = limits::NAME_CHARS.to_string();
+            let message = lang.f(S::NameRefused, &[&(refused + 1).to_string(), &limit]);
+            ui.label(RichText::new(message).color(widgets::DANGER));
+        }
+        ui.add(
+            egui::TextEdit::singleline(&mut self.names[seat])
+                .char_limit(limits::NAME_CHARS)
+                .min_size(egui::vec2(260.0, 0.0))
+                .desired_width(260.0),
+        )
+        .labelled_by(role.inner.id);
+        ui.horizontal(|ui| {
+            let (bot, phone) = (&mut self.bots[seat], &mut self.phones[seat]);
+            seat_kind(ui, bot, phone, seat, lang);
+        });
+    }
+
+    /// The house rules checklist: each rule that loads with its description, what it
+    /// changes and its test; each that does not, with why.
+    fn house_rules_card(
+        &mut self,
+        ui: &mut Ui,
+        shared: &mut Shared,
+        game: &GameInfo,
+        seed: Option<u64>,
+    ) {
+        let lang = shared.lang;
+        widgets::card(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(RichText::new(lang.t(S::Variants)).strong().color(ACCENT));
+            for (i, variant) in game.variants.iter().enumerate() {
+                match &variant.info {
+                    Ok(info) => {
+                        let mut on = self.variants.contains(&i);
+                        if ui
+                            .checkbox(&mut on, RichText::new(info.name.get(lang.code())).strong())
+                            .changed()
+                        {
+                            if on {
+                                self.variants.insert(i);
+                            } else {
+                                self.variants.remove(&i);
+                            }
+                        }
+                        ui.indent(("variant", i), |ui| {
+                            rule_details(ui, lang, info);
+                            self.rule_test(ui, shared, &game.manifest, variant, seed);
+                        });
+                    }
+                    Err(e) => {
+                        ui.label(
+                            RichText::new(format!(
+                                "{} — {}",
+                                variant.source.file,
+                                lang.f(S::BrokenVariant, &[e])
+                            ))
+                            .color(widgets::DANGER),
+                        );
+                    }
+                }
+            }
+        });
+    }
+
+    /// "Test this rule" (not while its test runs, nor without a seed), and how the last
+    /// test went.
+    fn rule_test(
+        &self,
+        ui: &mut Ui,
+        shared: &mut Shared,
+        m: &veillee_sdk::Manifest,
+        variant: &VariantInfo,
+        seed: Option<u64>,
+    ) {
+        let lang = shared.lang;
+        let file = &variant.source.file;
+        let running = matches!(self.tests.get(file), Some(LabState::Running(..)));
+        let test = ui.add_enabled(
+            !running && seed.is_some(),
+            egui::Button::new(lang.t(S::TestRule)),
+        );
+        if test.clicked() {
+            if let Some(seed) = seed {
+                let setup = Setup {
+                    players: self.players,
+                    options: self.options.clone(),
+                    seed,
+                };
+                shared.worker.send(Request::TestRule {
+                    game: self.game.clone(),
+                    rule: variant.source.clone(),
+                    setup,
+                });
+            }
+        }
+        if let Some(state) = self.tests.get(file) {
+            ui.label(lab_text(state, m, lang));
+        }
+    }
+}
+
+/// The game's options: a checkbox, a slider or a row of choices each (or that it has none).
+fn options_card(
+    ui: &mut Ui,
+    m: &veillee_sdk::Manifest,
+    lang: Lang,
+    options: &mut BTreeMap<String, OptionValue>,
+) {
+    widgets::card(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.label(RichText::new(lang.t(S::Options)).strong().color(ACCENT));
+        if m.options.is_empty() {
+            ui.label(RichText::new(lang.t(S::NoOptions)).color(MUTED));
+        }
+        for option in &m.options {
+            if let Some(value) = options.get_mut(&option.id) {
+                option_control(ui, lang, option, value);
+            }
+        }
+    });
+}
+
+/// One option's control, by its kind (a value of another kind is not shown).
+fn option_control(
+    ui: &mut Ui,
+    lang: Lang,
+    option: &veillee_sdk::OptionSpec,
+    value: &mut OptionValue,
+) {
+    let code = lang.code();
+    let label = option.label.get(code);
+    match (&option.kind, value) {
+        (OptionKind::Bool { .. }, OptionValue::Bool(b)) => {
+            ui.checkbox(b, label);
+        }
+        (OptionKind::Integer { min, max, .. }, OptionValue::Integer(n)) => {
+            ui.add(egui::Slider::new(n, *min..=*max).text(label));
+        }
+        (OptionKind::Choice { choices, .. }, OptionValue::Choice(c)) => {
+            ui.horizontal(|ui| {
+                ui.label(label);
+                for choice in choices {
+                    ui.selectable_value(c, choice.id.clone(), choice.label.get(code));
+                }
+            });
+        }
+        _ => {}
+    }
+}
+
+/// A house rule's words: that it changes the game's own rules (a modified copy of a rule
+/// that is part of the game), its description, and the list of what it changes.
+fn rule_details(ui: &mut Ui, lang: Lang, info: &ScriptInfo) {
+    let code = lang.code();
+    if info.part_of_game {
+        ui.label(RichText::new(lang.t(S::ModifiedRules)).color(widgets::DANGER));
+    }
+    ui.label(info.description.get(code));
+    if !info.changes.is_empty() {
+        ui.label(RichText::new(lang.t(S::Changes)).color(MUTED));
+        for change in &info.changes {
+            ui.label(format!("• {}", change.get(code)));
+        }
+    }
+}
+
+/// The seed field, and a button for a new one from the clock.
+fn seed_card(ui: &mut Ui, lang: Lang, seed: &mut String) {
+    widgets::card(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.horizontal(|ui| {
+            widgets::text_field(ui, lang.t(S::SeedLabel), seed, 220.0);
+            if widgets::button(ui, lang.t(S::NewSeed)).clicked() {
+                *seed = clock_seed().to_string();
+            }
+        });
+    });
 }
 
 /// A seat's player: a human at this screen, a human on their phone (who holds the seat's

@@ -29,6 +29,9 @@ fn square_name(board: &Board, col: u16, row: u16) -> String {
     }
 }
 
+/// Draws a board in `rect`: its title, its plate and shadow, its cells and lines, its
+/// coordinates and its pieces; then, unless it is a still picture, each cell's highlights
+/// and clicks. A click on a cell that leads somewhere adds what it offers to `clicks`.
 pub(super) fn draw_board(
     ui: &mut Ui,
     rect: Rect,
@@ -41,30 +44,13 @@ pub(super) fn draw_board(
     if board.cols == 0 || board.rows == 0 {
         return;
     }
-    let geo = Geometry::new(board, rotation);
-    let units = geo.size();
     // A still picture (the library's) has no title, coordinates or clicks.
     let title_h = if board.title.en.is_empty() || lit.still {
         0.0
     } else {
         34.0
     };
-    // Room for the coordinates on the left and below (when there are some) and for the
-    // board's shadow on every side.
-    let labelled = (!board.col_labels.is_empty() || !board.row_labels.is_empty()) && !lit.still;
-    let margin = if labelled { 30.0 } else { 0.0 };
-    let shadow = 8.0;
-    let unit = ((rect.width() - margin - 2.0 * shadow) / units.x)
-        .min((rect.height() - margin - title_h - 2.0 * shadow) / units.y)
-        .clamp(if lit.still { 2.0 } else { 18.0 }, 130.0);
-    let grid = units * unit;
-    let origin = pos2(
-        rect.center().x - grid.x / 2.0 + margin / 2.0,
-        rect.top()
-            + title_h
-            + shadow
-            + ((rect.height() - title_h - margin - 2.0 * shadow - grid.y) / 2.0).max(0.0),
-    );
+    let draw = Drawing::fit(board, rotation, rect, title_h, lit.still);
     let painter = ui.painter_at(rect);
     if title_h > 0.0 {
         painter.text(
@@ -75,90 +61,130 @@ pub(super) fn draw_board(
             widgets::TEXT,
         );
     }
-    let draw = Drawing {
-        geo,
-        origin,
-        unit,
-        plate: plate_colour(board),
-    };
-    // Board shadow, and under points the board itself.
-    let area = Rect::from_min_size(origin, grid);
+    draw_shadow(&painter, board, &draw);
+    if draw.geo.layout() == Layout::Points {
+        draw_plate_under_points(&painter, board, &draw);
+    }
+    draw_cells_and_lines(&painter, board, &draw);
+    if !lit.still {
+        draw_coordinates(&painter, board, &draw, draw.grid());
+    }
+    let pieces = Stacks::of(board);
+    if lit.still {
+        for ((col, row), stack) in &pieces.stacks {
+            let place = draw.rect(*col, *row);
+            draw_stack(&painter, place, stack, &board.id, lit, lang);
+        }
+        return;
+    }
+    cells_ui(ui, &painter, &draw, &pieces, lit, lang, clicks);
+}
+
+/// The board's shadow: the shape of its hexagons, else a rounded box around it.
+fn draw_shadow(painter: &egui::Painter, board: &Board, draw: &Drawing) {
     let shadow_colour = Color32::from_rgb(0x0d, 0x0f, 0x18);
-    if let Layout::Hexes { .. } = geo.layout() {
+    if let Layout::Hexes { .. } = draw.geo.layout() {
         // Hexagons cast their own shape: a rhombus of Hex leaves no dark corners.
         for row in 0..board.rows {
             for col in 0..board.cols {
                 if board.cell(col, row).is_some_and(|c| !c.is_void()) {
-                    let radius = Geometry::HEX_RADIUS * unit + 6.0;
-                    if let Some(corners) = geo.hexagon(draw.centre(col, row), radius) {
+                    let radius = Geometry::HEX_RADIUS * draw.unit + 6.0;
+                    if let Some(corners) = draw.geo.hexagon(draw.centre(col, row), radius) {
                         painter.add(EShape::convex_polygon(corners, shadow_colour, Stroke::NONE));
                     }
                 }
             }
         }
     } else {
+        let area = Rect::from_min_size(draw.origin, draw.grid());
         painter.rect_filled(area.expand(6.0), 8.0, shadow_colour);
     }
-    if geo.layout() == Layout::Points {
-        // The board under the points takes their shape (a cross for Fox and Geese, a square
-        // for Morris): a square of it around each place of the plate, overlapping a little
-        // so that no seam shows.
-        let plate = plate_under_points(board);
-        for row in 0..board.rows {
-            for col in 0..board.cols {
-                if plate[usize::from(row) * usize::from(board.cols) + usize::from(col)] {
-                    let square = Rect::from_center_size(draw.centre(col, row), Vec2::splat(unit));
-                    painter.rect_filled(square.expand(0.5), 0.0, draw.plate);
-                }
+}
+
+/// The board under the points takes their shape (a cross for Fox and Geese, a square for
+/// Morris): a square of it around each place of the plate, overlapping a little so that no
+/// seam shows.
+fn draw_plate_under_points(painter: &egui::Painter, board: &Board, draw: &Drawing) {
+    let plate = plate_under_points(board);
+    for row in 0..board.rows {
+        for col in 0..board.cols {
+            if plate[usize::from(row) * usize::from(board.cols) + usize::from(col)] {
+                let square = Rect::from_center_size(draw.centre(col, row), Vec2::splat(draw.unit));
+                painter.rect_filled(square.expand(0.5), 0.0, draw.plate);
             }
         }
     }
-    let under = matches!(geo.layout(), Layout::Points | Layout::Track);
+}
+
+/// The drawn cells, and the lines: under the cells on points and tracks, over them on
+/// squares and hexagons.
+fn draw_cells_and_lines(painter: &egui::Painter, board: &Board, draw: &Drawing) {
+    let under = matches!(draw.geo.layout(), Layout::Points | Layout::Track);
     if under {
-        draw_lines(&painter, board, &draw);
+        draw_lines(painter, board, draw);
     }
     for row in 0..board.rows {
         for col in 0..board.cols {
             if let Some(c) = board.cell(col, row).filter(|c| !c.is_void()) {
-                draw.space(&painter, col, row, c);
+                draw.space(painter, col, row, c);
             }
         }
     }
     if !under {
-        draw_lines(&painter, board, &draw);
+        draw_lines(painter, board, draw);
     }
-    if !lit.still {
-        draw_coordinates(&painter, board, &draw, grid);
-    }
-    let mut stacks: HashMap<(u16, u16), Vec<&Piece>> = HashMap::new();
-    for p in &board.pieces {
-        stacks.entry((p.col, p.row)).or_default().push(p);
-    }
-    let cell_at = |(col, row): (u16, u16)| CellAt {
-        board,
-        col,
-        row,
-        stack: stacks.get(&(col, row)).map_or(&[][..], |v| &v[..]),
-    };
-    if lit.still {
-        for ((col, row), stack) in &stacks {
-            let place = draw.rect(*col, *row);
-            draw_stack(&painter, place, stack, &board.id, lit, lang);
+}
+
+/// The pieces of a board, by the cell they stand on, bottom first.
+struct Stacks<'a> {
+    board: &'a Board,
+    stacks: HashMap<(u16, u16), Vec<&'a Piece>>,
+}
+
+impl<'a> Stacks<'a> {
+    fn of(board: &'a Board) -> Self {
+        let mut stacks: HashMap<(u16, u16), Vec<&Piece>> = HashMap::new();
+        for p in &board.pieces {
+            stacks.entry((p.col, p.row)).or_default().push(p);
         }
-        return;
+        Stacks { board, stacks }
     }
+
+    /// Cell (col, row) with what stands on it.
+    fn at(&self, (col, row): (u16, u16)) -> CellAt<'_> {
+        CellAt {
+            board: self.board,
+            col,
+            row,
+            stack: self.stacks.get(&(col, row)).map_or(&[][..], |v| &v[..]),
+        }
+    }
+}
+
+/// Highlights, clicks and legal targets, cell by cell; what a click offers goes to `clicks`.
+fn cells_ui(
+    ui: &mut Ui,
+    painter: &egui::Painter,
+    draw: &Drawing,
+    pieces: &Stacks<'_>,
+    lit: &Lit,
+    lang: Lang,
+    clicks: &mut Vec<Vec<Target>>,
+) {
+    let board = pieces.board;
     // The cell under the pointer, by the shapes drawn: boxes around hexagons overlap, so
     // which box egui finds under the pointer does not say which hexagon it is in.
     let pointed = ui
         .input(|i| i.pointer.latest_pos())
         .and_then(|pos| draw.cell_at(board, pos));
-    // Highlights, clicks and legal targets, cell by cell.
     for row in 0..board.rows {
         for col in 0..board.cols {
             if board.cell(col, row).is_none_or(|c| c.is_void()) {
                 continue;
             }
-            let Some(clicked) = cell_at((col, row)).ui(ui, &painter, &draw, lit, lang, pointed)
+            let Some(clicked) = pieces
+                .at((col, row))
+                .ui(ui, painter, draw, lit, lang, pointed)
             else {
                 continue;
             };
@@ -167,7 +193,7 @@ pub(super) fn draw_board(
                 Some(pos) => draw.cell_at(board, pos),
                 None => Some((col, row)),
             };
-            if let Some(meant) = meant.map(cell_at).filter(|c| c.clickable(lit)) {
+            if let Some(meant) = meant.map(|at| pieces.at(at)).filter(|c| c.clickable(lit)) {
                 clicks.push(meant.targets());
             }
         }
@@ -185,6 +211,40 @@ struct Drawing {
 }
 
 impl Drawing {
+    /// The board fitted in `rect` under a title `title_h` high: as large as fits (and never
+    /// smaller than readable, but for a still picture), centred across, with room for the
+    /// coordinates on the left and below (when there are some) and for the board's shadow
+    /// on every side.
+    fn fit(board: &Board, rotation: u8, rect: Rect, title_h: f32, still: bool) -> Drawing {
+        let geo = Geometry::new(board, rotation);
+        let units = geo.size();
+        let labelled = (!board.col_labels.is_empty() || !board.row_labels.is_empty()) && !still;
+        let margin = if labelled { 30.0 } else { 0.0 };
+        let shadow = 8.0;
+        let unit = ((rect.width() - margin - 2.0 * shadow) / units.x)
+            .min((rect.height() - margin - title_h - 2.0 * shadow) / units.y)
+            .clamp(if still { 2.0 } else { 18.0 }, 130.0);
+        let grid = units * unit;
+        let origin = pos2(
+            rect.center().x - grid.x / 2.0 + margin / 2.0,
+            rect.top()
+                + title_h
+                + shadow
+                + ((rect.height() - title_h - margin - 2.0 * shadow - grid.y) / 2.0).max(0.0),
+        );
+        Drawing {
+            geo,
+            origin,
+            unit,
+            plate: plate_colour(board),
+        }
+    }
+
+    /// The size of the board's grid on the screen.
+    fn grid(&self) -> Vec2 {
+        self.geo.size() * self.unit
+    }
+
     fn centre(&self, col: u16, row: u16) -> Pos2 {
         self.origin + self.geo.centre(col, row) * self.unit
     }
@@ -541,8 +601,6 @@ impl CellAt<'_> {
     }
 }
 
-/// Draws the pieces of one cell: one fills the cell; a stack is drawn smaller, each piece a
-/// little lower and to the right of the one under it, with its height in a badge.
 /// Draws one piece at its place, or on its way there (see `motion`).
 fn draw_moving(
     painter: &egui::Painter,
@@ -563,6 +621,8 @@ fn draw_moving(
     draw_piece(&painter, rect, piece, lang, lit.still);
 }
 
+/// Draws the pieces of one cell: one fills the cell; a stack is drawn smaller, each piece a
+/// little lower and to the right of the one under it, with its height in a badge.
 fn draw_stack(
     painter: &egui::Painter,
     r: Rect,
