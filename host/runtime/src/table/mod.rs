@@ -90,7 +90,7 @@ pub enum Undo {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Answered {
     /// Played and saved.
-    Played(Played),
+    Played(Box<Played>),
     /// Held: seats at this computer (people, bots) were asked at the same time and answer
     /// first; [`Table::play_held`] plays it once only phones are left to act.
     Held,
@@ -310,7 +310,7 @@ impl Table {
     pub fn answer(&mut self, seat: Seat, id: &str) -> Result<Answered, TableError> {
         match self.turn()? {
             Turn::Phones(seats) if seats.contains(&seat) => {
-                Ok(Answered::Played(self.play(seat, id)?))
+                Ok(Answered::Played(Box::new(self.play(seat, id)?)))
             }
             Turn::Screen(_) | Turn::Bot(..) if self.status()?.seats().contains(&seat) => {
                 // Refused now, as it would be when played, if it is no move of the seat's.

@@ -186,7 +186,7 @@ impl State {
         match playing.table.answer(mv.seat, &mv.action) {
             Ok(Answered::Played(played)) => {
                 phones.answered(mv);
-                let log = playing.logged(played);
+                let log = playing.logged(*played);
                 Some(self.reply_game(|s| s.view(log)))
             }
             Ok(Answered::Held) => {
