@@ -130,25 +130,23 @@ fn a_slow_turn_at_the_table_costs_its_point_and_every_move_keeps_the_time_its_tu
 
 // Siège: the defender (seat 1) moves first.
 
+/// A new Siège table of `players`, `phones` on phones, seed 5.
+fn siege(sessions: &Sessions, players: Vec<SeatPlayer>, phones: Vec<Seat>) -> Table {
+    let runtime = runtime();
+    let engine = Box::new(builtin_plugin(&runtime, "siege"));
+    let setup = Setup::new(2, 5);
+    Table::start(sessions.clone(), engine, players, setup, Vec::new(), phones).unwrap()
+}
+
 #[test]
 fn people_at_the_screen_go_first_then_the_bot_then_the_phones_and_each_seat_has_its_holder() {
     let (store, _dir) = temp_store();
     let sessions = Sessions::new(store);
-    let runtime = runtime();
-    let engine = Box::new(builtin_plugin(&runtime, "siege"));
     let players = vec![
         SeatPlayer::bot("Bot", BotLevel::Easy),
         SeatPlayer::human("Ana"),
     ];
-    let mut table = Table::start(
-        sessions.clone(),
-        engine,
-        players,
-        Setup::new(2, 5),
-        Vec::new(),
-        vec![1],
-    )
-    .unwrap();
+    let mut table = siege(&sessions, players, vec![1]);
     assert_eq!(table.holder(0), Holder::Bot(BotLevel::Easy));
     assert_eq!(table.holder(1), Holder::Phone);
     assert_eq!(table.meta().phones, vec![1], "remembered for resume");
@@ -174,17 +172,7 @@ fn people_at_the_screen_go_first_then_the_bot_then_the_phones_and_each_seat_has_
 fn undo_asks_the_player_whose_move_it_takes_back_and_the_big_screen_asks_a_phone() {
     let (store, _dir) = temp_store();
     let sessions = Sessions::new(store);
-    let runtime = runtime();
-    let engine = Box::new(builtin_plugin(&runtime, "siege"));
-    let mut table = Table::start(
-        sessions,
-        engine,
-        people(&["Bruno", "Ana"]),
-        Setup::new(2, 5),
-        Vec::new(),
-        vec![0],
-    )
-    .unwrap();
+    let mut table = siege(&sessions, people(&["Bruno", "Ana"]), vec![0]);
     let ana = screen_seat(&mut table);
     assert_eq!(ana, 1);
     let action = first_action(&mut table, ana);
@@ -230,17 +218,7 @@ fn undo_asks_the_player_whose_move_it_takes_back_and_the_big_screen_asks_a_phone
 fn a_move_the_game_refuses_changes_nothing_and_says_why() {
     let (store, _dir) = temp_store();
     let sessions = Sessions::new(store);
-    let runtime = runtime();
-    let engine = Box::new(builtin_plugin(&runtime, "siege"));
-    let mut table = Table::start(
-        sessions,
-        engine,
-        people(&["Ana", "Bruno"]),
-        Setup::new(2, 5),
-        Vec::new(),
-        Vec::new(),
-    )
-    .unwrap();
+    let mut table = siege(&sessions, people(&["Ana", "Bruno"]), Vec::new());
     let before = {
         let (engine, live) = table.parts_mut();
         engine.save(live.game).unwrap()
@@ -254,21 +232,7 @@ fn a_move_the_game_refuses_changes_nothing_and_says_why() {
 }
 
 /// After the first move of a Castel game, both players pick a fruit at once, privately.
-const FRUITS_AT_ONCE: &str = r#"
-return {
-  id = "fruits", name = { fr = "Fruits secrets", en = "Secret fruits" },
-  description = { fr = "Chacun choisit un fruit en secret.", en = "Each picks a fruit in secret." },
-  game = "castel", version = "1",
-  after_action = function(ctx, seat, action)
-    if ctx.state.done then return end
-    local picks = ctx.choose_all({
-      { seat = 0, options = { "Apple", "Pear" }, prompt = { fr = "Un fruit ?", en = "A fruit?" } },
-      { seat = 1, options = { "Plum", "Fig" }, prompt = { fr = "Un fruit ?", en = "A fruit?" } },
-    })
-    ctx.state.done = true
-  end,
-}
-"#;
+const FRUITS_AT_ONCE: &str = include_str!("../fixtures/variants/fruits-at-once.lua");
 
 #[test]
 fn a_phone_that_answers_before_the_screen_is_held_and_played_after_it() {

@@ -580,23 +580,7 @@ fn a_house_rule_question_is_a_decision_answered_by_a_click() {
 }
 
 /// Both players of a Castel game pick a fruit at once, privately, after the first action.
-const SECRET_PICKS: &str = r#"
-return {
-  id = "fruits", name = { fr = "Fruits secrets", en = "Secret fruits" },
-  description = { fr = "Chacun choisit un fruit en secret.", en = "Each picks a fruit in secret." },
-  game = "castel", version = "1",
-  after_action = function(ctx, seat, action)
-    if ctx.state.done then return end
-    local picks = ctx.choose_all({
-      { seat = 0, options = { "Apple", "Pear" }, prompt = { fr = "Un fruit ?", en = "A fruit?" } },
-      { seat = 1, options = { "Plum", "Fig" }, prompt = { fr = "Un fruit ?", en = "A fruit?" } },
-    })
-    ctx.state.done = true
-    local names = { { "Apple", "Pear" }, { "Plum", "Fig" } }
-    ctx.event("Fruits: " .. names[1][picks[0]] .. " and " .. names[2][picks[1]])
-  end,
-}
-"#;
+const SECRET_PICKS: &str = include_str!("../../../tests/fixtures/variants/fruits-at-once.lua");
 
 #[test]
 fn players_asked_at_once_answer_in_turn_each_seeing_only_their_own_options() {

@@ -299,7 +299,7 @@ fn castel_with_a_phone_a_person_at_the_terminal_and_a_bot_saves_what_the_table_a
 
 #[test]
 fn a_timed_chateau_noir_between_two_people_saves_what_the_table_alone_saves() {
-    const SCREEN_MOVES: usize = 12;
+    const SCREEN_MOVES: usize = TIMED_SCREEN_MOVES;
     let dir = tempfile::tempdir().unwrap();
     let args = [
         "play",
@@ -323,7 +323,14 @@ fn a_timed_chateau_noir_between_two_people_saves_what_the_table_alone_saves() {
         printed.contains("House rule: partie-chronometree"),
         "{printed}"
     );
-    let saved = saved_by_the_front_end(dir.path());
+    timed_game_same_as_the_table_alone(saved_by_the_front_end(dir.path()));
+}
+
+/// The people at the screen of the timed Château Noir evening make this many moves.
+const TIMED_SCREEN_MOVES: usize = 12;
+
+/// Holds a front end's saved timed Château Noir evening against the table alone's.
+fn timed_game_same_as_the_table_alone(saved: Saved) {
     let players = vec![SeatPlayer::human("Ana"), SeatPlayer::human("Bruno")];
     let (moves, state) = through_the_table(
         "chateau-noir",
@@ -331,9 +338,9 @@ fn a_timed_chateau_noir_between_two_people_saves_what_the_table_alone_saves() {
         Vec::new(),
         saved.setup,
         &["partie-chronometree".to_string()],
-        SCREEN_MOVES,
+        TIMED_SCREEN_MOVES,
     );
-    assert_eq!(saved.moves.len(), SCREEN_MOVES);
+    assert_eq!(saved.moves.len(), TIMED_SCREEN_MOVES);
     assert_eq!(saved.moves, moves);
     assert!(saved.state == state, "the same moves end in the same state");
 }
@@ -375,12 +382,12 @@ mod window {
             .collect()
     }
 
-    fn moves(h: &Harness<'static, App>) -> Option<u32> {
+    fn moves_of_view(h: &Harness<'static, App>) -> Option<u32> {
         h.state().play().view.as_ref().map(|v| v.meta.moves)
     }
 
-    #[test]
-    fn castel_with_a_phone_a_person_at_the_window_and_a_bot_saves_what_the_table_alone_saves() {
+    /// The launcher on a data directory of its own, in English, its pieces not animated.
+    fn window(data: &Path) -> Harness<'static, App> {
         std::env::set_var(veillee_app::room::ADDRESS_ENV, "127.0.0.1");
         std::env::set_var(veillee_app::worker::NO_DIALOG_ENV, "1");
         std::env::set_var(
@@ -391,13 +398,90 @@ mod window {
             veillee_runtime::data_dir::CACHE_KEY_ENV,
             concat!(env!("CARGO_TARGET_TMPDIR"), "/compiled-plugins.key"),
         );
-        let dir = tempfile::tempdir().unwrap();
-        let app = App::new(DataDir::at(dir.path()), Some("en".to_string()));
+        let app = App::new(DataDir::at(data), Some("en".to_string()));
         let mut h = Harness::builder()
             .with_size(egui::vec2(1366.0, 860.0))
             .build_ui_state(|ui, app: &mut App| app.ui(ui), app);
         wait(&mut h, "the games to load", |h| h.state().loaded());
         h.state_mut().shared.assist.animation = Animation::Off;
+        h
+    }
+
+    /// The person at the screen plays the first listed move, `moves` times, passing the
+    /// screen on as a person does; `only` keeps to one seat (the others are played
+    /// elsewhere).
+    fn play_first_moves(h: &mut Harness<'static, App>, moves: usize, only: Option<Seat>) {
+        let mut asked = 0;
+        let since = Instant::now();
+        while asked < moves {
+            h.step();
+            assert!(
+                since.elapsed() < Duration::from_secs(90),
+                "the evening went on too long: {:?}, busy {}, asked {asked}, on screen {:?}",
+                h.state().play().view.as_ref().map(|v| (
+                    v.meta.moves,
+                    v.actor,
+                    v.bot,
+                    v.thinking,
+                    v.status.clone()
+                )),
+                h.state().busy(),
+                common_texts(h),
+            );
+            // "Done" after a move's result, then the hand-off.
+            for pass in ["Done", "Click when ready"] {
+                if h.query_by_label(pass).is_some() {
+                    h.get_by_label(pass).click();
+                    h.step();
+                }
+            }
+            let Some(view) = h.state().play().view.clone() else {
+                continue;
+            };
+            let Some(seat) = view.actor.filter(|s| only.is_none_or(|o| o == *s)) else {
+                std::thread::sleep(Duration::from_millis(5));
+                continue;
+            };
+            if h.state().busy() {
+                continue;
+            }
+            asked += 1;
+            let action = view.actions[0].id.clone();
+            let before = view.meta.moves;
+            h.state_mut()
+                .shared
+                .worker
+                .send(Request::Act { seat, action });
+            wait(h, "the move", |h| moves_of_view(h) > Some(before));
+        }
+    }
+
+    #[test]
+    fn a_timed_chateau_noir_between_two_people_at_the_window_saves_what_the_table_alone_saves() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut h = window(dir.path());
+        h.get_by_label("New game — Château Noir").click_accesskit();
+        wait(&mut h, "the new-game screen", |h| {
+            h.query_by_label_contains("Start the game").is_some()
+        });
+        h.get_by_label("Timed game").scroll_to_me();
+        for _ in 0..30 {
+            h.step();
+        }
+        h.get_by_label("Timed game").click();
+        h.step();
+        h.get_by_label_contains("Start the game").click();
+        wait(&mut h, "the game to start", |h| moves_of_view(h) == Some(0));
+        play_first_moves(&mut h, TIMED_SCREEN_MOVES, None);
+        // The window lets go of the database as it closes.
+        drop(h);
+        timed_game_same_as_the_table_alone(saved_by_the_front_end(dir.path()));
+    }
+
+    #[test]
+    fn castel_with_a_phone_a_person_at_the_window_and_a_bot_saves_what_the_table_alone_saves() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut h = window(dir.path());
         h.get_by_label("New game — Castel").click_accesskit();
         wait(&mut h, "the new-game screen", |h| {
             h.query_by_label_contains("Start the game").is_some()
@@ -424,50 +508,12 @@ mod window {
         let view = h.state().play().view.clone().unwrap();
         let link = view.room.unwrap().seats[0].url.clone();
         let phone = phone_playing_first_moves(link);
-        let mut asked = 0;
-        let since = Instant::now();
-        loop {
-            h.step();
-            assert!(
-                since.elapsed() < Duration::from_secs(90),
-                "the evening went on too long: {:?}, busy {}, asked {asked}, error {:?}",
-                h.state().play().view.as_ref().map(|v| (
-                    v.meta.moves,
-                    v.actor,
-                    v.bot,
-                    v.thinking,
-                    v.status.clone()
-                )),
-                h.state().busy(),
-                common_texts(&h),
-            );
-            // The screen is passed on as a person does: "Done" after a move's result,
-            // then the hand-off.
-            for pass in ["Done", "Click when ready"] {
-                if h.query_by_label(pass).is_some() {
-                    h.get_by_label(pass).click();
-                    h.step();
-                }
-            }
-            let Some(view) = h.state().play().view.clone() else {
-                continue;
-            };
-            if view.actor != Some(1) || h.state().busy() {
-                std::thread::sleep(Duration::from_millis(5));
-                continue;
-            }
-            if asked == CASTEL_SCREEN_MOVES {
-                break;
-            }
-            asked += 1;
-            let action = view.actions[0].id.clone();
-            let before = view.meta.moves;
-            h.state_mut()
-                .shared
-                .worker
-                .send(Request::Act { seat: 1, action });
-            wait(&mut h, "the move", |h| moves(h) > Some(before));
-        }
+        // The person at the screen holds seat 2 (from 0: 1); the phone plays seat 1.
+        play_first_moves(&mut h, CASTEL_SCREEN_MOVES, Some(1));
+        // The evening stops when the person is asked for one more move.
+        wait(&mut h, "the person's turn again", |h| {
+            h.state().play().view.as_ref().and_then(|v| v.actor) == Some(1)
+        });
         // The window lets go of the database and closes the room as it closes.
         drop(h);
         phone.join().unwrap();

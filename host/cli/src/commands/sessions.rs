@@ -9,8 +9,9 @@ use super::Context;
 use crate::table::{Align, Table};
 use crate::term::{errln, line, outln};
 use veillee_runtime::catalog::Catalog;
+use veillee_runtime::engine::GameEngine;
 use veillee_runtime::launch::engine_for_session;
-use veillee_runtime::session::{read_file, read_seat_view};
+use veillee_runtime::session::{read_file, read_seat_view, LiveSession, Sessions};
 use veillee_runtime::store::SetAside;
 use veillee_runtime::variants::{library, text_hash};
 
@@ -194,11 +195,7 @@ impl UndoArgs {
     /// them).
     pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
         let id = self.id;
-        let catalog = ctx.catalog()?;
-        let sessions = ctx.sessions()?;
-        let meta = sessions.get(id)?;
-        let mut engine = engine_for_session(&catalog, &meta)?;
-        let mut live = sessions.resume(&mut *engine, id)?;
+        let (sessions, mut engine, mut live) = resumed(ctx, id)?;
         let undone = sessions.undo(&mut *engine, &mut live, self.steps, self.agree)?;
         outln!(
             "Session {id}: {} moves taken back, now at move {}.",
@@ -207,6 +204,16 @@ impl UndoArgs {
         );
         Ok(())
     }
+}
+
+/// Saved session `id`, resumed with the engine it was played with.
+fn resumed(ctx: &Context, id: u64) -> anyhow::Result<(Sessions, Box<dyn GameEngine>, LiveSession)> {
+    let catalog = ctx.catalog()?;
+    let sessions = ctx.sessions()?;
+    let meta = sessions.get(id)?;
+    let mut engine = engine_for_session(&catalog, &meta)?;
+    let live = sessions.resume(&mut *engine, id)?;
+    Ok((sessions, engine, live))
 }
 
 /// `veillee redo ID`.
@@ -220,11 +227,7 @@ impl RedoArgs {
     /// Re-applies what the last undo took back.
     pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
         let id = self.id;
-        let catalog = ctx.catalog()?;
-        let sessions = ctx.sessions()?;
-        let meta = sessions.get(id)?;
-        let mut engine = engine_for_session(&catalog, &meta)?;
-        let mut live = sessions.resume(&mut *engine, id)?;
+        let (sessions, mut engine, mut live) = resumed(ctx, id)?;
         sessions.redo(&mut *engine, &mut live)?;
         outln!("Session {id}: redone, now at move {}.", live.meta.moves);
         Ok(())
