@@ -49,42 +49,34 @@
 //! version may lack them, and the host then treats the feature as absent (a 1.0 plugin
 //! offers no operations).
 //!
-//! Minor versions so far: 1.1 added the optional export `veillee_operation`; 1.2 added the
-//! optional manifest field `rules` ([`crate::Rules`], the game's full rules in French and
-//! English), read with a serde default so that a plugin without it loads and simply ships
-//! no rules, and ignored by older hosts (they do not refuse unknown manifest fields); 1.3
-//! added the optional scene field `Piece::name` (what a piece is, in both languages), read
-//! and ignored the same way; 1.4 added the optional fields `Action::private` and
-//! `Event::private` ([`crate::Private`]: what the acting seat, or the seats named, read
-//! instead of the public text), with the same serde default: an older plugin's texts are
-//! all public, as they always were; 1.6 added the optional scene fields `Board::layout` (points
-//! joined by lines, hexagons, a track — [`crate::Layout`]) and `Board::lines`, whose
-//! defaults (squares, no lines) are what older plugins drew; an older host ignores them and
-//! draws such a board as squares, where clicks still name the same cells; 1.7 added the optional
-//! export `veillee_playout_until`: a random playout that stops before the actions house rules
-//! watch, so that games with house rules are played inside the plugin between those moves
-//! (without it, the host plays them move by move); 1.8 added the optional exports
-//! `veillee_search` (a bot's information-set search inside the plugin, [`crate::search`]) and
-//! `veillee_evaluate` (the game's own evaluation, for the host's search when scripts change
-//! the rules); without them the host searches through the other calls and values an
-//! unfinished game at ½; 1.9 added the optional custom section [`MANIFEST_SECTION`]; 1.10
-//! added the optional field `PlayoutWatch::rules` ([`crate::WatchRule`]: the watch per seat, a
-//! bounded number of actions the host adds drawn inside the playout, a stop only when a move
-//! changes what a query answers) and `PlayoutStop::extra`; an older plugin ignores the rules
-//! and follows `listed` and `played`, which the host fills with a coarser watch, so it stops
-//! more often and plays the same rules. 1.11
-//! added the optional scene field `Card::die` ([`crate::Die`]: a card drawn as a die, its faces
-//! and the one on top; its title, text and colour still name that face, which is what an older
-//! host draws) and the optional manifest field `play_time` ([`crate::PlayTime`]: how long a
-//! game takes at the table, shown in the library), both with serde defaults. 1.12 added the
-//! optional field `Action::bots_avoid` ([`crate::Game::bot_may_choose`]: a legal action a bot's
-//! search leaves out, so that the host's search through the engine prunes what the plugin's
-//! own search prunes), with a serde default: an older plugin marks none and an older host
-//! ignores it. 1.13 added the optional export `veillee_playout_packed`: the same random
-//! playout as `veillee_playout`, its result as a few little-endian integers and the reason's
-//! two texts ([`packed`]) instead of JSON — a random game of Siège is a few microseconds, and
-//! writing, scanning and parsing its JSON was a tenth of that through wasm (BENCHMARKS.md);
-//! the host uses it when a plugin has it, and `veillee_playout` otherwise.
+//! # Versions
+//!
+//! Every minor version of major 1, in order. The host reads a plugin's minor version only to
+//! name it in messages: it finds an optional export by its presence and reads a missing JSON
+//! field as its serde default, and the SDK's types do not refuse unknown fields. So the last two
+//! columns are what an older plugin gets from this host, and what an older host does with a
+//! newer plugin.
+//!
+//! | Version | What it added | What an older plugin gets | What an older host does |
+//! |---|---|---|---|
+//! | 1.0 | The exports of the table above without a "since" — games by handle, JSON across, `veillee_action_count` / `veillee_apply_index` and `veillee_playout` as the integer hot path, `veillee_redraw_hidden`, `veillee_panic_message`. | — (the first version) | — |
+//! | 1.1 | The optional export `veillee_operation`: a game's declared queries and commands, for house rules ([`crate::OperationCall`]). | No operations: it simply offers none. | Never calls it. |
+//! | 1.2 | The optional manifest field `rules` ([`crate::Rules`]: the game's full rules in French and English, in the Markdown subset of [`crate::rules::parse`]). | Its description on the Rules screen instead. | Ignores the field. |
+//! | 1.3 | The optional scene field `Piece::name` (what a piece is, in both languages, when its short label does not say it). | No names: a piece is known by its label alone. | Ignores the field. |
+//! | 1.4 | The optional fields `Action::private` and `Event::private` ([`crate::Private`]: what the acting seat, or the seats named, read instead of the public `label` / `text`). | All its texts public, as they always were. | Shows everyone the public text. |
+//! | 1.5 | Nothing: there is no version 1.5. Three lines of work begun from 1.3 at the same time numbered their additions 1.4, 1.6 and 1.7, and no commit ever set [`ABI_MINOR`] to 5; why 1.5 was left out is not recorded. No SDK, host or plugin declares it. | — | — |
+//! | 1.6 | The optional scene fields `Board::layout` (squares, points joined by lines, hexagons, a track: [`crate::Layout`]) and `Board::lines`; places stay cells `(col, row)` in every layout. | Squares and no lines, which is what it drew. | Draws squares, where the same clicks still name the same cells. |
+//! | 1.7 | The optional export `veillee_playout_until`: a random playout that stops before the actions a [`crate::PlayoutWatch`] names (`listed`, `played`) and answers a [`crate::PlayoutStop`], so that a game with house rules is played inside the plugin between the moves they watch. | Its games with house rules played move by move through the host. | Never calls it. |
+//! | 1.8 | The optional exports `veillee_search` (a bot's information-set search inside the plugin, [`crate::search`]) and `veillee_evaluate` (the game's own value per seat, for the host's search when scripts change the rules). | A bot that searches through the engine, valuing a game by its status alone (an unfinished game is worth ½), so its playouts run to the end. | Never calls them. |
+//! | 1.9 | The optional custom section [`MANIFEST_SECTION`] (below). | Compiled before it is listed. | Ignores custom sections. |
+//! | 1.10 | The optional field `PlayoutWatch::rules` ([`crate::WatchRule`]: the seats a watch is about, drawn added actions up to a bound, a stop only when a move changes what a query answers) and `PlayoutStop::extra`. | It follows `listed` and `played`, which the host fills with a coarser watch: it stops more often and plays the same rules. | Sends no rules. |
+//! | 1.11 | The optional scene field `Card::die` ([`crate::Die`]: a card drawn as a die, its faces and the one on top, with a roll number) and the optional manifest field `play_time` ([`crate::PlayTime`]: how long a game takes at the table). | No dice; no length on its library card. | Draws a die as the card whose title and colour name its face. |
+//! | 1.12 | The optional field `Action::bots_avoid` ([`crate::Game::bot_may_choose`]: a legal action a bot's search leaves out, so that the host's search through the engine prunes what the plugin's own search prunes). | No action marked: its bots search as before. | Ignores the field. |
+//! | 1.13 | The optional export `veillee_playout_packed`: `veillee_playout`'s game, its result as little-endian integers and two texts ([`packed`]), read by the host in place in the plugin's memory — no JSON per random game. | `veillee_playout` and its JSON, playing exactly as before. | Calls `veillee_playout`. |
+//!
+//! A packed result that does not add up (cut short, bytes after its end, unknown flags, a
+//! count beyond the bytes sent, reasons that are not UTF-8) is a protocol violation of that
+//! export, found before anything is allocated; its outcome is then checked like any other.
 //!
 //! # The manifest section (1.9)
 //!

@@ -5,6 +5,26 @@
 //!
 //! **Invariant: this crate only parses, dispatches and prints; everything it runs lives in
 //! `veillee-runtime`, and the window in `veillee-app`.**
+//!
+//! Where things are: `commands` (one file per command family; the flags several share,
+//! `--players`, `--option`, `--variant`, declared once in `commands/game_flags.rs` and
+//! flattened where taken), `window` (the launcher window, feature `window`, on by default),
+//! `board_text` (any scene as text, every layout on a character grid: `play` and `inspect
+//! --text` print it), `term` (the only way to print: control characters quoted as git and ls
+//! do, `\e[2J` instead of a cleared screen, one-line fields with their line breaks quoted
+//! too, JSON with `\u00XX` escapes), `table` (the terminal's tables), `room` (the phone seats
+//! of `play --seats phone,…` and of `resume`: opens the room, prints each seat's link and a
+//! terminal QR code, plays phones' moves through the same loop as the terminal's and publishes
+//! the phones' states), `inputs` (the lines typed at the terminal and the phones' moves on
+//! one channel).
+//!
+//! The terminal prints moves as the human at the screen reads them and, after a hand-off,
+//! clears the screen and catches the next human up on what they missed, as they may read it.
+//! `main` first calls `plugin::init_compiler_process()`: started as `veillee
+//! __compile-plugin …` the binary is the compiler process and exits. The end-to-end tests
+//! (`tests/cli.rs`, with a hand-written plugin whose texts the tests fill in,
+//! `tests/plugins/one_move.wat`; `tests/phones.rs`, the phone page in headless Chromium) are
+//! the only ones that can locate the built binary.
 
 mod board_text;
 mod commands;

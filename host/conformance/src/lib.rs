@@ -8,6 +8,55 @@
 //! plugin) and checks, at every step, the invariants the launcher relies on. When a
 //! reference engine is given (the native build of the same crate), both are driven with the
 //! same actions and must agree move by move.
+//!
+//! # The checks
+//!
+//! `check(engine, reference, config)` plays random games with fixed seeds, for every player
+//! count (or `config.players`), and checks at every step: some seat acts unless the game is
+//! over and every such seat has a legal action; ids are unique; `action_count` and
+//! `apply_index` agree with the listed actions; sampled listed actions apply; an unlisted
+//! action and a seat out of turn are refused and leave the state unchanged; save → load → save
+//! is identical; every seat's and a spectator's view is well formed and every click path
+//! points at something in the actor's scene; seed + actions replay to the same state hash;
+//! playouts are deterministic; and with the native build as reference, both agree move by
+//! move (status, state bytes, legal actions, views) and on playouts. Games run as they are
+//! played (with their own scripts, on both builds, so script-made texts are checked too), and
+//! a script switched off by an error fails the check.
+//!
+//! **Leak checks** (hidden-information games), for every seat and a spectator: re-drawing
+//! what the viewer cannot see never changes that viewer's view, nor what a seat reads of its
+//! own legal actions (ids, click paths, the labels it reads), nor what the viewer reads of the
+//! move played next, replayed on the re-drawn copy: its label always, and its events that are
+//! not reveals where the viewer sees the same scene after the move in both games (a move may
+//! name what it brings into view, like the Alchimiste laying a hand card in the exchange; an
+//! unmarked reveal of what stays hidden is caught); two moves of the actor that leave the
+//! viewer the same scene but not the same game read the same to that viewer (a secret choice
+//! shown in a label or an event; two names for the very same move tell nothing); and over the
+//! whole run the re-draws must change the game at least once (a `redraw_hidden` left at its
+//! do-nothing default proves nothing and fails, saying to write it). With scripts, a copy
+//! re-drawn while a choice is pending re-asks the questions of the re-drawn game and is kept
+//! only if the viewer would see the same questions (the same seats and prompts, its own
+//! options); otherwise another re-draw is tried, and after 16 the copy keeps the questions as
+//! asked, the game untouched by any hook. A script that copies a hand's card into another
+//! seat's question or a public event changes what that seat reads when the hand is re-drawn,
+//! and is reported with the seat and the text.
+//!
+//! **Bots**: at the first move and every 64 (`CheckConfig::search_every`), a re-draw for the
+//! seat to act must depend only on what that seat knows (the game and a re-drawn copy,
+//! re-drawn again with one seed, are the same game), and the bots' search must give the very
+//! same answer on the game and on the copy.
+//!
+//! # The report
+//!
+//! Each distinct problem once, with how often it happened, its first player count, seed and
+//! move (`veillee check GAME --players N --seed S --games 1` reproduces it), viewers named
+//! `seat 1, Red` or `the spectator`, and for a leak the first part of the two views (or texts)
+//! that differs. `veillee check` runs the kit from the command line; the catalog runs a short
+//! version (two games per player count, leak checks included) as the install self-check;
+//! `veillee_sdk::testing::random_games` runs the same leak checks natively, in a game crate's
+//! own `cargo test`. Both compare the same readings — what a seat reads of its own actions,
+//! what a viewer reads of a move's events, how a viewer is named — from one place,
+//! `veillee_sdk::leaks`.
 
 use std::collections::BTreeMap;
 

@@ -5,6 +5,13 @@
 //!
 //! **Invariant: this crate knows no runtime (no wasmtime, no Lua, no disk); it is the contract
 //! between the crates that run games and the crates that use them.**
+//!
+//! `search` is the bots' search through an engine's handles (`EngineSpace`,
+//! `search_through`): the SDK's search with every move going through [`GameEngine::apply`],
+//! hooks included, every playout the engine's own (a `VariantEngine` plays inside the plugin
+//! between the moves its scripts watch), values from `veillee_evaluate`. It is what runs when
+//! a script concerns the game's actions, so that the search plays the game with its rules in
+//! force (Castel's cards, a house rule's added or refused moves).
 
 #![deny(missing_docs)]
 

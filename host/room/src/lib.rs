@@ -13,6 +13,101 @@
 //! and `legal_actions(seat)` (never another seat's); the server listens only while a
 //! [`Room`] is open and only answers peers on the local network; nothing a phone sends
 //! reaches the game unless it is a legal move of its seat in its latest state.**
+//!
+//! # How it works
+//!
+//! * **One owner, one path.** The owner gets each phone's move on a `std::sync::mpsc` channel
+//!   (the window's `room.rs` forwards them into the worker's own inbox as `Request::Phone`),
+//!   plays it exactly as a click, then publishes each phone seat's new state; a refused move
+//!   goes back to that phone with the game's reason (`Room::refuse`). The server runs on its
+//!   own thread with a current-thread tokio runtime: the owner never waits on the network, the
+//!   network never waits on a plugin.
+//! * **The filter** (`table`): a state is `view(Some(seat))`, `legal_actions(seat)` when that
+//!   seat is to act, the status, and the log, each text in that seat's words. A move's label
+//!   and events are kept with their private texts (ABI 1.4, `table::LogLine`) and each seat
+//!   reads `text_for(seat)`: a card it drew by name, the others' secrets as the table reads
+//!   them; the big screen reads the public text. The seat's own moves are sent as
+//!   `ShownAction`s (id, click path, `label_for(seat, seat)`), never with the `private` field,
+//!   so a house rule's question (`ctx.choose`, `ctx.choose_all`) shows each seat asked its own
+//!   options, and its answer reads "answers: the question" for everyone else. The tests play
+//!   whole Castel games (wasm plugin, Lua cards, sled) with two phones and a bot, read every
+//!   message seat 0's phone receives and find none of seat 1's cards, and check at every
+//!   publication that seat 0's whole message is unchanged when everything seat 0 cannot see
+//!   is drawn again (only the status may differ: who has already answered a question put to
+//!   everyone is public).
+//! * **The window.** A seat of the new-game screen is Human, Phone or Bot. The worker keeps
+//!   the room with the game (`PhoneSeats` in the app's `room.rs`): phone seats are left out
+//!   when it picks the seat to act at the screen and the viewer, so the window shows the
+//!   spectator's view while only phones and bots play; bots are still played by the window.
+//!   The play screen's side panel shows each phone seat's state, its QR code and link while it
+//!   waits, and "Hand to another phone". `VEILLEE_ROOM_ADDRESS` makes the window's room listen
+//!   elsewhere than the local-network address (tests use loopback). Closing the window sends
+//!   the worker `Request::Quit`, which closes the room; the game stays saved.
+//! * **Undo, quit and resume.** While phones think, the terminal still reads the host's
+//!   typing: the command line's `inputs.rs` reads standard input on a thread and forwards the
+//!   room's moves, so the play loop waits on one channel for either. `u`, `r` and `q` at the
+//!   big screen undo, redo, or save and quit. After an undo or a redo every phone seat gets a
+//!   new state version (`Room::publish_moved_back`), and a move already on its way is checked
+//!   with `Room::is_current` before it is played, so a move chosen in the old position is
+//!   refused as stale; the phones' log loses the lines of the moves taken back and says so.
+//!   The session remembers its phone seats (`SessionMeta::phones`), so `veillee resume ID`
+//!   opens the room again — with new tokens: a link of the last run opens nothing.
+//! * **Access** (`token`, `seats`). Each phone seat has a token of 128 random bits
+//!   (`SESSION-HEX`, drawn when the room opens, so valid for that session only; the session
+//!   number lets a link kept from another game be refused with a message saying so). The first
+//!   phone to say hello with a token takes the seat and receives a claim (128 more bits) kept
+//!   in the phone's `localStorage`; only that claim brings the seat back (a reload, a locked
+//!   screen, Wi-Fi lost — the newest connection wins). Another phone with the same link is
+//!   refused; the host hands a seat over (`Room::hand_over`): a new token, the old link and
+//!   claim dead, the old phone told. Secrets are compared in constant time and never printed
+//!   by `Debug`.
+//! * **Input** (`protocol`). A phone's message is at most 4 KiB of JSON (`MAX_MESSAGE`) with
+//!   `deny_unknown_fields`; past 64 KiB the WebSocket layer stops reading and closes with
+//!   1009. A move must be among its seat's legal ids in the seat's latest state (`version`
+//!   bumps when the seat's moves change or its last move was answered), with no other move of
+//!   that seat on its way; everything else is answered with an error code and a message in
+//!   both languages, and changes nothing. Peers outside loopback, private IPv4, link-local and
+//!   IPv6 ULA get 403; a WebSocket whose `Origin` is not the room itself is refused; the page
+//!   is served with a strict CSP, `no-store` and `no-referrer` (the token is in the path).
+//! * **The page** (`page/`) draws the scene JSON as HTML and SVG — boards, card zones (own
+//!   hand first), scores, the seat's log — and walks click paths with the window's rules: a
+//!   tap starts or continues a path, a complete path plays, several moves on one path become
+//!   buttons, moves without a path are buttons. Not the egui drawer built for the web: a wasm
+//!   egui page is megabytes to download on a phone and a second build target in CI, and draws
+//!   on a canvas without the browser's text, accessibility and touch; the scene model is small
+//!   and flat, and the page has no build step. FR/EN follows the browser and can be switched.
+//!   It reconnects by itself (back-off, and at once when the screen or the network comes
+//!   back). A phone whose Wi-Fi drops often keeps a connection that is dead without being
+//!   closed, so the room says `{"type":"alive"}` every 5 s (`ALIVE_EVERY`) and a page that hears nothing
+//!   for 15 s connects again. When the room closes the page keeps the game as it last stood,
+//!   with the reason above it.
+//! * **In a real browser.** The command line's `tests/phones.rs` runs `veillee play castel
+//!   --seats phone,phone,random` and holds both phone seats in headless Chromium (each a
+//!   360×640 touch page in a browser context of its own), tapping what a player would tap
+//!   until the game ends; it reads every WebSocket frame seat 0's page received and finds none
+//!   of seat 1's cards; a phone whose network is cut or whose page is reloaded comes back to
+//!   its seat, and another phone with its link sees the refusal. Chromium is driven through
+//!   its DevTools protocol over the test's own WebSocket client: the protocol gives the
+//!   frames, touch input and the network cut directly, where a WebDriver client (fantoccini) would
+//!   add 56 crates to the build — two generations of ICU among them — and still need Chromium's log API for the frames. Without
+//!   Chromium the tests say they did not run; CI sets `VEILLEE_BROWSER_TESTS=required`. With
+//!   `VEILLEE_SCREENSHOTS=DIR` they save the README's pictures.
+//!
+//! # Remote play (designed, not built)
+//!
+//! Friends in other homes would not reach a server on a home network, and Veillée will not
+//! run a relay of its own. The design: Matrix rooms as the transport. The host's Veillée logs
+//! into a Matrix account (any homeserver), creates one private room per remote seat, invites
+//! that player and sends the seat's `SeatState` messages as custom events
+//! (`org.veillee.state`), end-to-end encrypted (Megolm) so the homeserver carries only
+//! ciphertext; the remote player's client (a small Matrix web client page, or any client with
+//! a widget) sends `org.veillee.act` events back. One room per seat keeps the filter the same
+//! as on the local network; Matrix's own membership replaces tokens (only the invited account
+//! may join; the host kicks to hand over), and its history gives reconnection for free. The
+//! owner's side stays as it is: a remote counterpart of `Room` with the same `publish` /
+//! `refuse` / moves channel. Costs: a Matrix SDK with its crypto store is a large dependency
+//! and would live in its own crate like this one; rate limits of public homeservers suit
+//! turn-based games only.
 
 mod net;
 mod page;

@@ -25,6 +25,49 @@
 //! **Invariant: the only crate of Veillée that depends on wasmtime. A plugin sees no
 //! capability — no files, network, clock, environment or entropy; a misbehaving plugin becomes
 //! a [`PluginError`] naming the plugin and the call, never a host crash.**
+//!
+//! # Compiling a plugin file
+//!
+//! The engine's configuration (`config`) is the one every compile and every call uses:
+//! deterministic floats (NaN canonicalisation), no threads, no relaxed SIMD, wide arithmetic
+//! on for the built-in plugins' code (`+wide-arithmetic` in `veillee-games`' build), epoch
+//! interruption for the deadlines.
+//!
+//! Before compiling, `shape` counts what compiling would cost — file at most 16 MiB, at most
+//! 10,000 functions, 8 MiB of code, 1 MiB per function (`CompileLimits`; the largest built-in
+//! game is far below) — and refuses imports and missing ABI exports, so a module of 300,000
+//! trivial functions is refused in milliseconds instead of taking the compiler past 12 GB.
+//!
+//! What passes is compiled in a child process (`child`): the binary re-executes itself as
+//! `veillee __compile-plugin` (hidden), which lowers its own limits (data segment 1 GiB on
+//! Linux, CPU time) and compiles the module from stdin to stdout with the host's very engine
+//! configuration; the parent feeds it, reads at most 512 MiB back and kills it after 60 s. A
+//! thread cannot be stopped and an allocation failure aborts the whole process, so nothing
+//! in-process bounds a hostile compile. Whether a program can serve as its own compiler is a
+//! fact only its `main` knows, so `main` calls [`init_compiler_process`] once and every
+//! [`Runtime`] of the process (each CLI command, the window's worker thread, `bench`) then
+//! compiles untrusted plugins in a child of that same executable — the window and the runtime
+//! crate pass nothing along. Library users that do not call it (library tests, the window's
+//! kittests) compile in-process under the size caps only, or name a helper binary with
+//! `Runtime::compiling_in`. Built-in games, embedded in the binary, are compiled in-process
+//! (`load_builtin`). A compile past its budget is remembered (signed) so that later starts
+//! refuse those bytes at once; installing the file again tries again.
+//!
+//! # What a plugin answers
+//!
+//! Every answer is bounded before it is read (4 MiB, and at most 200,000 JSON objects and
+//! lists, so parsing allocates tens of megabytes at most — a 238 MB answer under the 256 MiB
+//! memory cap is refused unread), then checked against the manifest and earlier answers
+//! (`answers`): the seats to act exist, are not repeated and are not none while the game goes
+//! on; winners exist; a seat to act has a move (asked only when a list comes back empty); ids
+//! are non-empty, bounded and unique; the same seat's listing does not change while the game
+//! does not; an id just listed is not refused as illegal; a search (ABI 1.8) chooses an action
+//! its seat may play now and the request did not exclude; an evaluation gives one value in
+//! `[0, 1]` per seat; a packed playout result (ABI 1.13) adds up before anything is allocated;
+//! the `veillee-manifest` section (`declared`) is bounded, parsed and checked like an answer,
+//! and the plugin is refused at load when its code answers another manifest, naming the field.
+//! A violation is a `PluginError::Protocol` naming the plugin, the call and the problem; the
+//! instance is restarted, and a session stays as saved and resumes once the plugin is fixed.
 
 mod answers;
 mod cache;

@@ -14,6 +14,59 @@
 //! back later ([`Store::restore`]). An error of the disk (full, read-only, a size limit) is
 //! not damage: it is reported as [`StoreError::Io`] and nothing is moved. Every record
 //! written is bounded ([`limits`]).
+//!
+//! # What is checked, and when
+//!
+//! The database may have been damaged by a failing disk, cut short, restored from a backup,
+//! written by an older or a newer Veillée, or edited by hand; an imported file may come from
+//! anyone.
+//!
+//! * **On open** (cost independent of the length of the logs): the data directory's lock is
+//!   taken (a second Veillée gets "already running on this data"); sled opens (a panic inside
+//!   sled is caught); the schema version is a number from 1 to ours (newer: refused, the
+//!   database left alone; older: migrated; 0 or garbage: damage); every session's metadata
+//!   and every setting decodes; no damage was noted while reading earlier; and the database
+//!   has taken at least as many changes as `sessions.ledger` remembers (each commit counts
+//!   itself inside the database and, once flushed, in that file beside it): sled takes a
+//!   failed checksum in what it wrote since its last start for a torn write and silently
+//!   drops it and everything after it — the ledger makes that loss seen. Logs, snapshots,
+//!   scripts and redo stacks are read when a session is, and damage found there is reported
+//!   for that session (`damaged record in log (session 7, move 345)`) and noted, so that the
+//!   next start salvages.
+//! * **Damage vs. the disk refusing.** Only damage — a sled checksum, a file cut short, a
+//!   record that does not decode, sled failing on its own files — leads to a salvage. An
+//!   error of the disk (full, read-only, a permission, a file size limit, the lock) is
+//!   [`StoreError::Io`]: it says so and what to do, the database stays where it is, and a
+//!   move that could not be saved is refused (the game goes back to what is saved). Opening
+//!   writes nothing to an up-to-date database, so a full disk still lists the saved games.
+//! * **Salvage.** A fresh database is built in `sessions.salvaging/` from every session that
+//!   reads whole (metadata, scripts, every move decoded and numbered without a gap; snapshots
+//!   and redo when they read); the damaged database is then renamed
+//!   `sessions.broken-<time>/`, kept as it was, and the new one takes its place. Until that
+//!   rename nothing has moved: a salvage that fails or is killed leaves the data as it was (a
+//!   leftover `sessions.salvaging/` is finished or removed at the next start). The report
+//!   ([`Recovery`]) names the sessions kept and those left in the set-aside database, and
+//!   why. A damaged stretch of the list is read around from both ends; sessions whose moves
+//!   exist but whose metadata is gone are named too. When sled cannot open the damaged
+//!   database at all, a copy without sled's page-table snapshots is opened: sled rebuilds it
+//!   from its log, up to the damaged spot, and what that gives is salvaged (the report says
+//!   that later games may be missing; they stay in the set-aside database).
+//! * **Restore.** [`Store::restore`] (`veillee restore NAME`, the Saved games screen) copies
+//!   every readable session of a set-aside database into the current one — those already
+//!   there are skipped, a taken id gets a new one — and renames the folder
+//!   `sessions.restored-<time>/` once all of it is back. Nothing is ever deleted.
+//! * **Caps** ([`limits`]), checked by `Store::commit` before anything is written, by import
+//!   before anything runs, and by the front ends where people type: names 40 characters, no
+//!   control characters; 32 seats; ids, versions, hashes and file names 256 bytes; scripts
+//!   256 KiB each, 16 per session; the seats held by phones, seats of the game each once; an
+//!   action id 1 KiB; a log entry 64 KiB; a session's metadata 64 KiB; a snapshot 64 MiB; a
+//!   setting 64 KiB; 1,000,000 moves per session; an import file 256 MiB. Oversized settings
+//!   left by an older Veillée are ignored, not loaded.
+//! * **No input panics the host**: the decoders, the keys, the schema check and every command
+//!   over a database holding a hostile record are fuzzed with proptest (`tests.rs`).
+//!
+//! A session's metadata (rewritten on every move) keeps its scripts' ids and hashes; their
+//! texts are written once, in their own tree, and read only when the session is.
 
 mod ledger;
 pub mod limits;

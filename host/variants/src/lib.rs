@@ -20,6 +20,32 @@
 //! **Invariant: the only crate of Veillée that depends on mlua. A script sees the game only
 //! through the operations its game declares and the hook arguments; it can reach no file,
 //! clock or entropy, and a failing script is switched off, never a host crash.**
+//!
+//! # How the pieces fit
+//!
+//! * Hooks run around listing and applying actions. A script that names the actions it
+//!   concerns (`actions` patterns) and the seats (`seats`) is asked only when one of the
+//!   listed ids matches and the seat is among them; `add_actions` adds moves that its
+//!   `play_action` plays with the game's commands, `filter_actions` removes some.
+//! * `ctx.choose` is an ordinary pending decision `choose:N`, answered by a logged action and
+//!   re-running the hook with the recorded answers. `ctx.choose_all` asks several seats at
+//!   once: all are "to act", each sees only its own options, the hook re-runs when the last
+//!   has answered, and a copy re-drawn for one viewer forgets the others' answers.
+//! * `ctx.game.end_game` is an outcome the engine holds beside the base game: its status says
+//!   finished whatever the game says, for every plugin.
+//! * While a game is unchanged the engine keeps the base game's status and the listed
+//!   actions, so a move asks the plugin once for each. Each [`Script`] counts its hooks' calls
+//!   and those that changed something (`veillee check-variant` prints them).
+//! * [`library`]: user scripts are found and read through `veillee-files` — regular files of
+//!   at most 256 KiB, each once, the rest listed as scripts that do not load; a user script
+//!   with a built-in's id replaces it.
+//! * A script marked `part_of_game` (Castel's cards) is part of its game: `launch` loads it
+//!   with every game of that game, before any house rule, and it is never offered as a
+//!   choice. Only a shipped script may be one; a user's copy of one is "modified rules",
+//!   offered as a choice and run by a new game only when picked
+//!   (`library::new_game_scripts`; the tools run it as it is).
+//! * Scripts' `print` goes to a process-wide sink (`print`) that the command line points at
+//!   the terminal and the window at `house-rules.log`; none by default.
 
 mod engine;
 pub mod library;

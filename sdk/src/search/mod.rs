@@ -17,6 +17,60 @@
 //! values come from [`Game::evaluate`](crate::Game::evaluate) and the outcome, which give
 //! partners the same value. Playouts are random and truncated after
 //! [`SearchRequest::playout_moves`] moves, then the position is evaluated.
+//!
+//! # How it works
+//!
+//! One tree whose nodes are the bot seat's information sets, reached by sequences of moves
+//! named by their `MoveKey`: [`Game::move_key`](crate::Game::move_key), by default the hash
+//! of the move's id, and the hash of the move value itself (`hash_move`, no `String`) in games
+//! whose values name their moves (Siège, Castel, Château Noir); the search builds an id only
+//! for its answer, and for the root's moves when the host excludes some. An iteration
+//! allocates no buffer of its own ([`GameSpace`] lists with `moves_into`, asks who acts with
+//! `seats_to_act`, and plays out with buffers it keeps). The world is kept too: the first
+//! iteration copies the root, each later one overwrites that copy (`redraw_into`;
+//! [`GameSpace`] does `clone_from` then `redraw_hidden`, so a game whose `Clone` forwards
+//! `clone_from` to its fields — `clone_by_fields!`, Castel — reuses its vectors; the default,
+//! used by the host's engine space, makes a new copy and releases the old one). Each
+//! iteration re-draws the world (what the seat cannot see, and chance: a re-draw resets the
+//! game's generator and the scripts' `ctx.random`), walks the tree choosing among the moves
+//! legal *in that world* by UCB1 with availability counts (a move seen in few worlds is not
+//! over-explored), expands one move, plays at random for a few moves, evaluates, and backs the
+//! values up. Chance is open-loop: two die rolls after the same moves share a node, which
+//! averages over them.
+//!
+//! **Why not determinized search** (solving many sampled worlds apart and voting): that
+//! splits the budget across worlds and "fuses strategies" — it plans as if it would know the
+//! hidden cards at its next turn. ISMCTS shares one tree across worlds, and on a game without
+//! hidden information it is plain MCTS, so the SDK has one algorithm for every game.
+//!
+//! **Several players: max-n, not paranoid.** Paranoid search (every opponent minimising the
+//! bot's value) makes sense for two-player zero-sum games, where max-n is the same thing; with
+//! three to five players each for themselves the opponents race for their own goals, and
+//! paranoid bots turn timid and cost a coalition model per node. Teams need no special case: a
+//! game's outcome names every partner a winner and `evaluate` gives partners one value.
+//!
+//! **Long games: truncated playouts and `evaluate(seat)`** (0 lost … 1 won). Random games of
+//! roc noir run to thousands of moves; a playout of a few moves then the game's evaluation
+//! says more in less time. The default ([`status_value`]) knows nothing before the end (½);
+//! each built-in game has a real one in its `eval.rs`. An evaluation whose expected value drops
+//! with time gives a bot a reason to keep its move rather than let time pass (roc noir's
+//! evaluation says how it avoids that). A game may play out fewer random moves than the host
+//! asks (`Game::bot_playout_moves`, default the host's; [`GameSpace`] asks it): Renard answers
+//! 0, because random hens hand the fox a hen every few moves and short random playouts made
+//! every move of the hens look alike.
+//!
+//! **What a bot does not choose: `Game::bot_may_choose(seat, move)`** (default: everything).
+//! Not a rule — people, `random` seats and playouts keep every legal move — but a bound where
+//! the rules set none (a roc noir knight may step as far as it likes, and a bot that found
+//! keeping the move a hair better than stopping stepped back and forth for ever). The search
+//! applies it at every node, root included: [`GameSpace`] filters `moves_into`'s list, and the
+//! host's engine space drops the actions the plugin marks `bots_avoid` (ABI 1.12), so a game
+//! with house rules, searched through the engine, is bounded the same way. When every move
+//! would be left out, both keep them all.
+//!
+//! **The same numbers everywhere.** [`squash`] maps an advantage to `[0, 1]` with `+ − × ÷`
+//! only, and the search's logarithm is its own, so wasm and native builds compute the very
+//! same search (the host's search benchmark fails if their answers differ).
 
 mod game_space;
 #[cfg(test)]

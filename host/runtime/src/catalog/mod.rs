@@ -10,6 +10,16 @@
 //! compiled (and self-checked) before it is listed ([`Catalog::compile_unlisted`]).
 //!
 //! A broken plugin never stops the launcher: it is left out and reported.
+//!
+//! So a command-line command that plays one game compiles that one. Plugin files are found and
+//! read through `veillee-files` (regular files of at most 64 MiB, each once). An installed
+//! file is compiled in the compiler process and self-checked (a short conformance run, leak
+//! checks included: `self_check`) the first time its exact bytes are seen; a signed note in
+//! the cache remembers it passed, so a file replaced behind the launcher's back — same id,
+//! other rules — is checked like a fresh install. A plugin that does not compile within the
+//! compile budget, fails its checks, or is not a regular file (a device, a FIFO, a link loop
+//! in `plugins/`) is left out and reported with its reason; the rest keeps working, in the
+//! command line and in the window.
 
 use std::fs;
 use std::path::{Path, PathBuf};

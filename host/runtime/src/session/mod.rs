@@ -3,6 +3,25 @@
 //! The log (seat + action id per move) is the source of truth: seed + log replays to the
 //! state. Snapshots every [`SNAPSHOT_EVERY`] moves only make resuming fast. Each move is
 //! durable (flushed) before [`Sessions::apply`] returns.
+//!
+//! * **Resume**: the latest snapshot, then the log's tail replayed. A changed plugin replays
+//!   the whole log and is accepted only if history holds — every move still legal, the state
+//!   at the latest snapshot the very bytes saved then (same rules, not merely legal moves),
+//!   the same status at the end — else `Diverged` names the move.
+//! * **Undo/redo**: a step is the last human move with the bot moves after it; never across a
+//!   reveal without agreement (the table asks, see `crate::table`).
+//! * **Export/import**: `read_file` reads a bounded regular file; `check_file` checks the
+//!   format and every value against the store's limits before any script is loaded; the
+//!   session is then validated by replay. Exporting an unfinished hidden-information game holds
+//!   everyone's secrets (action ids are public to whoever holds the file).
+//! * `history`: a session played again from its log on a game of its own, the session only
+//!   read — every move with all its texts (`history`: the window's log after a resume), or what
+//!   one viewer saw after each move as that viewer reads it (`seen_by`: the window's replay,
+//!   seat views).
+//! * `seat_view`: a game as one seat saw it (`Sessions::export_seat`, `veillee export ID FILE
+//!   --seat N`, shown by `veillee show-view`): each move as that seat reads it and the scene it
+//!   saw after it, no seed, no action id, for sharing a game in progress without spoilers (it
+//!   replays that view, not the game).
 
 mod history;
 mod replay;

@@ -9,6 +9,24 @@
 //!
 //! **Invariant: a front end never applies a move to a session itself; it asks the table,
 //! which records the turn's time the same way for every seat, human, phone or bot.**
+//!
+//! * Who holds each seat (`Holder`): a person at the screen, a phone, a bot's level — from the
+//!   session's seats and phones.
+//! * Whose turn it is (`Table::turn` → `Turn`): people at the screen first, then a bot, then
+//!   the phones. When several seats may act at once, a person at the screen is picked among
+//!   them (the window hands over between humans), then the bots answer for their own seats.
+//! * `play` takes any seat's chosen move, saved with the seat's turn time; `play_bot` is the
+//!   terminal's bot turn, here and now (the window's thinker thinks on its thread and calls
+//!   `play`).
+//! * `undo` and its consent rule: `Undo::AskOwner` when the move is not the asker's (at the big
+//!   screen, when it was a phone's) and `Undo::AskTable` for a reveal, answered by calling
+//!   again with `Consent`; then `redo`.
+//! * `answer` is a phone's move: when seats at this computer were asked at the same time, it
+//!   is held and `play_held` plays it after them, so simultaneous answers are saved in one
+//!   order whatever front end drives the table.
+//! * `TableError`, whose `text()` the front ends show in either language.
+//! * `clock`: a seat's turn starts when it becomes one of the seats to act and lasts while it
+//!   stays one; an undo or a redo starts every turn again.
 
 mod clock;
 

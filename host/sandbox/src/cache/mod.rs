@@ -19,6 +19,15 @@
 //! One file per (plugin content, wasmtime version, engine configuration): the file name is
 //! `<sha256 of the wasm>-<tag>.cwasm`, where the tag hashes the wasmtime version and the
 //! engine's `precompile_compatibility_hash` (target CPU, compiler flags, wasm features).
+//!
+//! The key (`key`) is 32 random bytes, created once with `O_EXCL` and owner-only (`private`),
+//! kept in the user's configuration directory: outside the cache and outside the data
+//! directory, so that a data directory copied with its cache brings no trust along. A cache
+//! directory writable by others, an entry writable by others, a key readable by others or a
+//! key inside the cache: the cache is not used, and the runtime reports why with the
+//! catalog's problems (`Runtime::cache_problem`). The price of the check: a cached load reads
+//! and hashes the whole entry, still far faster than compiling (BENCHMARKS.md has the
+//! figures).
 
 mod key;
 mod private;
