@@ -490,3 +490,24 @@ fn a_game_a_house_rule_ended_stays_ended_through_resume_and_undo_brings_it_back(
         .iter()
         .any(|a| a.id == "lord-d6"));
 }
+
+#[test]
+fn three_house_rules_played_together_are_saved_with_the_session() {
+    let (store, _dir) = temp_store();
+    let sessions = Sessions::new(store);
+    let scripts: Vec<_> = ["renforts.lua", "seigneur-agile.lua", "sans-regle-speciale.lua"]
+        .iter()
+        .map(|file| veillee_tests::house::builtin_script("siege", file))
+        .collect();
+    let recorded = scripts.iter().map(veillee_runtime::launch::recorded).collect();
+    let mut engine = veillee_tests::house::wasm_engine("siege", scripts);
+    assert!(
+        engine.content_hash().len() > veillee_runtime::store::limits::LABEL_BYTES,
+        "the rules' hash is longer than a label"
+    );
+    let live = sessions
+        .start_with_variants(&mut engine, seats(HUMANS), Setup::new(2, 4), recorded)
+        .expect("a session with three house rules starts");
+    let resumed = sessions.resume(&mut engine, live.meta.id).unwrap();
+    assert_eq!(resumed.meta.variants.len(), 3);
+}

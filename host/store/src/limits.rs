@@ -13,6 +13,9 @@ pub const NAME_CHARS: usize = 40;
 pub const SEATS: usize = 32;
 /// Bytes of an identifier or label: a game id, a version, a hash, a script's id or file name.
 pub const LABEL_BYTES: usize = 256;
+/// Bytes of the hash a session records of its rules: the plugin's hash and, with house rules,
+/// each script's id and hash (at most [`SCRIPTS`] of them, each part a label).
+pub const RULES_HASH_BYTES: usize = LABEL_BYTES * (1 + 2 * SCRIPTS) + 32 * (SCRIPTS + 1);
 /// Bytes of one script's text (Castel's whole card table is 46 KiB).
 pub const SCRIPT_BYTES: usize = 256 * 1024;
 /// Scripts recorded with one session.
@@ -67,9 +70,13 @@ pub fn fit_name(name: &str) -> String {
 }
 
 fn check_label(what: &str, value: &str) -> Result<(), StoreError> {
-    if value.len() > LABEL_BYTES {
+    check_bytes(what, value, LABEL_BYTES)
+}
+
+fn check_bytes(what: &str, value: &str, most: usize) -> Result<(), StoreError> {
+    if value.len() > most {
         return Err(refused(format!(
-            "{what} is {} bytes long; at most {LABEL_BYTES} are kept",
+            "{what} is {} bytes long; at most {most} are kept",
             value.len()
         )));
     }
@@ -95,7 +102,8 @@ pub fn check_script(script: &VariantScript) -> Result<(), StoreError> {
 /// A session's metadata, scripts included, before it is written or imported.
 pub fn check_meta(meta: &SessionMeta) -> Result<(), StoreError> {
     check_label("the game id", &meta.game)?;
-    check_label("the plugin hash", &meta.plugin_hash)?;
+    // The plugin's hash joined with each house rule's: it grows with the rules played.
+    check_bytes("the plugin hash", &meta.plugin_hash, RULES_HASH_BYTES)?;
     check_label("the game version", &meta.plugin_version)?;
     if meta.seats.len() > SEATS {
         return Err(refused(format!(
@@ -196,5 +204,20 @@ mod tests {
         assert!(fitted.starts_with("Ana[2J"));
         assert!(check_name(0, &fitted).is_ok());
         assert_eq!(fit_name("Défenseur"), "Défenseur");
+    }
+
+    #[test]
+    fn the_rules_hash_of_a_plugin_with_every_script_it_may_run_is_kept() {
+        // A wasm plugin's hash, then each script as `id:sha256`, as the variant engine joins them.
+        let sha = "0".repeat(64);
+        let scripts: Vec<String> = (0..SCRIPTS)
+            .map(|i| format!("{}:{sha}", "a-long-house-rule-id-".repeat(12) + &i.to_string()))
+            .collect();
+        let hash = format!("wasm:{sha}+variants[{}]", scripts.join(","));
+        assert!(hash.len() > LABEL_BYTES);
+        assert!(check_bytes("the plugin hash", &hash, RULES_HASH_BYTES).is_ok());
+        let too_long = "x".repeat(RULES_HASH_BYTES + 1);
+        let refused = check_bytes("the plugin hash", &too_long, RULES_HASH_BYTES).unwrap_err();
+        assert!(refused.to_string().contains("the plugin hash is"), "{refused}");
     }
 }
