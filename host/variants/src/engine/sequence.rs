@@ -579,12 +579,12 @@ impl Sequence<'_> {
         let done = done?;
         self.rollback = None;
         self.events.extend(done.iter().cloned());
-        self.queue_after_hooks(seat, action, &done, before)
+        self.queue_hooks_after_move(seat, action, &done, before)
     }
 
     /// Queues first the `after_action` hooks concerned by `seat`'s move that its
     /// `after_when` conditions let through (`before`: their queries' answers before it).
-    fn queue_after_hooks(
+    fn queue_hooks_after_move(
         &mut self,
         seat: Seat,
         action: &Action,
@@ -665,7 +665,7 @@ impl Sequence<'_> {
                 if let Step::Play { seat, action, .. } = &step {
                     // The added action is played: nothing to roll back any more.
                     self.rollback = None;
-                    self.queue_after_hooks(*seat, action, &added, before)?;
+                    self.queue_hooks_after_move(*seat, action, &added, before)?;
                 }
                 self.events.extend(added);
                 if let Some(outcome) = ended {
