@@ -237,47 +237,16 @@ impl VariantEngine {
         let before = if picked_inside && !turn_hooks {
             Vec::new()
         } else {
-            match self.status(game)? {
-                Status::Finished { .. } => return Err(GameError::GameOver.into()),
-                Status::ToAct { seats } if !seats.contains(&seat) => {
-                    return Err(GameError::NotYourTurn { seat }.into())
-                }
-                Status::ToAct { seats } => seats,
-            }
+            self.check_turn(game, seat)?
         };
-        let concerned = |hook: &str| -> Vec<usize> {
-            (0..self.scripts.len())
-                .filter(|&i| {
-                    self.scripts[i].has_hook(hook) && self.scripts[i].concerns(seat, action_id)
-                })
-                .collect()
-        };
-        let before_hooks = concerned("before_action");
-        // The action's label and path, if a hook reads them.
-        let read = before_hooks
-            .iter()
-            .map(|&i| (i, "before_action"))
-            .chain(
-                concerned("after_action")
-                    .into_iter()
-                    .map(|i| (i, "after_action")),
-            )
-            .any(|(i, hook)| self.scripts[i].arity(hook) >= 2);
+        let before_hooks = self.concerned("before_action", seat, action_id);
+        let read = self.action_read(&before_hooks, seat, action_id);
         let Listed {
             actions,
             added,
             failures,
             ..
-        } = match self.slot_mut(game)?.listed.take() {
-            Some(listed) if listed.seat == seat => listed,
-            _ if picked_inside && !read => Listed {
-                seat,
-                actions: vec![Action::button(action_id, Text::same(""))],
-                added: Vec::new(),
-                failures: Vec::new(),
-            },
-            _ => self.list(game, seat)?,
-        };
+        } = self.listed_for_move(game, seat, action_id, picked_inside && !read)?;
         let Some(action) = actions.into_iter().find(|a| a.id == action_id) else {
             return Err(GameError::IllegalAction {
                 seat,
@@ -289,41 +258,105 @@ impl VariantEngine {
         let snapshot = if before_hooks.is_empty() {
             None
         } else {
-            let v = &self.slot(game)?.v;
-            Some(Rollback {
-                rng: v.rng,
-                scripts: v.scripts.clone(),
-            })
+            Some(self.rollback_point(game)?)
         };
+        let mut events = self.switch_off_failed(game, failures)?;
+        let queue = move_steps(before_hooks, seat, action, &added, turn_hooks, before);
+        events.extend(self.run_move(game, queue, snapshot)?);
+        Ok(events)
+    }
+
+    /// Refuses a move of `seat` in a finished game or out of its turn; else the seats to act
+    /// before the move.
+    fn check_turn(&mut self, game: Handle, seat: Seat) -> Result<Vec<Seat>, EngineError> {
+        match self.status(game)? {
+            Status::Finished { .. } => Err(GameError::GameOver.into()),
+            Status::ToAct { seats } if !seats.contains(&seat) => {
+                Err(GameError::NotYourTurn { seat }.into())
+            }
+            Status::ToAct { seats } => Ok(seats),
+        }
+    }
+
+    /// The scripts, in order, with this hook concerned by `seat`'s action `action_id`.
+    fn concerned(&self, hook: &str, seat: Seat, action_id: &str) -> Vec<usize> {
+        (0..self.scripts.len())
+            .filter(|&i| {
+                self.scripts[i].has_hook(hook) && self.scripts[i].concerns(seat, action_id)
+            })
+            .collect()
+    }
+
+    /// Whether a `before_action` or `after_action` concerned by the move declares its
+    /// `action` argument, so needs the action's label and path.
+    fn action_read(&self, before_hooks: &[usize], seat: Seat, action_id: &str) -> bool {
+        before_hooks
+            .iter()
+            .map(|&i| (i, "before_action"))
+            .chain(
+                self.concerned("after_action", seat, action_id)
+                    .into_iter()
+                    .map(|i| (i, "after_action")),
+            )
+            .any(|(i, hook)| self.scripts[i].arity(hook) >= 2)
+    }
+
+    /// The list a move is looked up in: the one given out last if it is `seat`'s; else, when
+    /// only the id is needed (`id_only`: a move picked inside the plugin that no hook reads),
+    /// the bare id; else the list made anew.
+    fn listed_for_move(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        action_id: &str,
+        id_only: bool,
+    ) -> Result<Listed, EngineError> {
+        Ok(match self.slot_mut(game)?.listed.take() {
+            Some(listed) if listed.seat == seat => listed,
+            _ if id_only => Listed {
+                seat,
+                actions: vec![Action::button(action_id, Text::same(""))],
+                added: Vec::new(),
+                failures: Vec::new(),
+            },
+            _ => self.list(game, seat)?,
+        })
+    }
+
+    /// The scripts' data now, to go back to if the move is refused.
+    fn rollback_point(&self, game: Handle) -> Result<Rollback, EngineError> {
+        let v = &self.slot(game)?.v;
+        Ok(Rollback {
+            rng: v.rng,
+            scripts: v.scripts.clone(),
+        })
+    }
+
+    /// Switches off the scripts whose listing hook failed while the move's list was made,
+    /// with the event that says so for each.
+    fn switch_off_failed(
+        &mut self,
+        game: Handle,
+        failures: Vec<(usize, String)>,
+    ) -> Result<Vec<Event>, EngineError> {
         let mut events = Vec::new();
         for (index, message) in failures {
             events.push(Self::disabled_event(&self.scripts[index], &message));
             self.slot_mut(game)?.v.scripts[index].disabled = Some(message);
         }
-        let mut queue: VecDeque<Step> = before_hooks
-            .into_iter()
-            .map(|script| Step::Before {
-                script,
-                seat,
-                action: action.clone(),
-            })
-            .collect();
-        match added.iter().find(|(id, _)| *id == action.id) {
-            Some(&(_, script)) => queue.push_back(Step::Play {
-                script,
-                seat,
-                action,
-            }),
-            None => queue.push_back(Step::Base { seat, action }),
-        }
-        if turn_hooks {
-            queue.push_back(Step::TurnStarts { before });
-        }
+        Ok(events)
+    }
+
+    /// Runs a move's steps; when a `before_action` refuses it, the scripts' data goes back
+    /// to `snapshot` and the refusal is the error.
+    fn run_move(
+        &mut self,
+        game: Handle,
+        queue: VecDeque<Step>,
+        snapshot: Option<Rollback>,
+    ) -> Result<Vec<Event>, EngineError> {
         match self.advance(game, queue, snapshot.clone(), None)? {
-            Advance::Events(more) => {
-                events.extend(more);
-                Ok(events)
-            }
+            Advance::Events(events) => Ok(events),
             Advance::Refused {
                 seat,
                 action,
@@ -387,6 +420,40 @@ impl VariantEngine {
 /// The refusal for a handle that names no live game.
 fn no_live_game(game: Handle) -> GameError {
     GameError::Protocol(format!("no live game has handle {game}"))
+}
+
+/// The steps of `seat`'s move: each concerned `before_action`, then the move (the
+/// `play_action` of the script that added the action, else the base game's), then, when a
+/// script has `on_turn_start` (`turn_hooks`), the turns that begin for seats not to act
+/// `before`.
+fn move_steps(
+    before_hooks: Vec<usize>,
+    seat: Seat,
+    action: Action,
+    added: &[(String, usize)],
+    turn_hooks: bool,
+    before: Vec<Seat>,
+) -> VecDeque<Step> {
+    let mut queue: VecDeque<Step> = before_hooks
+        .into_iter()
+        .map(|script| Step::Before {
+            script,
+            seat,
+            action: action.clone(),
+        })
+        .collect();
+    match added.iter().find(|(id, _)| *id == action.id) {
+        Some(&(_, script)) => queue.push_back(Step::Play {
+            script,
+            seat,
+            action,
+        }),
+        None => queue.push_back(Step::Base { seat, action }),
+    }
+    if turn_hooks {
+        queue.push_back(Step::TurnStarts { before });
+    }
+    queue
 }
 
 impl GameEngine for VariantEngine {

@@ -5,12 +5,12 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use veillee_sdk::{text, Action, Event, GameError, Handle, Seat, Status, Text};
+use veillee_sdk::{text, Action, Event, GameError, Handle, Manifest, Outcome, Seat, Status, Text};
 
-use crate::script::{ChoiceRequest, GameAccess, HookArg, HookResult, Powers, Script};
+use crate::script::{ChoiceRequest, GameAccess, HookArg, HookResult, Powers, Rng, Script};
 use veillee_engine::{EngineError, GameEngine};
 
-use super::state::{Listed, Pending, Rollback, ScriptSlot};
+use super::state::{Listed, Pending, Rollback, ScriptSlot, Slot};
 use super::CHOOSE_PREFIX;
 use super::{
     hook_results::{apply_filter, read_added, refusal},
@@ -238,11 +238,10 @@ impl VariantEngine {
     pub(super) fn advance(
         &mut self,
         game: Handle,
-        mut queue: VecDeque<Step>,
-        mut rollback: Option<Rollback>,
+        queue: VecDeque<Step>,
+        rollback: Option<Rollback>,
         mut resume: Option<(Step, Vec<u32>)>,
     ) -> Result<Advance, EngineError> {
-        let mut events = Vec::new();
         let VariantEngine {
             base,
             scripts,
@@ -253,153 +252,39 @@ impl VariantEngine {
         let slot = games.get_mut(&game).ok_or_else(|| no_live_game(game))?;
         slot.v.pending = None;
         slot.changed();
+        let mut sequence = Sequence {
+            base: &mut **base,
+            scripts,
+            manifest,
+            slot,
+            queue,
+            rollback,
+            events: Vec::new(),
+        };
         loop {
             let (step, answers) = match resume.take() {
                 Some(resumed) => resumed,
-                None => match queue.pop_front() {
+                None => match sequence.queue.pop_front() {
                     Some(step) => (step, Vec::new()),
                     None => break,
                 },
             };
-            match &step {
+            let stopped = match &step {
                 Step::Base { seat, action } => {
-                    let before = answers_before(
-                        &mut **base,
-                        slot.base,
-                        scripts,
-                        &slot.v.scripts,
-                        *seat,
-                        &action.id,
-                    )?;
-                    let done = base.apply(slot.base, *seat, &action.id);
-                    slot.status = None;
-                    let done = done?;
-                    rollback = None;
-                    events.extend(done.iter().cloned());
-                    let unmet = unmet_after(&mut **base, slot.base, scripts, before)?;
-                    queue_after_hooks(&mut queue, scripts, *seat, action, &done, &unmet);
-                    continue;
+                    sequence.base_move(*seat, action)?;
+                    None
                 }
                 Step::TurnStarts { before } => {
-                    if let Status::ToAct { seats } = slot.base_status(&mut **base)? {
-                        for &seat in seats.iter().rev() {
-                            if before.contains(&seat) {
-                                continue;
-                            }
-                            for script in (0..scripts.len()).rev() {
-                                queue.push_front(Step::TurnStart { script, seat });
-                            }
-                        }
-                    }
-                    continue;
+                    sequence.queue_turn_starts(before)?;
+                    None
                 }
-                _ => {}
-            }
-            let (index, hook, args, powers) = step.hook().expect("a hook step");
-            let script = &scripts[index];
-            if slot.v.scripts[index].disabled.is_some() || !script.has_hook(hook) {
-                continue;
-            }
-            // An added action played: the `after_when` conditions of the hooks after it.
-            let before = match &step {
-                Step::Play { seat, action, .. } => answers_before(
-                    &mut **base,
-                    slot.base,
-                    scripts,
-                    &slot.v.scripts,
-                    *seat,
-                    &action.id,
-                )?,
-                _ => Vec::new(),
+                _ => sequence.hook_step(step, answers)?,
             };
-            let mut access = GameAccess {
-                engine: &mut **base,
-                base: slot.base,
-                players: slot.v.players,
-            };
-            let result = script.run(
-                hook,
-                &args,
-                &slot.v.scripts[index].data,
-                slot.v.rng,
-                &answers,
-                &mut access,
-                manifest,
-                powers,
-            )?;
-            match result {
-                HookResult::Done {
-                    returned,
-                    data,
-                    rng,
-                    events: added,
-                    scratch,
-                    ended,
-                } => {
-                    let changed = scratch.is_some()
-                        || !added.is_empty()
-                        || rng != slot.v.rng
-                        || data != slot.v.scripts[index].data;
-                    slot.v.scripts[index].data = data;
-                    slot.v.rng = rng;
-                    if let Some(scratch) = scratch {
-                        base.drop_game(slot.base);
-                        slot.base = scratch;
-                        slot.status = None;
-                    }
-                    if let Step::Play { seat, action, .. } = &step {
-                        // The added action is played: nothing to roll back any more.
-                        rollback = None;
-                        let unmet = unmet_after(&mut **base, slot.base, scripts, before)?;
-                        queue_after_hooks(&mut queue, scripts, *seat, action, &added, &unmet);
-                    }
-                    events.extend(added);
-                    if let Some(outcome) = ended {
-                        // The game is over: no hook runs after this one.
-                        script.note_changed(hook, true);
-                        slot.v.ended = Some(outcome);
-                        slot.v.pending = None;
-                        return Ok(Advance::Events(events));
-                    }
-                    let refused = match &step {
-                        Step::Before { .. } => refusal(script, &returned),
-                        _ => None,
-                    };
-                    script.note_changed(hook, changed || refused.is_some());
-                    if let Step::Before { seat, action, .. } = &step {
-                        if let Some(reason) = refused {
-                            if let Some(rollback) = rollback.take() {
-                                slot.v.rng = rollback.rng;
-                                slot.v.scripts = rollback.scripts;
-                            }
-                            slot.v.pending = None;
-                            return Ok(Advance::Refused {
-                                seat: *seat,
-                                action: action.id.clone(),
-                                reason,
-                                events,
-                            });
-                        }
-                    }
-                }
-                HookResult::Pending(questions) => {
-                    slot.v.pending = Some(Box::new(Pending {
-                        step,
-                        answers,
-                        given: vec![None; questions.len()],
-                        questions,
-                        queue: queue.into_iter().collect(),
-                        rollback,
-                    }));
-                    return Ok(Advance::Events(events));
-                }
-                HookResult::Failed(message) => {
-                    events.push(Self::disabled_event(script, &message));
-                    slot.v.scripts[index].disabled = Some(message);
-                }
+            if let Some(stopped) = stopped {
+                return Ok(stopped);
             }
         }
-        Ok(Advance::Events(events))
+        Ok(Advance::Events(sequence.events))
     }
 
     /// The base actions passed through every `filter_actions`. `failures` collects the
@@ -657,6 +542,209 @@ impl VariantEngine {
         }
         again.given = forget_others(asked, viewer).given;
         Ok(true)
+    }
+}
+
+/// One run of [`VariantEngine::advance`]: the parts of the engine a step uses, and what
+/// passes from one step to the next.
+struct Sequence<'a> {
+    base: &'a mut dyn GameEngine,
+    scripts: &'a [Script],
+    manifest: &'a Manifest,
+    /// The game the steps are played in.
+    slot: &'a mut Slot,
+    /// The steps still to run.
+    queue: VecDeque<Step>,
+    /// What a refusal goes back to; `None` once the move is played.
+    rollback: Option<Rollback>,
+    /// The events so far.
+    events: Vec<Event>,
+}
+
+impl Sequence<'_> {
+    /// The base game's move, with the `after_action` hooks it concerns queued next.
+    fn base_move(&mut self, seat: Seat, action: &Action) -> Result<(), EngineError> {
+        let before = answers_before(
+            &mut *self.base,
+            self.slot.base,
+            self.scripts,
+            &self.slot.v.scripts,
+            seat,
+            &action.id,
+        )?;
+        let done = self.base.apply(self.slot.base, seat, &action.id);
+        // Forgotten before the move's result is checked: a move that fails leaves no stale
+        // status behind either.
+        self.slot.status = None;
+        let done = done?;
+        self.rollback = None;
+        self.events.extend(done.iter().cloned());
+        self.queue_hooks_after_move(seat, action, &done, before)
+    }
+
+    /// Queues first the `after_action` hooks concerned by `seat`'s move that its
+    /// `after_when` conditions let through (`before`: their queries' answers before it).
+    fn queue_hooks_after_move(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &[Event],
+        before: Vec<(usize, Option<Value>)>,
+    ) -> Result<(), EngineError> {
+        let unmet = unmet_after(&mut *self.base, self.slot.base, self.scripts, before)?;
+        queue_after_hooks(&mut self.queue, self.scripts, seat, action, events, &unmet);
+        Ok(())
+    }
+
+    /// Queues first an `on_turn_start` of every script for each seat to act now that was not
+    /// to act `before`, in seat order.
+    fn queue_turn_starts(&mut self, before: &[Seat]) -> Result<(), EngineError> {
+        if let Status::ToAct { seats } = self.slot.base_status(&mut *self.base)? {
+            for &seat in seats.iter().rev() {
+                if before.contains(&seat) {
+                    continue;
+                }
+                for script in (0..self.scripts.len()).rev() {
+                    self.queue.push_front(Step::TurnStart { script, seat });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs a hook step, unless its script is off or lacks the hook. `Some` when the
+    /// sequence stops there: the game ended, a choice is pending, or the action is refused.
+    fn hook_step(&mut self, step: Step, answers: Vec<u32>) -> Result<Option<Advance>, EngineError> {
+        let (index, hook, args, powers) = step.hook().expect("a hook step");
+        let scripts = self.scripts;
+        let script = &scripts[index];
+        if self.slot.v.scripts[index].disabled.is_some() || !script.has_hook(hook) {
+            return Ok(None);
+        }
+        // An added action played: the `after_when` conditions of the hooks after it.
+        let before = match &step {
+            Step::Play { seat, action, .. } => answers_before(
+                &mut *self.base,
+                self.slot.base,
+                scripts,
+                &self.slot.v.scripts,
+                *seat,
+                &action.id,
+            )?,
+            _ => Vec::new(),
+        };
+        let mut access = GameAccess {
+            engine: &mut *self.base,
+            base: self.slot.base,
+            players: self.slot.v.players,
+        };
+        let result = script.run(
+            hook,
+            &args,
+            &self.slot.v.scripts[index].data,
+            self.slot.v.rng,
+            &answers,
+            &mut access,
+            self.manifest,
+            powers,
+        )?;
+        match result {
+            HookResult::Done {
+                returned,
+                data,
+                rng,
+                events: added,
+                scratch,
+                ended,
+            } => {
+                let changed = scratch.is_some()
+                    || !added.is_empty()
+                    || rng != self.slot.v.rng
+                    || data != self.slot.v.scripts[index].data;
+                self.keep_hook_state(index, data, rng, scratch);
+                if let Step::Play { seat, action, .. } = &step {
+                    // The added action is played: nothing to roll back any more.
+                    self.rollback = None;
+                    self.queue_hooks_after_move(*seat, action, &added, before)?;
+                }
+                self.events.extend(added);
+                if let Some(outcome) = ended {
+                    script.note_changed(hook, true);
+                    return Ok(Some(self.end_game(outcome)));
+                }
+                let refused = match &step {
+                    Step::Before { .. } => refusal(script, &returned),
+                    _ => None,
+                };
+                script.note_changed(hook, changed || refused.is_some());
+                Ok(match (&step, refused) {
+                    (Step::Before { seat, action, .. }, Some(reason)) => {
+                        Some(self.refuse(*seat, action, reason))
+                    }
+                    _ => None,
+                })
+            }
+            HookResult::Pending(questions) => Ok(Some(self.wait_for(step, answers, questions))),
+            HookResult::Failed(message) => {
+                self.events
+                    .push(VariantEngine::disabled_event(script, &message));
+                self.slot.v.scripts[index].disabled = Some(message);
+                Ok(None)
+            }
+        }
+    }
+
+    /// Keeps what a hook that returned leaves: its `ctx.state`, the generator, and the copy
+    /// of the game its commands changed, which replaces the game.
+    fn keep_hook_state(&mut self, index: usize, data: Value, rng: Rng, scratch: Option<Handle>) {
+        self.slot.v.scripts[index].data = data;
+        self.slot.v.rng = rng;
+        if let Some(scratch) = scratch {
+            self.base.drop_game(self.slot.base);
+            self.slot.base = scratch;
+            self.slot.status = None;
+        }
+    }
+
+    /// A hook ended the game: the sequence stops, no hook runs after this one.
+    fn end_game(&mut self, outcome: Outcome) -> Advance {
+        self.slot.v.ended = Some(outcome);
+        self.slot.v.pending = None;
+        Advance::Events(std::mem::take(&mut self.events))
+    }
+
+    /// A `before_action` refused `seat`'s action: the scripts' data goes back to before it.
+    fn refuse(&mut self, seat: Seat, action: &Action, reason: Text) -> Advance {
+        if let Some(rollback) = self.rollback.take() {
+            self.slot.v.rng = rollback.rng;
+            self.slot.v.scripts = rollback.scripts;
+        }
+        self.slot.v.pending = None;
+        Advance::Refused {
+            seat,
+            action: action.id.clone(),
+            reason,
+            events: std::mem::take(&mut self.events),
+        }
+    }
+
+    /// A hook asked `questions`: the sequence waits, saved as plain data, to re-run `step`
+    /// with `answers` and the new ones.
+    fn wait_for(
+        &mut self,
+        step: Step,
+        answers: Vec<u32>,
+        questions: Vec<ChoiceRequest>,
+    ) -> Advance {
+        self.slot.v.pending = Some(Box::new(Pending {
+            step,
+            answers,
+            given: vec![None; questions.len()],
+            questions,
+            queue: std::mem::take(&mut self.queue).into_iter().collect(),
+            rollback: self.rollback.take(),
+        }));
+        Advance::Events(std::mem::take(&mut self.events))
     }
 }
 

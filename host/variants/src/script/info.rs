@@ -9,36 +9,84 @@ use veillee_sdk::{MoveCondition, Seat, Text};
 use super::{ScriptInfo, HOOKS};
 use crate::VariantLimits;
 
-/// Reads and checks the script table's metadata fields.
+/// Reads and checks the script table's metadata fields. The checks run in a fixed order, so
+/// a script with several mistakes always hears of the same one first.
 pub(super) fn read_info(module: &Table) -> Result<ScriptInfo, String> {
-    let string = |key: &str| -> Result<String, String> {
-        match module.raw_get::<Value>(key) {
-            Ok(Value::String(s)) => Ok(s.to_str().map_err(|e| e.to_string())?.to_string()),
-            Ok(Value::Nil) => Err(format!("the script table has no `{key}` field")),
-            Ok(other) => Err(format!(
-                "`{key}` must be a string, not a {}",
-                other.type_name()
-            )),
-            Err(e) => Err(e.to_string()),
-        }
-    };
-    let text = |key: &str| -> Result<Text, String> {
-        match module.raw_get::<Value>(key) {
-            Ok(Value::String(s)) => Ok(Text::same(
-                s.to_str().map_err(|e| e.to_string())?.to_string(),
-            )),
-            Ok(Value::Table(t)) => table_text(&t).ok_or_else(|| {
-                format!("`{key}` must be {{fr = \"…\", en = \"…\"}} with both languages")
-            }),
-            Ok(Value::Nil) => Err(format!("the script table has no `{key}` field")),
-            Ok(other) => Err(format!(
-                "`{key}` must be a text, not a {}",
-                other.type_name()
-            )),
-            Err(e) => Err(e.to_string()),
-        }
-    };
-    let id = string("id")?;
+    let id = read_id(module)?;
+    let exclusive = read_flag(module, "exclusive")?;
+    let part_of_game = read_flag(module, "part_of_game")?;
+    let changes = read_changes(module)?;
+    let actions = read_actions(module)?;
+    let hooks = read_hooks(module)?;
+    refuse_unknown_functions(module)?;
+    let seats = read_seats(module)?;
+    let max_added = read_max_added(module, &hooks)?;
+    let after_when = read_after_when(module, &hooks)?;
+    Ok(ScriptInfo {
+        id,
+        name: read_text(module, "name")?,
+        description: read_text(module, "description")?,
+        game: read_string(module, "game")?,
+        version: read_string(module, "version")?,
+        exclusive,
+        part_of_game,
+        changes,
+        actions,
+        seats,
+        max_added,
+        after_when,
+        hooks,
+    })
+}
+
+/// A field that must be a string.
+fn read_string(module: &Table, key: &str) -> Result<String, String> {
+    match module.raw_get::<Value>(key) {
+        Ok(Value::String(s)) => Ok(s.to_str().map_err(|e| e.to_string())?.to_string()),
+        Ok(Value::Nil) => Err(format!("the script table has no `{key}` field")),
+        Ok(other) => Err(format!(
+            "`{key}` must be a string, not a {}",
+            other.type_name()
+        )),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A field that must be a text: a string (the same in both languages) or
+/// `{fr = "…", en = "…"}`.
+fn read_text(module: &Table, key: &str) -> Result<Text, String> {
+    match module.raw_get::<Value>(key) {
+        Ok(Value::String(s)) => Ok(Text::same(
+            s.to_str().map_err(|e| e.to_string())?.to_string(),
+        )),
+        Ok(Value::Table(t)) => table_text(&t).ok_or_else(|| {
+            format!("`{key}` must be {{fr = \"…\", en = \"…\"}} with both languages")
+        }),
+        Ok(Value::Nil) => Err(format!("the script table has no `{key}` field")),
+        Ok(other) => Err(format!(
+            "`{key}` must be a text, not a {}",
+            other.type_name()
+        )),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// An optional true-or-false field, false when absent.
+fn read_flag(module: &Table, key: &str) -> Result<bool, String> {
+    match module.raw_get::<Value>(key) {
+        Ok(Value::Nil) => Ok(false),
+        Ok(Value::Boolean(b)) => Ok(b),
+        Ok(other) => Err(format!(
+            "`{key}` must be true or false, not a {}",
+            other.type_name()
+        )),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The `id` field: 1 to 60 characters of `a`–`z`, `0`–`9` and `-`.
+fn read_id(module: &Table) -> Result<String, String> {
+    let id = read_string(module, "id")?;
     let id_ok = !id.is_empty()
         && id.len() <= 60
         && id
@@ -49,19 +97,11 @@ pub(super) fn read_info(module: &Table) -> Result<ScriptInfo, String> {
             "id `{id}` must be 1–60 characters of a–z, 0–9 and `-`"
         ));
     }
-    let flag = |key: &str| -> Result<bool, String> {
-        match module.raw_get::<Value>(key) {
-            Ok(Value::Nil) => Ok(false),
-            Ok(Value::Boolean(b)) => Ok(b),
-            Ok(other) => Err(format!(
-                "`{key}` must be true or false, not a {}",
-                other.type_name()
-            )),
-            Err(e) => Err(e.to_string()),
-        }
-    };
-    let exclusive = flag("exclusive")?;
-    let part_of_game = flag("part_of_game")?;
+    Ok(id)
+}
+
+/// The optional `changes` field: a list of texts, the "rules diff" of set-up screens.
+fn read_changes(module: &Table) -> Result<Vec<Text>, String> {
     let mut changes = Vec::new();
     match module.raw_get::<Value>("changes") {
         Ok(Value::Nil) => {}
@@ -91,7 +131,12 @@ pub(super) fn read_info(module: &Table) -> Result<ScriptInfo, String> {
         }
         Err(e) => return Err(e.to_string()),
     }
-    let actions = read_actions(module)?;
+    Ok(changes)
+}
+
+/// The hooks the table defines, in [`HOOKS`] order; a hook's name holding anything but a
+/// function is refused.
+fn read_hooks(module: &Table) -> Result<Vec<String>, String> {
     let mut hooks = Vec::new();
     for hook in HOOKS {
         match module.raw_get::<Value>(*hook) {
@@ -106,7 +151,13 @@ pub(super) fn read_info(module: &Table) -> Result<ScriptInfo, String> {
             Err(e) => return Err(e.to_string()),
         }
     }
-    // A misspelt hook would silently never run: refuse unknown function fields.
+    Ok(hooks)
+}
+
+/// A misspelt hook would silently never run: refuses a function field that is not a hook.
+/// The one named is the first by name, whatever order the table walks in, so the message is
+/// the same in every run.
+fn refuse_unknown_functions(module: &Table) -> Result<(), String> {
     let mut unknown = BTreeSet::new();
     for pair in module.pairs::<Value, Value>() {
         let (key, value) = pair.map_err(|e| e.to_string())?;
@@ -123,24 +174,7 @@ pub(super) fn read_info(module: &Table) -> Result<ScriptInfo, String> {
             HOOKS.join(", ")
         ));
     }
-    let seats = read_seats(module)?;
-    let max_added = read_max_added(module, &hooks)?;
-    let after_when = read_after_when(module, &hooks)?;
-    Ok(ScriptInfo {
-        id,
-        name: text("name")?,
-        description: text("description")?,
-        game: string("game")?,
-        version: string("version")?,
-        exclusive,
-        part_of_game,
-        changes,
-        actions,
-        seats,
-        max_added,
-        after_when,
-        hooks,
-    })
+    Ok(())
 }
 
 /// The optional `seats` field: the seats (numbers from 0) whose actions the action hooks

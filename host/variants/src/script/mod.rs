@@ -527,163 +527,239 @@ impl Script {
         data: &serde_json::Value,
     ) -> mlua::Result<(Vec<serde_json::Value>, serde_json::Value)> {
         let lua = &self.lua;
-        let ser = mlua::serde::SerializeOptions::new()
-            .serialize_none_to_null(false)
-            .serialize_unit_to_null(false)
-            .set_array_metatable(false);
-        let de = mlua::serde::DeserializeOptions::new()
-            .sort_keys(true)
-            .deny_recursive_tables(true)
-            .encode_empty_tables_as_array(false);
+        let (ser, de) = (to_lua_options(), from_lua_options());
         lua.scope(|scope| {
             // One host function per call, which the script's `ctx` (built in Lua by
             // CTX_BUILDER, see `Script::load`) calls with an operation number: creating one
             // scoped function is what costs, not Lua closures.
-            let host = scope.create_function(|lua, args: MultiValue| {
-                let mut args = args.into_iter();
-                let op = match args.next() {
-                    Some(Value::Integer(op)) => op,
-                    _ => return Err(mlua::Error::runtime("ctx: bad call")),
-                };
-                let mut next = || args.next().unwrap_or(Value::Nil);
-                let name = |value: Value, what: &str| -> mlua::Result<String> {
-                    match value {
-                        Value::String(s) => Ok(s.to_str()?.to_string()),
-                        other => Err(mlua::Error::runtime(format!(
-                            "{what} needs an operation name (a string), not a {}",
-                            other.type_name()
-                        ))),
-                    }
-                };
-                let number = |value: Value, what: &str| -> mlua::Result<i64> {
-                    match value {
-                        Value::Integer(n) => Ok(n),
-                        Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Ok(n as i64),
-                        other => Err(mlua::Error::runtime(format!(
-                            "{what} needs a whole number, not a {}",
-                            other.type_name()
-                        ))),
-                    }
-                };
-                match op {
-                    HOST_QUERY | HOST_COMMAND => {
-                        let (kind, what) = if op == HOST_QUERY {
-                            (OperationKind::Query, "ctx.game.query")
-                        } else {
-                            (OperationKind::Command, "ctx.game.command")
-                        };
-                        let name = name(next(), what)?;
-                        let args = next();
-                        operation(lua, call, kind, &name, args, de, ser)
-                    }
-                    HOST_PASS_TURN => operation(
-                        lua,
-                        call,
-                        OperationKind::Command,
-                        "pass_turn",
-                        Value::Nil,
-                        de,
-                        ser,
-                    ),
-                    HOST_STATUS => {
-                        let mut c = call.borrow_mut();
-                        let handle = c.scratch.unwrap_or(c.game.base);
-                        match c.game.engine.status(handle) {
-                            Ok(status) => lua.to_value_with(&status, ser),
-                            Err(e) => {
-                                let message = e.to_string();
-                                c.fatal.get_or_insert(e);
-                                Err(mlua::Error::runtime(message))
-                            }
-                        }
-                    }
-                    HOST_RANDOM => {
-                        let n = number(next(), "ctx.random(n)")?;
-                        if n < 1 {
-                            return Err(mlua::Error::runtime(format!(
-                                "ctx.random(n) needs n >= 1 (got {n})"
-                            )));
-                        }
-                        random_in(lua, 1, n).map(Value::Integer)
-                    }
-                    HOST_CHOOSE => {
-                        let seat = number(next(), "ctx.choose's seat")?;
-                        let options = next();
-                        let prompt = next();
-                        choose(lua, call, seat, options, prompt, de).map(Value::Integer)
-                    }
-                    HOST_CHOOSE_ALL => choose_all(lua, call, next(), de).map(Value::Table),
-                    HOST_EVENT => {
-                        let mut c = call.borrow_mut();
-                        if c.powers == Powers::Read {
-                            return Err(mlua::Error::runtime(format!(
-                                "ctx.event is not available in {}",
-                                c.hook
-                            )));
-                        }
-                        let text = to_text(lua, next(), de, "ctx.event's text")?;
-                        c.events.push(Event::new(text));
-                        Ok(Value::Nil)
-                    }
-                    HOST_END_GAME => {
-                        let outcome = ctx::to_outcome(lua, next(), de)?;
-                        let mut c = call.borrow_mut();
-                        if c.powers != Powers::Full {
-                            return Err(mlua::Error::runtime(format!(
-                                "ctx.game.end_game is not available in {}",
-                                c.hook
-                            )));
-                        }
-                        if let Some(&seat) =
-                            outcome.winners.iter().find(|&&s| s >= c.game.players)
-                        {
-                            return Err(mlua::Error::runtime(format!(
-                                "ctx.game.end_game: seat {seat} cannot win, this game has {} players (seats 0 to {})",
-                                c.game.players,
-                                c.game.players.saturating_sub(1)
-                            )));
-                        }
-                        if !outcome.scores.is_empty()
-                            && outcome.scores.len() != usize::from(c.game.players)
-                        {
-                            return Err(mlua::Error::runtime(format!(
-                                "ctx.game.end_game: `scores` has {} numbers, one per seat is {}",
-                                outcome.scores.len(),
-                                c.game.players
-                            )));
-                        }
-                        c.ended = Some(outcome);
-                        Ok(Value::Nil)
-                    }
-                    _ => Err(mlua::Error::runtime("ctx: bad call")),
-                }
-            })?;
-            let state = match state::from_json(lua, data)? {
-                Value::Nil => Value::Table(lua.create_table()?),
-                other => other,
-            };
-            let (id, players) = {
-                let c = call.borrow();
-                (c.manifest.id.clone(), c.game.players)
-            };
-            let ctx: Table = self.ctx_builder.call((host, id, players, state))?;
+            let host = scope
+                .create_function(|lua, args: MultiValue| host_call(lua, call, args, de, ser))?;
+            let ctx = self.build_ctx(host, call, data)?;
             let mut values = vec![Value::Table(ctx.clone())];
             for arg in args {
                 values.push(arg.to_lua(lua, ser)?);
             }
             let returned: MultiValue = function.call(MultiValue::from_vec(values))?;
-            let mut out = Vec::new();
-            for value in returned {
-                out.push(lua.from_value_with(value, de).map_err(|e| {
-                    mlua::Error::runtime(format!(
-                        "{} returned a value that is not data: {e}",
-                        call.borrow().hook
-                    ))
-                })?);
-            }
+            let out = returned_data(lua, call, returned, de)?;
             let state: Value = ctx.raw_get("state")?;
             let data = state::to_json(&state, "ctx.state").map_err(mlua::Error::runtime)?;
             Ok((out, data))
         })
     }
+
+    /// The hook's `ctx`, around the call's host function, with `data` as `ctx.state` (an
+    /// empty table for a script that has none yet).
+    fn build_ctx(
+        &self,
+        host: Function,
+        call: &RefCell<Call<'_, '_>>,
+        data: &serde_json::Value,
+    ) -> mlua::Result<Table> {
+        let lua = &self.lua;
+        let state = match state::from_json(lua, data)? {
+            Value::Nil => Value::Table(lua.create_table()?),
+            other => other,
+        };
+        let (id, players) = {
+            let c = call.borrow();
+            (c.manifest.id.clone(), c.game.players)
+        };
+        self.ctx_builder.call((host, id, players, state))
+    }
+}
+
+/// How the host's values (hook arguments, answers, `ctx.state`) become Lua: absent stays
+/// absent rather than becoming a null, and lists carry no metatable.
+fn to_lua_options() -> mlua::serde::SerializeOptions {
+    mlua::serde::SerializeOptions::new()
+        .serialize_none_to_null(false)
+        .serialize_unit_to_null(false)
+        .set_array_metatable(false)
+}
+
+/// How what a script hands back becomes data: keys in sorted order, so the same table gives
+/// the same JSON in every run; a table that contains itself is refused.
+fn from_lua_options() -> mlua::serde::DeserializeOptions {
+    mlua::serde::DeserializeOptions::new()
+        .sort_keys(true)
+        .deny_recursive_tables(true)
+        .encode_empty_tables_as_array(false)
+}
+
+/// One call of the host function by a `ctx` function (see [`CTX_BUILDER`]): the operation
+/// number, then that operation's arguments.
+fn host_call(
+    lua: &Lua,
+    call: &RefCell<Call<'_, '_>>,
+    args: MultiValue,
+    de: mlua::serde::DeserializeOptions,
+    ser: mlua::serde::SerializeOptions,
+) -> mlua::Result<Value> {
+    let mut args = args.into_iter();
+    let op = match args.next() {
+        Some(Value::Integer(op)) => op,
+        _ => return Err(mlua::Error::runtime("ctx: bad call")),
+    };
+    let mut next = || args.next().unwrap_or(Value::Nil);
+    match op {
+        HOST_QUERY | HOST_COMMAND => {
+            let (kind, what) = if op == HOST_QUERY {
+                (OperationKind::Query, "ctx.game.query")
+            } else {
+                (OperationKind::Command, "ctx.game.command")
+            };
+            let name = operation_name(next(), what)?;
+            let args = next();
+            operation(lua, call, kind, &name, args, de, ser)
+        }
+        HOST_PASS_TURN => operation(
+            lua,
+            call,
+            OperationKind::Command,
+            "pass_turn",
+            Value::Nil,
+            de,
+            ser,
+        ),
+        HOST_STATUS => game_status(lua, call, ser),
+        HOST_RANDOM => random_up_to(lua, next()),
+        HOST_CHOOSE => {
+            let seat = whole_number(next(), "ctx.choose's seat")?;
+            let options = next();
+            let prompt = next();
+            choose(lua, call, seat, options, prompt, de).map(Value::Integer)
+        }
+        HOST_CHOOSE_ALL => choose_all(lua, call, next(), de).map(Value::Table),
+        HOST_EVENT => add_event(lua, call, next(), de),
+        HOST_END_GAME => end_game(lua, call, next(), de),
+        _ => Err(mlua::Error::runtime("ctx: bad call")),
+    }
+}
+
+/// The name of the operation `what` (`ctx.game.query`…) asks for.
+fn operation_name(value: Value, what: &str) -> mlua::Result<String> {
+    match value {
+        Value::String(s) => Ok(s.to_str()?.to_string()),
+        other => Err(mlua::Error::runtime(format!(
+            "{what} needs an operation name (a string), not a {}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// A whole number given to `what`: an integer, or a float with no fraction that fits one
+/// exactly.
+fn whole_number(value: Value, what: &str) -> mlua::Result<i64> {
+    match value {
+        Value::Integer(n) => Ok(n),
+        Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Ok(n as i64),
+        other => Err(mlua::Error::runtime(format!(
+            "{what} needs a whole number, not a {}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// `ctx.game.status()`: the status of the game the hook's commands changed, if any, else
+/// of the base game. A failing plugin ends the call with the plugin's error (see
+/// [`Script::run`]): it is not the script's failure.
+fn game_status(
+    lua: &Lua,
+    call: &RefCell<Call<'_, '_>>,
+    ser: mlua::serde::SerializeOptions,
+) -> mlua::Result<Value> {
+    let mut c = call.borrow_mut();
+    let handle = c.scratch.unwrap_or(c.game.base);
+    match c.game.engine.status(handle) {
+        Ok(status) => lua.to_value_with(&status, ser),
+        Err(e) => {
+            let message = e.to_string();
+            c.fatal.get_or_insert(e);
+            Err(mlua::Error::runtime(message))
+        }
+    }
+}
+
+/// `ctx.random(n)`: a number from 1 to `n`, from the game's seeded generator.
+fn random_up_to(lua: &Lua, n: Value) -> mlua::Result<Value> {
+    let n = whole_number(n, "ctx.random(n)")?;
+    if n < 1 {
+        return Err(mlua::Error::runtime(format!(
+            "ctx.random(n) needs n >= 1 (got {n})"
+        )));
+    }
+    random_in(lua, 1, n).map(Value::Integer)
+}
+
+/// `ctx.event(text)`: an event for everyone to read, unless the hook may only read.
+fn add_event(
+    lua: &Lua,
+    call: &RefCell<Call<'_, '_>>,
+    text: Value,
+    de: mlua::serde::DeserializeOptions,
+) -> mlua::Result<Value> {
+    let mut c = call.borrow_mut();
+    if c.powers == Powers::Read {
+        return Err(mlua::Error::runtime(format!(
+            "ctx.event is not available in {}",
+            c.hook
+        )));
+    }
+    let text = to_text(lua, text, de, "ctx.event's text")?;
+    c.events.push(Event::new(text));
+    Ok(Value::Nil)
+}
+
+/// `ctx.game.end_game(outcome)`: the outcome is read first, then checked against the hook's
+/// powers and the game's seats.
+fn end_game(
+    lua: &Lua,
+    call: &RefCell<Call<'_, '_>>,
+    outcome: Value,
+    de: mlua::serde::DeserializeOptions,
+) -> mlua::Result<Value> {
+    let outcome = ctx::to_outcome(lua, outcome, de)?;
+    let mut c = call.borrow_mut();
+    if c.powers != Powers::Full {
+        return Err(mlua::Error::runtime(format!(
+            "ctx.game.end_game is not available in {}",
+            c.hook
+        )));
+    }
+    if let Some(&seat) = outcome.winners.iter().find(|&&s| s >= c.game.players) {
+        return Err(mlua::Error::runtime(format!(
+            "ctx.game.end_game: seat {seat} cannot win, this game has {} players (seats 0 to {})",
+            c.game.players,
+            c.game.players.saturating_sub(1)
+        )));
+    }
+    if !outcome.scores.is_empty() && outcome.scores.len() != usize::from(c.game.players) {
+        return Err(mlua::Error::runtime(format!(
+            "ctx.game.end_game: `scores` has {} numbers, one per seat is {}",
+            outcome.scores.len(),
+            c.game.players
+        )));
+    }
+    c.ended = Some(outcome);
+    Ok(Value::Nil)
+}
+
+/// A hook's return values as data; one that is not (a function, a table holding itself)
+/// fails the call.
+fn returned_data(
+    lua: &Lua,
+    call: &RefCell<Call<'_, '_>>,
+    returned: MultiValue,
+    de: mlua::serde::DeserializeOptions,
+) -> mlua::Result<Vec<serde_json::Value>> {
+    let mut out = Vec::new();
+    for value in returned {
+        out.push(lua.from_value_with(value, de).map_err(|e| {
+            mlua::Error::runtime(format!(
+                "{} returned a value that is not data: {e}",
+                call.borrow().hook
+            ))
+        })?);
+    }
+    Ok(out)
 }

@@ -20,9 +20,29 @@ pub(super) fn sandbox(file: &str, limits: &VariantLimits, meter: Rc<Meter>) -> m
     let libs = StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
     let lua = Lua::new_with(libs, LuaOptions::default())?;
     let globals = lua.globals();
-    // Base without file access, code loading, the garbage collector's view or printing: each
-    // is replaced by a stub whose error says so (a plain `nil` would only say "attempt to
-    // call a nil value").
+    stub_unsafe_functions(&lua, &globals)?;
+    stub_unsafe_libraries(&lua, &globals)?;
+    let string: Table = globals.get("string")?;
+    stub_string_dump(&lua, &string)?;
+    globals.raw_set("load", text_only_load(&lua)?)?;
+    seed_math_random(&lua, &globals)?;
+    globals.raw_set("print", print_function(&lua, file, Rc::clone(&meter))?)?;
+    charge_string_work(&lua, &meter, &string)?;
+    hide_addresses(&lua)?;
+    lua.load(ORDERED_PAIRS)
+        .set_name("=pairs")
+        .set_mode(ChunkMode::Text)
+        .exec()?;
+    lua.sandbox(true)?;
+    charge_interrupts(&lua, meter);
+    lua.set_memory_limit(limits.memory_bytes)?;
+    Ok(lua)
+}
+
+/// Base without file access, code loading, the garbage collector's view or printing: each
+/// is replaced by a stub whose error says so (a plain `nil` would only say "attempt to call
+/// a nil value").
+fn stub_unsafe_functions(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     for name in [
         "require",
         "dofile",
@@ -42,6 +62,12 @@ pub(super) fn sandbox(file: &str, limits: &VariantLimits, meter: Rc<Meter>) -> m
             })?,
         )?;
     }
+    Ok(())
+}
+
+/// The libraries that reach files, processes, the clock or the host: each is a table whose
+/// every field is an error saying so.
+fn stub_unsafe_libraries(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     for name in ["io", "os", "package", "debug", "buffer", "bit32", "vector"] {
         let stub = lua.create_table()?;
         let meta = lua.create_table()?;
@@ -61,7 +87,11 @@ pub(super) fn sandbox(file: &str, limits: &VariantLimits, meter: Rc<Meter>) -> m
         stub.set_metatable(Some(meta))?;
         globals.raw_set(name, stub)?;
     }
-    let string: Table = globals.get("string")?;
+    Ok(())
+}
+
+/// `string.dump` would hand out bytecode: a stub whose error says so.
+fn stub_string_dump(lua: &Lua, string: &Table) -> mlua::Result<()> {
     string.raw_set(
         "dump",
         lua.create_function(|_, _: MultiValue| -> mlua::Result<()> {
@@ -69,9 +99,12 @@ pub(super) fn sandbox(file: &str, limits: &VariantLimits, meter: Rc<Meter>) -> m
                 "`string.dump` is not available to house rules",
             ))
         })?,
-    )?;
-    // `load(text [, name])`: source text only, never a binary chunk.
-    let load = lua.create_function(|lua, (chunk, name): (mlua::LuaString, Option<String>)| {
+    )
+}
+
+/// `load(text [, name])`: source text only, never a binary chunk.
+fn text_only_load(lua: &Lua) -> mlua::Result<Function> {
+    lua.create_function(|lua, (chunk, name): (mlua::LuaString, Option<String>)| {
         let bytes = chunk.as_bytes();
         if bytes.first().is_some_and(|b| *b < b'\t' || *b == 0x1b) {
             return Ok((
@@ -89,9 +122,12 @@ pub(super) fn sandbox(file: &str, limits: &VariantLimits, meter: Rc<Meter>) -> m
             Ok(f) => Ok((Value::Function(f), Value::Nil)),
             Err(e) => Ok((Value::Nil, Value::String(lua.create_string(e.to_string())?))),
         }
-    })?;
-    globals.raw_set("load", load)?;
-    // math.random draws from the game's seeded generator (see `ctx.random`).
+    })
+}
+
+/// math.random draws from the game's seeded generator (see `ctx.random`); the game alone
+/// seeds it.
+fn seed_math_random(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     let math: Table = globals.get("math")?;
     math.raw_set(
         "random",
@@ -113,15 +149,13 @@ pub(super) fn sandbox(file: &str, limits: &VariantLimits, meter: Rc<Meter>) -> m
                 "math.randomseed is not available: the generator is seeded by the game",
             ))
         })?,
-    )?;
-    globals.raw_set("print", print_function(&lua, file, Rc::clone(&meter))?)?;
-    charge_string_work(&lua, &meter, &string)?;
-    hide_addresses(&lua)?;
-    lua.load(ORDERED_PAIRS)
-        .set_name("=pairs")
-        .set_mode(ChunkMode::Text)
-        .exec()?;
-    lua.sandbox(true)?;
+    )
+}
+
+/// The instruction budget: each of Luau's interrupts (at its safepoints: calls, loop
+/// back-edges) charges one step to `meter`; past the budget or the deadline the script stops
+/// with an error naming where it was.
+fn charge_interrupts(lua: &Lua, meter: Rc<Meter>) {
     lua.set_interrupt(move |lua| {
         if let Err(reason) = meter.charge(1) {
             let at = lua
@@ -135,8 +169,6 @@ pub(super) fn sandbox(file: &str, limits: &VariantLimits, meter: Rc<Meter>) -> m
         }
         Ok(mlua::VmState::Continue)
     });
-    lua.set_memory_limit(limits.memory_bytes)?;
-    Ok(lua)
 }
 
 /// `print(...)`: its arguments as `tostring` shows them, tab-separated, to the process's
