@@ -495,11 +495,18 @@ fn a_game_a_house_rule_ended_stays_ended_through_resume_and_undo_brings_it_back(
 fn three_house_rules_played_together_are_saved_with_the_session() {
     let (store, _dir) = temp_store();
     let sessions = Sessions::new(store);
-    let scripts: Vec<_> = ["renforts.lua", "seigneur-agile.lua", "sans-regle-speciale.lua"]
+    let scripts: Vec<_> = [
+        "renforts.lua",
+        "seigneur-agile.lua",
+        "sans-regle-speciale.lua",
+    ]
+    .iter()
+    .map(|file| veillee_tests::house::builtin_script("siege", file))
+    .collect();
+    let recorded = scripts
         .iter()
-        .map(|file| veillee_tests::house::builtin_script("siege", file))
+        .map(veillee_runtime::launch::recorded)
         .collect();
-    let recorded = scripts.iter().map(veillee_runtime::launch::recorded).collect();
     let mut engine = veillee_tests::house::wasm_engine("siege", scripts);
     assert!(
         engine.content_hash().len() > veillee_runtime::store::limits::LABEL_BYTES,

@@ -211,13 +211,21 @@ mod tests {
         // A wasm plugin's hash, then each script as `id:sha256`, as the variant engine joins them.
         let sha = "0".repeat(64);
         let scripts: Vec<String> = (0..SCRIPTS)
-            .map(|i| format!("{}:{sha}", "a-long-house-rule-id-".repeat(12) + &i.to_string()))
+            .map(|i| {
+                format!(
+                    "{}:{sha}",
+                    "a-long-house-rule-id-".repeat(12) + &i.to_string()
+                )
+            })
             .collect();
         let hash = format!("wasm:{sha}+variants[{}]", scripts.join(","));
         assert!(hash.len() > LABEL_BYTES);
         assert!(check_bytes("the plugin hash", &hash, RULES_HASH_BYTES).is_ok());
         let too_long = "x".repeat(RULES_HASH_BYTES + 1);
         let refused = check_bytes("the plugin hash", &too_long, RULES_HASH_BYTES).unwrap_err();
-        assert!(refused.to_string().contains("the plugin hash is"), "{refused}");
+        assert!(
+            refused.to_string().contains("the plugin hash is"),
+            "{refused}"
+        );
     }
 }
