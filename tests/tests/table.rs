@@ -82,12 +82,12 @@ fn whole_turn(table: &mut Table, think_ms: u64) -> (Seat, Vec<veillee_sdk::Event
 fn a_slow_turn_at_the_table_costs_its_point_and_every_move_keeps_the_time_its_turn_took() {
     let (store, _dir) = temp_store();
     let sessions = Sessions::new(store);
-    let (mut table, scripts) = timed_table(&sessions, "0.3");
+    let (mut table, scripts) = timed_table(&sessions, "2");
     let (quick, events) = whole_turn(&mut table, 0);
     assert_eq!(penalties(&events), 0, "a quick turn costs nothing");
     let quick_moves = table.meta().moves as usize;
 
-    let (slow, events) = whole_turn(&mut table, 450);
+    let (slow, events) = whole_turn(&mut table, 2500);
     assert_ne!(slow, quick);
     assert_eq!(penalties(&events), 1, "{events:?}");
 
@@ -102,11 +102,11 @@ fn a_slow_turn_at_the_table_costs_its_point_and_every_move_keeps_the_time_its_tu
         })
         .collect();
     assert!(
-        times[..quick_moves].iter().all(|&t| t < 300),
+        times[..quick_moves].iter().all(|&t| t < 2000),
         "the quick turn: {times:?}"
     );
     assert!(
-        times[quick_moves..].iter().all(|&t| t >= 450),
+        times[quick_moves..].iter().all(|&t| t >= 2500),
         "the slow turn: {times:?}"
     );
 

@@ -1345,10 +1345,10 @@ fn a_timed_game_ends_a_slow_turn_in_the_window_with_its_penalty() {
     let dir = tempfile::tempdir().unwrap();
     let variants = DataDir::at(dir.path()).variants();
     std::fs::create_dir_all(&variants).unwrap();
-    // The shipped « Partie chronométrée », its three minutes cut to half a second (a user
+    // The shipped « Partie chronométrée », its three minutes cut to three seconds (a user
     // copy replaces the built-in script of the same id).
     let shipped = include_str!("../../../variants/chateau-noir/partie-chronometree.lua");
-    let quick = shipped.replace("local LIMIT_SECONDS = 180", "local LIMIT_SECONDS = 0.5");
+    let quick = shipped.replace("local LIMIT_SECONDS = 180", "local LIMIT_SECONDS = 3");
     assert_ne!(quick, shipped);
     std::fs::write(variants.join("partie-chronometree.lua"), quick).unwrap();
     let mut h = harness(dir.path(), "en");
@@ -1372,7 +1372,7 @@ fn a_timed_game_ends_a_slow_turn_in_the_window_with_its_penalty() {
         "a quick turn costs nothing: {:?}",
         labels(&h)
     );
-    std::thread::sleep(Duration::from_millis(800));
+    std::thread::sleep(Duration::from_millis(3500));
     let slow = play_whole_turn(&mut h);
     assert_ne!(slow, first);
     let line = format!("Timed game: player {} took", slow + 1);
@@ -1387,5 +1387,5 @@ fn a_timed_game_ends_a_slow_turn_in_the_window_with_its_penalty() {
     let slow_ms = log.last().unwrap().extra[veillee_runtime::session::TURN_TIME_KEY]
         .as_u64()
         .expect("the window saves each move's turn time");
-    assert!(slow_ms >= 800, "{slow_ms} ms");
+    assert!(slow_ms >= 3500, "{slow_ms} ms");
 }
