@@ -32,7 +32,7 @@ pub struct PhoneSeats {
     /// The table's log as the phones read it.
     pub log: TableLog,
     /// The phone move just played, whose seat gets a new state version.
-    answered: Option<PhoneMove>,
+    answered: Option<Seat>,
     /// Moves were taken back or played again: every seat gets a new state version.
     moved_back: bool,
 }
@@ -134,9 +134,9 @@ impl PhoneSeats {
         Ok(())
     }
 
-    /// A phone's move was played: its seat gets a new state version.
-    pub fn answered(&mut self, mv: PhoneMove) {
-        self.answered = Some(mv);
+    /// A phone's move of `seat` was played: the seat gets a new state version.
+    pub fn answered(&mut self, seat: Seat) {
+        self.answered = Some(seat);
     }
 
     /// Moves were taken back (`count` of them, down to `moves` played) at the big screen.
@@ -172,7 +172,7 @@ impl PhoneSeats {
         if std::mem::take(&mut self.moved_back) {
             self.room.publish_moved_back(&states);
         } else {
-            self.room.publish(&states, self.answered.take().as_ref());
+            self.room.publish(&states, self.answered.take());
         }
         Ok(())
     }

@@ -171,7 +171,7 @@ impl Phones {
         answered: Option<&PhoneMove>,
     ) -> anyhow::Result<()> {
         let states = self.states(engine, live)?;
-        self.room.publish(&states, answered);
+        self.room.publish(&states, answered.map(|mv| mv.seat));
         Ok(())
     }
 

@@ -234,11 +234,10 @@ impl Room {
         self.seats.links()
     }
 
-    /// Publishes each phone seat's new state. `answered`: the phone move just played (its
+    /// Publishes each phone seat's new state. `answered`: the seat whose phone move was just played (its
     /// seat may move again even if its moves look the same).
-    pub fn publish(&self, states: &[SeatState], answered: Option<&PhoneMove>) {
-        self.seats
-            .publish(states, |seat| answered.is_some_and(|m| m.seat == seat));
+    pub fn publish(&self, states: &[SeatState], answered: Option<Seat>) {
+        self.seats.publish(states, |seat| answered == Some(seat));
     }
 
     /// Publishes each phone seat's state after moves were taken back (undo) or played

@@ -264,7 +264,7 @@ impl Host {
         }
         record.status = Some(self.engine.status(game).unwrap());
         drop(record);
-        self.room.publish(&states, answered);
+        self.room.publish(&states, answered.map(|mv| mv.seat));
     }
 
     fn check_seat_0_against_a_redraw(&mut self, info: &TableInfo) {

@@ -220,7 +220,7 @@ impl Table {
     }
 
     /// The table over a session already live in `engine`.
-    pub fn over(
+    fn over(
         sessions: Sessions,
         engine: Box<dyn GameEngine>,
         live: LiveSession,
@@ -245,11 +245,6 @@ impl Table {
     /// The session and its live game.
     pub fn live(&self) -> &LiveSession {
         &self.live
-    }
-
-    /// The sessions' database.
-    pub fn sessions(&self) -> &Sessions {
-        &self.sessions
     }
 
     /// The engine, for what a front end draws (views, listings).
@@ -289,17 +284,16 @@ impl Table {
 
     /// Whose turn it is: a person at this computer first, then a bot, then the phones.
     pub fn turn(&mut self) -> Result<Turn, TableError> {
-        let seats = match self.status()? {
-            Status::Finished { outcome } => return Ok(Turn::Over(outcome)),
-            Status::ToAct { seats } => seats,
-        };
-        next_turn(&seats, |s| self.holder(s))
+        let status = self.status()?;
+        self.turn_in(status)
     }
 
-    /// The seats to act that are played at this computer (not on a phone).
-    pub fn at_the_screen(&mut self) -> Result<Vec<Seat>, TableError> {
-        let status = self.status()?;
-        Ok(at_the_screen(status.seats(), &self.live.meta))
+    /// Whose turn it is in `status`.
+    fn turn_in(&self, status: Status) -> Result<Turn, TableError> {
+        match status {
+            Status::Finished { outcome } => Ok(Turn::Over(outcome)),
+            Status::ToAct { seats } => next_turn(&seats, |s| self.holder(s)),
+        }
     }
 
     /// What `seat` may do now.
@@ -316,7 +310,7 @@ impl Table {
             .sessions
             .apply(&mut *self.engine, &mut self.live, seat, id, extra)
             .map_err(refused_or)?;
-        self.follow_turns()?;
+        self.follow_turns();
         Ok(self.played(seat, action, events))
     }
 
@@ -326,11 +320,13 @@ impl Table {
     /// answers while a seat at this computer still has to is held ([`Answered::Held`]),
     /// then played by [`Table::play_held`].
     pub fn answer(&mut self, seat: Seat, id: &str) -> Result<Answered, TableError> {
-        match self.turn()? {
+        let status = self.status()?;
+        let asked = status.seats().contains(&seat);
+        match self.turn_in(status)? {
             Turn::Phones(seats) if seats.contains(&seat) => {
                 Ok(Answered::Played(Box::new(self.play(seat, id)?)))
             }
-            Turn::Screen(_) | Turn::Bot(..) if self.status()?.seats().contains(&seat) => {
+            Turn::Screen(_) | Turn::Bot(..) if asked => {
                 // Refused now, as it would be when played, if it is no move of the seat's.
                 self.offered_legal(seat, id)?;
                 self.held.retain(|(s, _)| *s != seat);
@@ -358,11 +354,6 @@ impl Table {
         Ok(None)
     }
 
-    /// The seats whose phones answered ahead of their turn.
-    pub fn held_seats(&self) -> Vec<Seat> {
-        self.held.iter().map(|(s, _)| *s).collect()
-    }
-
     /// `seat`'s bot turn played here and now at `level` (the terminal's way; the window
     /// thinks on another thread and then calls [`Table::play`]). Its turn time includes the
     /// bot's thinking, as it does in the window.
@@ -377,7 +368,7 @@ impl Table {
             level,
             &extra,
         )?;
-        self.follow_turns()?;
+        self.follow_turns();
         Ok(match turn {
             BotTurn::Played {
                 played,
@@ -416,7 +407,7 @@ impl Table {
             Ok(undone) => {
                 // What the phones answered ahead was for the game as it stood.
                 self.held.clear();
-                self.restart_turns()?;
+                self.restart_turns();
                 Ok(Undo::Done {
                     moves: undone.moves,
                 })
@@ -430,7 +421,7 @@ impl Table {
     pub fn redo(&mut self) -> Result<Vec<Event>, TableError> {
         let events = self.sessions.redo(&mut *self.engine, &mut self.live)?;
         self.held.clear();
-        self.restart_turns()?;
+        self.restart_turns();
         Ok(events)
     }
 
@@ -484,16 +475,15 @@ impl Table {
         }
     }
 
-    fn follow_turns(&mut self) -> Result<(), TableError> {
-        let status = self.status()?;
-        self.clock.follow(status.seats());
-        Ok(())
+    /// After a move: the clock follows the seats to act, as the session just saved them
+    /// (no second call to the game).
+    fn follow_turns(&mut self) {
+        self.clock.follow(self.live.meta.status.seats());
     }
 
-    fn restart_turns(&mut self) -> Result<(), TableError> {
-        let status = self.status()?;
-        self.clock.restart(status.seats());
-        Ok(())
+    /// After an undo or a redo: every turn starts again.
+    fn restart_turns(&mut self) {
+        self.clock.restart(self.live.meta.status.seats());
     }
 }
 
@@ -527,7 +517,7 @@ pub fn next_turn(seats: &[Seat], holder: impl Fn(Seat) -> Holder) -> Result<Turn
 
 /// Who holds `seat` in a session (a seat the session does not know counts as a person at
 /// the screen).
-pub fn holder_of(meta: &SessionMeta, seat: Seat) -> Holder {
+fn holder_of(meta: &SessionMeta, seat: Seat) -> Holder {
     match meta.seats.get(usize::from(seat)) {
         Some(player) if player.kind == PlayerKind::Bot => {
             Holder::Bot(player.bot_level().unwrap_or_default())
@@ -535,15 +525,6 @@ pub fn holder_of(meta: &SessionMeta, seat: Seat) -> Holder {
         _ if meta.phones.contains(&seat) => Holder::Phone,
         _ => Holder::Screen,
     }
-}
-
-/// The seats among `seats` played at this computer (not on a phone).
-pub fn at_the_screen(seats: &[Seat], meta: &SessionMeta) -> Vec<Seat> {
-    seats
-        .iter()
-        .copied()
-        .filter(|&s| holder_of(meta, s) != Holder::Phone)
-        .collect()
 }
 
 /// The name of the player at `seat`.

@@ -32,9 +32,6 @@ pub(super) struct Playing {
     pub(super) asked: u64,
     /// The seats held by phones, and their room.
     pub(super) phones: Option<PhoneSeats>,
-    /// Phones' moves the table holds until the seats at this computer asked at the same
-    /// time have answered (one per seat, the latest).
-    pub(super) held: Vec<PhoneMove>,
 }
 
 impl Playing {
@@ -118,7 +115,6 @@ impl State {
             thinking: None,
             asked: 0,
             phones,
-            held: Vec::new(),
         });
         Ok(())
     }
@@ -185,15 +181,11 @@ impl State {
         }
         match playing.table.answer(mv.seat, &mv.action) {
             Ok(Answered::Played(played)) => {
-                phones.answered(mv);
+                phones.answered(mv.seat);
                 let log = playing.logged(*played);
                 Some(self.reply_game(|s| s.view(log)))
             }
-            Ok(Answered::Held) => {
-                playing.held.retain(|held| held.seat != mv.seat);
-                playing.held.push(mv);
-                None
-            }
+            Ok(Answered::Held) => None,
             Err(error) => {
                 phones.refuse(&mv, error.text());
                 None
@@ -213,18 +205,8 @@ impl State {
                     break;
                 }
             };
-            let still_held = playing.table.held_seats();
-            let (answered, held): (Vec<_>, Vec<_>) = std::mem::take(&mut playing.held)
-                .into_iter()
-                .partition(|mv| mv.seat == played.seat);
-            // Moves the table dropped (no longer legal) are forgotten with it.
-            playing.held = held
-                .into_iter()
-                .filter(|mv| still_held.contains(&mv.seat))
-                .collect();
-            if let (Some(phones), Some(mv)) = (playing.phones.as_mut(), answered.into_iter().next())
-            {
-                phones.answered(mv);
+            if let Some(phones) = playing.phones.as_mut() {
+                phones.answered(played.seat);
             }
             let log = playing.logged(played);
             replies.push(self.reply_game(|s| s.view(log)));
