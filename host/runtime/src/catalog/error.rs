@@ -104,11 +104,6 @@ impl CatalogError {
     /// What to tell the player, in both languages: the whole chain of causes, the first link
     /// translated where the catalog wrote it.
     pub fn text(&self) -> Text {
-        let causes = causes(self);
-        let with_causes = |first: String| match causes.is_empty() {
-            true => first,
-            false => format!("{first}: {causes}"),
-        };
         let fr = match self {
             CatalogError::NotInstalled { id, known, .. } => Some(format!(
                 "aucun jeu « {id} » n'est installé ; les jeux sont : {}",
@@ -129,21 +124,27 @@ impl CatalogError {
             CatalogError::Unreadable(_) => Some("impossible d'installer ce module".to_string()),
             _ => None,
         };
-        let en = with_causes(self.to_string());
         match fr {
-            Some(fr) => Text::new(with_causes(fr), en),
-            None => Text::same(en),
+            Some(fr) => Text::new(self.followed_by_causes(fr), self.whole()),
+            None => Text::same(self.whole()),
         }
     }
-}
 
-/// The causes below an error, each once, joined as anyhow's `{:#}` joins them.
-pub(crate) fn causes(error: &dyn std::error::Error) -> String {
-    let mut said = Vec::new();
-    let mut next = error.source();
-    while let Some(cause) = next {
-        said.push(cause.to_string());
-        next = cause.source();
+    /// The error and its causes in one line, in English, as the catalog keeps and reports
+    /// it (what anyhow's `{:#}` prints).
+    pub(crate) fn whole(&self) -> String {
+        self.followed_by_causes(self.to_string())
     }
-    said.join(": ")
+
+    /// `first`, then each cause below this error.
+    fn followed_by_causes(&self, first: String) -> String {
+        let mut said = first;
+        let mut next = std::error::Error::source(self);
+        while let Some(cause) = next {
+            said.push_str(": ");
+            said.push_str(&cause.to_string());
+            next = cause.source();
+        }
+        said
+    }
 }

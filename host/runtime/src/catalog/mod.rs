@@ -279,7 +279,7 @@ impl Catalog {
             {
                 Ok(Some(manifest)) if !source.self_check => {
                     if let Err(e) = catalog.check_installed_id(&source, &manifest) {
-                        catalog.problems.push(said_whole(&e));
+                        catalog.problems.push(e.whole());
                     } else {
                         catalog.list(source, manifest, None);
                     }
@@ -318,7 +318,7 @@ impl Catalog {
     /// file the catalog no longer has (uninstalled meanwhile) is dropped.
     pub fn add_compiled(&mut self, source: &PluginSource, result: Result<Plugin, CatalogError>) {
         if let Some(entry) = self.entries.iter().find(|e| e.source.same(source)) {
-            let _ = entry.plugin.set(result.map_err(|e| said_whole(&e)));
+            let _ = entry.plugin.set(result.map_err(|e| e.whole()));
             return;
         }
         let Some(at) = self.unlisted.iter().position(|s| s.same(source)) else {
@@ -332,7 +332,7 @@ impl Catalog {
         });
         match listed {
             Ok((plugin, manifest)) => self.list(source, manifest, Some(plugin)),
-            Err(e) => self.problems.push(said_whole(&e)),
+            Err(e) => self.problems.push(e.whole()),
         }
     }
 
@@ -414,12 +414,9 @@ impl Catalog {
             // A game the user expects may be one that was left out at start.
             left_out: !self.problems.is_empty(),
         })?;
-        let plugin = entry.plugin.get_or_init(|| {
-            entry
-                .source
-                .compile(&self.runtime)
-                .map_err(|e| said_whole(&e))
-        });
+        let plugin = entry
+            .plugin
+            .get_or_init(|| entry.source.compile(&self.runtime).map_err(|e| e.whole()));
         match plugin {
             Ok(plugin) => Ok(plugin.duplicate()?),
             Err(why) => Err(CatalogError::Unavailable(why.clone())),
@@ -518,14 +515,6 @@ pub fn self_check(plugin: &mut dyn GameEngine) -> Result<(), SelfCheckFailed> {
 /// name for the same file, a link to a device or a FIFO are reported, never opened or read).
 fn installed_files(dir: &Path) -> veillee_files::Found {
     veillee_files::find_files(dir, "wasm", INSTALLED_WALK)
-}
-
-/// An error and its causes in one line, as the catalog keeps and reports it.
-fn said_whole(error: &CatalogError) -> String {
-    match error::causes(error) {
-        causes if causes.is_empty() => error.to_string(),
-        causes => format!("{error}: {causes}"),
-    }
 }
 
 /// A refused write of the data directory, named.
