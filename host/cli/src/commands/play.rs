@@ -242,13 +242,7 @@ impl Screen {
                 &played.events,
             );
         }
-        let Played {
-            index,
-            seat,
-            action,
-            events,
-        } = played;
-        self.told.played.push((index, seat, action, events));
+        self.told.played.push(played);
         self.told.show(self.last_human, table.manifest(), lang);
     }
 }
@@ -401,8 +395,8 @@ fn screen_turn(
 /// cleared, and the next human catches up on what they missed, as they may read it).
 #[derive(Default)]
 struct Told {
-    /// (the move's number, from 0; who; what; what it caused).
-    played: Vec<(u32, Seat, veillee_sdk::Action, Vec<veillee_sdk::Event>)>,
+    /// The moves, as the table played them.
+    played: Vec<Played>,
     shown: usize,
     read: std::collections::BTreeMap<Seat, usize>,
 }
@@ -421,7 +415,7 @@ impl Told {
 
     /// Moves were taken back, down to `moves` played: nobody is told them again.
     fn taken_back(&mut self, moves: u32) {
-        self.played.retain(|(index, ..)| *index < moves);
+        self.played.retain(|played| played.index < moves);
         let left = self.played.len();
         self.shown = self.shown.min(left);
         for read in self.read.values_mut() {
@@ -430,7 +424,13 @@ impl Told {
     }
 
     fn print(&mut self, from: usize, reader: Option<Seat>, manifest: &Manifest, lang: &str) {
-        for (_, seat, action, events) in self.played.iter().skip(from) {
+        for Played {
+            seat,
+            action,
+            events,
+            ..
+        } in self.played.iter().skip(from)
+        {
             outln!(
                 "{}: {}",
                 shown_seat(manifest, *seat, lang),
