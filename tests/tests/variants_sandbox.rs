@@ -382,3 +382,50 @@ fn pairs_over_strings_and_numbers_gives_the_same_order_in_every_lua_state() {
     assert_eq!(orders[0].as_str().unwrap().split(',').count(), 120);
     assert_eq!(orders[0], orders[1]);
 }
+
+/// A house rule keeps nothing between two calls but `ctx.state`: a counter in a local table
+/// at the top of the file, and one in a global, start again at every call, while the same
+/// count in `ctx.state` goes on (and is saved with the game).
+#[test]
+fn a_house_rule_remembers_only_its_ctx_state_between_calls() {
+    let text = r#"
+local seen = { n = 0 }
+return { id = "memoire", name = "Memory", description = "x", game = "siege", version = "1",
+  after_action = function(ctx, seat, action)
+    seen.n = seen.n + 1
+    calls = (calls or 0) + 1
+    ctx.state.n = (ctx.state.n or 0) + 1
+    ctx.event(string.format("local %d global %d state %d", seen.n, calls, ctx.state.n))
+  end }
+"#;
+    let runtime = runtime();
+    let plugin = builtin_plugin(&runtime, "siege");
+    let script = Script::load("memoire.lua", text, VariantLimits::default()).unwrap();
+    let mut engine = VariantEngine::new(Box::new(plugin), vec![script]).unwrap();
+    let game = engine.create(&Setup::new(2, 3)).unwrap();
+    let mut rng = GameRng::new(3);
+    let mut told = Vec::new();
+    for _ in 0..4 {
+        let Status::ToAct { seats } = engine.status(game).unwrap() else {
+            break;
+        };
+        let actions = engine.legal_actions(game, seats[0]).unwrap();
+        let id = actions[rng.below(actions.len())].id.clone();
+        let events = engine.apply(game, seats[0], &id).unwrap();
+        told.extend(
+            events
+                .into_iter()
+                .map(|e| e.text.en)
+                .filter(|t| t.starts_with("local")),
+        );
+    }
+    assert_eq!(
+        told,
+        [
+            "local 1 global 1 state 1",
+            "local 1 global 1 state 2",
+            "local 1 global 1 state 3",
+            "local 1 global 1 state 4"
+        ]
+    );
+}

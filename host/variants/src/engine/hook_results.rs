@@ -1,7 +1,7 @@
 //! Reading what a hook returned: a refusal, a filtered list of actions, a re-dressed scene.
 
 use serde_json::Value;
-use veillee_sdk::{text, Action, Highlight, Scene, ScoreLine, Target, Text};
+use veillee_sdk::{text, Action, Highlight, Private, Scene, ScoreLine, Target, Text};
 
 use crate::script::{printable, Script};
 
@@ -30,9 +30,13 @@ pub(super) fn refusal(script: &Script, returned: &[Value]) -> Option<Text> {
 
 /// Applies a `filter_actions` result: `nil` keeps everything; a list of ids or of action
 /// tables (`{id = ..., label = ...}`) keeps those, in that order, relabelled if asked.
+/// `privately`: a new label is the seat's own text, the table reading the game's label
+/// (a script that reads as a spectator learnt it from the seat's list, which is the seat's
+/// alone).
 pub(super) fn apply_filter(
     actions: &[Action],
     returned: Option<&Value>,
+    privately: bool,
 ) -> Result<Vec<Action>, String> {
     let list = match returned {
         None | Some(Value::Null) => return Ok(actions.to_vec()),
@@ -80,6 +84,12 @@ pub(super) fn apply_filter(
             // gave it a private one.
             match action.private.as_mut() {
                 Some(private) => private.text = printable(label),
+                None if privately => {
+                    action.private = Some(Private {
+                        seats: Vec::new(),
+                        text: printable(label),
+                    })
+                }
                 None => action.label = printable(label),
             }
         }

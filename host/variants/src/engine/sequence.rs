@@ -296,6 +296,11 @@ impl VariantEngine {
         mut actions: Vec<Action>,
         failures: &mut Vec<(usize, String)>,
     ) -> Result<Vec<Action>, EngineError> {
+        let privately: Vec<bool> = self
+            .scripts
+            .iter()
+            .map(|s| s.reads_as_spectator(&self.manifest))
+            .collect();
         self.listing_hooks(
             game,
             seat,
@@ -303,8 +308,8 @@ impl VariantEngine {
             &mut actions,
             failures,
             |actions| vec![HookArg::Seat(Some(seat)), HookArg::Actions(actions)],
-            |_, returned, actions| {
-                let kept = apply_filter(actions, returned)?;
+            |index, returned, actions| {
+                let kept = apply_filter(actions, returned, privately[index])?;
                 let changed = kept != *actions;
                 *actions = kept;
                 Ok(changed)

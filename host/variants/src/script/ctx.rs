@@ -4,10 +4,10 @@
 use std::cell::RefCell;
 
 use mlua::{Lua, LuaSerdeExt, Table, Value};
-use veillee_sdk::{GameError, OperationKind, Outcome, Seat, Text};
+use veillee_sdk::{GameError, Handle, OperationKind, Outcome, Seat, Text};
 
 use super::sandbox::CHOICE_PENDING;
-use super::{Call, ChoiceRequest, Powers};
+use super::{Call, ChoiceRequest, Powers, Spectator};
 use veillee_engine::EngineError;
 
 /// `ctx.game.query` / `ctx.game.command`.
@@ -89,7 +89,15 @@ pub(super) fn operation(
     } else {
         c.scratch.unwrap_or(c.game.base)
     };
-    match c.game.engine.operation(target, name, &args) {
+    let answered = if c.spectator.is_none() {
+        c.game.engine.operation(target, name, &args)
+    } else if kind == OperationKind::Query {
+        spectator_world(&mut c, target)
+            .and_then(|world| c.game.engine.operation(world, name, &args))
+    } else {
+        command_seen_by_spectator(&mut c, target, name, &args)
+    };
+    match answered {
         Ok(answer) => lua.to_value_with(&answer, ser),
         Err(EngineError::Game(GameError::Operation { reason, .. })) => Err(mlua::Error::runtime(
             format!("ctx.game.{what}(\"{name}\") refused: {reason}"),
@@ -98,6 +106,73 @@ pub(super) fn operation(
             "ctx.game.{what}(\"{name}\") failed: {e}"
         ))),
         Err(e) => Err(fatal(&mut c, e)),
+    }
+}
+
+/// The game `target` as the spectator may know it: its hidden part re-drawn, kept for the
+/// call's next queries until a command changes the game.
+///
+/// The re-draw's seed is taken from what the spectator sees: two games that look the same to
+/// the spectator give a script the very same world (a re-draw depends only on what its viewer
+/// knows and the seed), so nothing it reads can tell them apart — and a saved game replays
+/// to the same worlds with any later Veillée.
+fn spectator_world(c: &mut Call<'_, '_>, target: Handle) -> Result<Handle, EngineError> {
+    match c.spectator.as_ref() {
+        None => return Ok(target),
+        Some(&Spectator { world: Some(world) }) => return Ok(world),
+        Some(_) => {}
+    }
+    let seen = c.game.engine.view(target, None)?;
+    let seed = seed_of(&seen);
+    let world = c.game.engine.redraw_hidden(target, None, seed)?;
+    if let Some(spectator) = c.spectator.as_mut() {
+        spectator.world = Some(world);
+    }
+    Ok(world)
+}
+
+/// A seed from a scene: the first bytes of the SHA-256 of its JSON (stable across builds,
+/// unlike the standard library's hasher).
+fn seed_of(scene: &veillee_sdk::Scene) -> u64 {
+    use sha2::{Digest, Sha256};
+    let json = serde_json::to_vec(scene).unwrap_or_default();
+    let digest = Sha256::digest(&json);
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    u64::from_le_bytes(first)
+}
+
+/// A command for a script that reads as a spectator: it changes the game itself, and its
+/// answer is the one the same command gives on the spectator's re-drawn copy — so an answer
+/// that depends on a secret (the card a draw took) tells the script only what anyone could
+/// guess. A refusal is told the same way (the copy's reason, else a bare one).
+fn command_seen_by_spectator(
+    c: &mut Call<'_, '_>,
+    target: Handle,
+    name: &str,
+    args: &serde_json::Value,
+) -> Result<serde_json::Value, EngineError> {
+    if let Some(world) = c.spectator.as_mut().and_then(|s| s.world.take()) {
+        c.game.engine.drop_game(world);
+    }
+    let copy = spectator_world(c, target)?;
+    if let Some(spectator) = c.spectator.as_mut() {
+        spectator.world = None;
+    }
+    let seen = c.game.engine.operation(copy, name, args);
+    c.game.engine.drop_game(copy);
+    let done = c.game.engine.operation(target, name, args);
+    match (done, seen) {
+        (Err(failure @ EngineError::Plugin(_)), _) | (_, Err(failure @ EngineError::Plugin(_))) => {
+            Err(failure)
+        }
+        (Ok(_), Ok(answer)) => Ok(answer),
+        (Ok(_), Err(_)) => Ok(serde_json::Value::Null),
+        (Err(_), Err(refused)) => Err(refused),
+        (Err(_), Ok(_)) => Err(EngineError::Game(GameError::Operation {
+            name: name.to_string(),
+            reason: "the game refused it".into(),
+        })),
     }
 }
 

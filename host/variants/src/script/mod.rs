@@ -3,6 +3,22 @@
 //! A script's Lua state holds only its code: everything a game needs between two hook calls
 //! (`ctx.state`, the random generator, pending choices) lives in the variant engine's
 //! per-game data and is passed in and out at every call, so games stay plain data.
+//!
+//! **A house rule keeps nothing between two calls but `ctx.state`.** Each call of one of its
+//! hooks runs the script's body again, in an environment of its own, so a local table at the
+//! top of the file or a global it sets is new at every call. Memory kept elsewhere would be
+//! lost on resume (a game would not replay) and, in a game with hidden information, would be
+//! a way around what a house rule may read (below). A game's own script (`part_of_game`,
+//! shipped with Veillée and checked with its game) keeps its loaded body: Castel's cards
+//! table is built once.
+//!
+//! **A house rule reads a game with hidden information as a spectator does**
+//! ([`Script::reads_as_spectator`]): its queries are answered, and its commands' answers given,
+//! on a copy of the game whose hidden part is re-drawn for the spectator; the action and
+//! events its hooks receive carry only their public texts. So whatever it shows — in an
+//! event, a question, a label — can tell nobody a secret: it never knew one. A rule whose
+//! effect needs a secret (a card from a hand) is a command of the game, which does it inside
+//! the plugin (Castel's `draw_card`).
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -98,6 +114,9 @@ pub struct Script {
     hash: String,
     lua: Lua,
     module: Table,
+    /// For a house rule, its compiled body and the environment each call's body runs in
+    /// (see the module's documentation); `None` for a game's own script.
+    body: Option<Body>,
     meter: Rc<Meter>,
     limits: VariantLimits,
     /// Per hook, in [`HOOKS`] order: how often it ran, and how often it changed something.
@@ -109,6 +128,44 @@ pub struct Script {
     /// name an argument cannot read it, so `after_action = function(ctx, seat)` costs no
     /// action table and no events.
     arity: [usize; HOOKS.len()],
+}
+
+/// A house rule's body, run again at every call so that it keeps no memory between calls.
+struct Body {
+    chunk: Function,
+    /// The metatable of every call's environment: reads fall through to the sandbox's
+    /// read-only libraries, never to what an earlier call wrote.
+    environment: Table,
+}
+
+impl Body {
+    fn new(lua: &Lua, chunk: Function) -> mlua::Result<Body> {
+        // The sandbox gives the main thread a writable table of globals over the read-only
+        // libraries: a call's environment reads the libraries themselves, so that nothing
+        // the body wrote when it was loaded is shared either.
+        let globals = lua.globals();
+        let libraries = match globals.metatable().map(|m| m.raw_get::<Value>("__index")) {
+            Some(Ok(Value::Table(libraries))) => libraries,
+            _ => globals,
+        };
+        let environment = lua.create_table()?;
+        environment.raw_set("__index", libraries)?;
+        Ok(Body { chunk, environment })
+    }
+
+    /// The script's table, made anew in an environment of its own.
+    fn fresh_module(&self, lua: &Lua) -> mlua::Result<Table> {
+        let environment = lua.create_table()?;
+        environment.set_metatable(Some(self.environment.clone()))?;
+        self.chunk.set_environment(environment)?;
+        match self.chunk.call(())? {
+            Value::Table(module) => Ok(module),
+            other => Err(mlua::Error::runtime(format!(
+                "the script must `return` a table (it returned {})",
+                other.type_name()
+            ))),
+        }
+    }
 }
 
 /// How often one hook of a script ran, and how often it changed something (see
@@ -186,12 +243,36 @@ pub enum HookArg<'a> {
 }
 
 impl HookArg<'_> {
-    fn to_lua(self, lua: &Lua, ser: mlua::serde::SerializeOptions) -> mlua::Result<Value> {
+    /// The argument in Lua. `public`: a played action and its events as the whole table
+    /// reads them, without their private texts (for a script that reads as a spectator; a
+    /// listing of a seat's own actions keeps them, since what a listing hook returns goes
+    /// to that seat alone).
+    fn to_lua(
+        self,
+        lua: &Lua,
+        ser: mlua::serde::SerializeOptions,
+        public: bool,
+    ) -> mlua::Result<Value> {
         match self {
             HookArg::Seat(seat) => lua.to_value_with(&seat, ser),
             HookArg::Number(n) => Ok(Value::Number(n)),
+            HookArg::Action(action) if public && action.private.is_some() => {
+                let mut action = action.clone();
+                action.private = None;
+                lua.to_value_with(&action, ser)
+            }
             HookArg::Action(action) => lua.to_value_with(action, ser),
             HookArg::Actions(actions) => lua.to_value_with(actions, ser),
+            HookArg::Events(events) if public && events.iter().any(|e| e.private.is_some()) => {
+                let events: Vec<Event> = events
+                    .iter()
+                    .map(|e| Event {
+                        private: None,
+                        ..e.clone()
+                    })
+                    .collect();
+                lua.to_value_with(&events, ser)
+            }
             HookArg::Events(events) => lua.to_value_with(events, ser),
             HookArg::Scene(scene) => lua.to_value_with(scene, ser),
         }
@@ -283,6 +364,17 @@ struct Call<'a, 'g> {
     fatal: Option<EngineError>,
     /// The outcome `ctx.game.end_game` gave, if it was called.
     ended: Option<Outcome>,
+    /// For a script that reads as a spectator: the seed of the call's re-draws, and the
+    /// re-drawn copy queries read while no command has changed the game since.
+    spectator: Option<Spectator>,
+}
+
+/// The re-drawn copy of the game a call that reads as a spectator queries (see
+/// [`Script::reads_as_spectator`]), once a query asked for it, while no command has changed
+/// the game since.
+#[derive(Default)]
+struct Spectator {
+    world: Option<Handle>,
 }
 
 impl Script {
@@ -314,6 +406,14 @@ impl Script {
             )));
         };
         let info = read_info(&module).map_err(bad)?;
+        let body = if info.part_of_game {
+            None
+        } else {
+            Some(
+                Body::new(&lua, chunk)
+                    .map_err(|e| bad(format!("the sandbox could not start: {e}")))?,
+            )
+        };
         let mut arity = [0; HOOKS.len()];
         for (hook, arity) in HOOKS.iter().zip(&mut arity) {
             if let Ok(Value::Function(f)) = module.raw_get::<Value>(*hook) {
@@ -338,6 +438,7 @@ impl Script {
             hash: text_hash(text),
             lua,
             module,
+            body,
             meter,
             limits,
             counts: Default::default(),
@@ -466,12 +567,15 @@ impl Script {
             pending: None,
             fatal: None,
             ended: None,
+            spectator: self.reads_as_spectator(manifest).then(Spectator::default),
         });
         self.meter.reset();
         *self.lua.app_data_mut::<CallRng>().expect("set at load") =
             CallRng((powers != Powers::Read).then_some(rng));
         let args = &args[..args.len().min(self.arity(hook))];
-        let outcome = self.call_hook(&function, &call, args, data);
+        let outcome = self
+            .hook_function(hook, &function)
+            .and_then(|function| self.call_hook(&function, &call, args, data));
         let rng_after = self
             .lua
             .app_data_mut::<CallRng>()
@@ -482,6 +586,9 @@ impl Script {
             let _ = self.lua.gc_collect();
         }
         let mut call = call.into_inner();
+        if let Some(world) = call.spectator.as_mut().and_then(|s| s.world.take()) {
+            call.game.engine.drop_game(world);
+        }
         let drop_scratch = |call: &mut Call| {
             if let Some(scratch) = call.scratch.take() {
                 call.game.engine.drop_game(scratch);
@@ -518,6 +625,21 @@ impl Script {
         }
     }
 
+    /// The function to call for `hook`: a house rule's from its body run anew (see the
+    /// module's documentation), a game's own script's as loaded.
+    fn hook_function(&self, hook: &str, loaded: &Function) -> mlua::Result<Function> {
+        match &self.body {
+            None => Ok(loaded.clone()),
+            Some(body) => body.fresh_module(&self.lua)?.raw_get(hook),
+        }
+    }
+
+    /// Whether it reads `manifest`'s game as a spectator does: a house rule, in a game with
+    /// hidden information (see the module's documentation).
+    pub fn reads_as_spectator(&self, manifest: &Manifest) -> bool {
+        manifest.hidden_information && !self.info.part_of_game
+    }
+
     /// Builds `ctx`, calls the hook and reads back its results and `ctx.state`.
     fn call_hook(
         &self,
@@ -535,9 +657,10 @@ impl Script {
             let host = scope
                 .create_function(|lua, args: MultiValue| host_call(lua, call, args, de, ser))?;
             let ctx = self.build_ctx(host, call, data)?;
+            let public = call.borrow().spectator.is_some();
             let mut values = vec![Value::Table(ctx.clone())];
             for arg in args {
-                values.push(arg.to_lua(lua, ser)?);
+                values.push(arg.to_lua(lua, ser, public)?);
             }
             let returned: MultiValue = function.call(MultiValue::from_vec(values))?;
             let out = returned_data(lua, call, returned, de)?;
