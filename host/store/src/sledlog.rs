@@ -31,6 +31,8 @@ const SEG_HEADER_LEN: usize = 20;
 const MAX_MSG_HEADER_LEN: usize = 32;
 const KIND_CANCELED: u8 = 1;
 const KIND_CAP: u8 = 2;
+const KIND_FREE: u8 = 4;
+const KIND_LINK: u8 = 10;
 const KIND_LAST: u8 = 11;
 
 /// A stretch of a segment that does not read.
@@ -49,6 +51,10 @@ struct Segment {
     /// Messages that read.
     valid: usize,
     broken: Vec<Stretch>,
+    /// The kind and page id of each message that reads.
+    pages: Vec<(u8, u64)>,
+    /// Where the messages that read end (in the file).
+    tip: u64,
 }
 
 /// The segment size of the database at `dir`, from sled's `conf` file.
@@ -121,16 +127,20 @@ fn read_segment(buf: &[u8], offset: u64, size: u64) -> Option<Segment> {
         lsn,
         valid: 0,
         broken: Vec::new(),
+        pages: Vec::new(),
+        tip: offset + SEG_HEADER_LEN as u64,
     };
     let mut pos = SEG_HEADER_LEN;
     while pos <= last_start && pos < end {
         match message(&buf[..end], pos, number, size) {
-            Some((kind, total)) => {
+            Some((kind, total, pid)) => {
                 segment.valid += 1;
+                segment.pages.push((kind, pid));
                 if kind == KIND_CAP {
                     break;
                 }
                 pos += total;
+                segment.tip = offset + pos as u64;
             }
             None => {
                 let next = (pos + 1..=last_start.min(end.saturating_sub(1)))
@@ -149,9 +159,10 @@ fn read_segment(buf: &[u8], offset: u64, size: u64) -> Option<Segment> {
     Some(segment)
 }
 
-/// The message at `pos` of a segment, as sled checks it: (kind, length with its header), or
+/// The message at `pos` of a segment, as sled checks it: (kind, length with its header, page
+/// id), or
 /// `None` when it does not read (a bad checksum, an impossible length, another segment's).
-fn message(buf: &[u8], pos: usize, number: u64, size: u64) -> Option<(u8, usize)> {
+fn message(buf: &[u8], pos: usize, number: u64, size: u64) -> Option<(u8, usize, u64)> {
     let mut cursor = buf.get(pos..)?;
     let stored = u32::from_le_bytes(cursor.get(..4)?.try_into().ok()?);
     cursor = &cursor[4..];
@@ -159,7 +170,7 @@ fn message(buf: &[u8], pos: usize, number: u64, size: u64) -> Option<(u8, usize)
     cursor = &cursor[1..];
     let len = varint(&mut cursor)?;
     let seg = varint(&mut cursor)?;
-    let _pid = varint(&mut cursor)?;
+    let pid = varint(&mut cursor)?;
     if kind == 0 || kind > KIND_LAST || seg != number {
         return None;
     }
@@ -168,7 +179,7 @@ fn message(buf: &[u8], pos: usize, number: u64, size: u64) -> Option<(u8, usize)
     let len = usize::try_from(len).ok().filter(|&l| l <= room)?;
     let body = cursor.get(..len)?;
     let crc = crc32_of(&[body, &buf[pos + 4..pos + header_len]]) ^ 0xFFFF_FFFF;
-    (crc == stored).then_some((kind, header_len + len))
+    (crc == stored).then_some((kind, header_len + len, pid))
 }
 
 /// sled's variable-length integer.
@@ -257,10 +268,10 @@ pub(crate) fn mend(dir: &Path) -> io::Result<usize> {
         let number = u64::try_from(segment.lsn).unwrap_or(0) / size;
         for stretch in &segment.broken {
             let bytes = match stretch.next {
-                Some(next) => canceled(number, next - stretch.at),
+                Some(next) => canceled(number, next - stretch.at, 0),
                 // The end of the newest segment is where sled goes on writing: left as it is.
                 None if Some(segment.offset) == last => continue,
-                None => Some(message_bytes(KIND_CAP, number, 0)),
+                None => Some(message_bytes(KIND_CAP, number, 0, 0)),
             };
             let Some(bytes) = bytes else { continue };
             file.seek(SeekFrom::Start(stretch.at))?;
@@ -268,26 +279,67 @@ pub(crate) fn mend(dir: &Path) -> io::Result<usize> {
             mended += 1;
         }
     }
+    // A page whose every full version was in a damaged stretch would be left with no state
+    // at all, which sled cannot write into its next page-table snapshot (it panics): such
+    // pages are marked free at the end of the log, where sled goes on writing.
+    if mended > 0 {
+        if let Some(newest) = found.last() {
+            let number = u64::try_from(newest.lsn).unwrap_or(0) / size;
+            let room = newest.offset + size - MAX_MSG_HEADER_LEN as u64;
+            let mut at = newest.tip;
+            for pid in pages_without_state(&found) {
+                let bytes = message_bytes(KIND_FREE, number, 0, pid);
+                if at + bytes.len() as u64 > room {
+                    break;
+                }
+                file.seek(SeekFrom::Start(at))?;
+                file.write_all(&bytes)?;
+                at += bytes.len() as u64;
+            }
+        }
+    }
     file.sync_all()?;
     Ok(mended)
 }
 
+/// The pages that messages name but that no message gives a full version of (or frees).
+fn pages_without_state(found: &[Segment]) -> Vec<u64> {
+    let mut stated = std::collections::BTreeSet::new();
+    let mut highest = None;
+    for &(kind, pid) in found.iter().flat_map(|s| &s.pages) {
+        if (KIND_FREE..=KIND_LAST).contains(&kind) {
+            highest = highest.max(Some(pid));
+        }
+        if (KIND_FREE..KIND_LINK).contains(&kind) {
+            stated.insert(pid);
+        }
+    }
+    match highest {
+        // More pages than a database of saved games holds: something else is wrong.
+        Some(highest) if highest < 1 << 24 => {
+            (0..=highest).filter(|p| !stated.contains(p)).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// A message sled skips, exactly `total` bytes long.
-fn canceled(number: u64, total: u64) -> Option<Vec<u8>> {
-    let fixed = 4 + 1 + varint_bytes(number).len() as u64 + 1;
+fn canceled(number: u64, total: u64, pid: u64) -> Option<Vec<u8>> {
+    let fixed = 4 + 1 + varint_bytes(number).len() as u64 + varint_bytes(pid).len() as u64;
     (1..=9).find_map(|n| {
         let len = total.checked_sub(fixed + n)?;
-        (varint_bytes(len).len() as u64 == n).then(|| message_bytes(KIND_CANCELED, number, len))
+        (varint_bytes(len).len() as u64 == n)
+            .then(|| message_bytes(KIND_CANCELED, number, len, pid))
     })
 }
 
-/// A message of `kind` with a body of `len` zero bytes and page id 0, its checksum right.
-fn message_bytes(kind: u8, number: u64, len: u64) -> Vec<u8> {
+/// A message of `kind` with a body of `len` zero bytes, its checksum right.
+fn message_bytes(kind: u8, number: u64, len: u64, pid: u64) -> Vec<u8> {
     let mut header = vec![0; 4];
     header.push(kind);
     header.extend(varint_bytes(len));
     header.extend(varint_bytes(number));
-    header.extend(varint_bytes(0));
+    header.extend(varint_bytes(pid));
     let body = vec![0; usize::try_from(len).unwrap_or(0)];
     let crc = crc32_of(&[&body, &header[4..]]) ^ 0xFFFF_FFFF;
     header[..4].copy_from_slice(&crc.to_le_bytes());
@@ -355,12 +407,12 @@ mod tests {
     #[test]
     fn a_mended_stretch_reads_as_one_message_of_its_exact_length() {
         for total in [8, 9, 300, 5000, 70_000] {
-            let bytes = canceled(3, total).expect("a message fits");
+            let bytes = canceled(3, total, 0).expect("a message fits");
             assert_eq!(bytes.len() as u64, total);
             let mut segment = vec![0; 4 * 70_000];
             segment[100..100 + bytes.len()].copy_from_slice(&bytes);
             let read = message(&segment, 100, 3, 4 * 70_000);
-            assert_eq!(read, Some((KIND_CANCELED, total as usize)));
+            assert_eq!(read, Some((KIND_CANCELED, total as usize, 0)));
         }
     }
 }

@@ -502,8 +502,11 @@ proptest! {
 }
 
 const DB_DIR_NAME: &str = "sessions.sled";
-/// The share of sessions (in percent) that must come back over all the damages below.
-const SALVAGE_FLOOR_PERCENT: u64 = 85;
+/// The share of sessions (in percent) that must come back over all the damages below. sled's
+/// file layout depends on the timing of its flusher, so the same seeds give 97–99% from one
+/// run to the next (before the log was read apart from sled: none came back as saved); 90
+/// leaves room for that and still fails if one damage loses everything after it.
+const SALVAGE_FLOOR_PERCENT: u64 = 90;
 
 /// A deterministic generator for the damage below (splitmix64): the same seed, the same
 /// damage, on every machine.
