@@ -16,7 +16,9 @@
 //!
 //! [`mend`] rewrites, in such a copy, each damaged stretch as one message of the kind sled
 //! skips ("canceled"), with a checksum that matches, and ends a segment whose end is damaged
-//! with the mark sled reads as the end of a segment ("cap"). sled then replays the whole log;
+//! with the mark sled reads as the end of a segment ("cap"), and marks free, at the end of
+//! the log, any page left with no version at all (sled panics on those). sled then replays the
+//! whole log;
 //! the records of the damaged stretches are missing (reading them is an error, a stale copy
 //! of them may show), and the store's own checks of each session sort out what is whole.
 
