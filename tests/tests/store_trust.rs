@@ -155,13 +155,11 @@ fn one_flipped_bit_in_a_live_record_keeps_the_games_before_it_and_reports_the_lo
     flip_bit_in(&dir.path().join("sessions.sled/db"), b"Joueur-7-a");
     let recovery = Store::open(dir.path()).expect("the launcher starts").1;
     let kept = check_salvaged(dir.path(), &recovery);
-    // Sessions 1 to 7 were written before the damaged record (session 8's first one).
+    // Only what the damaged record holds is lost: the sessions written before it and after.
     assert!(kept.starts_with(&[1, 2, 3, 4, 5, 6, 7]), "{kept:?}");
+    assert!(kept.len() >= 20, "{kept:?}");
     let recovery = recovery.unwrap();
-    assert!(
-        recovery.to_string().contains("checksum does not match"),
-        "{recovery}"
-    );
+    assert!(recovery.to_string().contains("checksum"), "{recovery}");
 }
 
 #[test]
@@ -171,10 +169,14 @@ fn one_flipped_bit_in_what_was_written_since_the_last_start_is_seen_not_silently
     flip_bit_in(&dir.path().join("sessions.sled/db"), b"Joueur-7-a");
     let recovery = Store::open(dir.path()).expect("the launcher starts").1;
     let kept = check_salvaged(dir.path(), &recovery);
-    assert!(kept.starts_with(&[1, 2, 3, 4, 5, 6, 7]), "{kept:?}");
+    // sled would have taken the damage for a torn write and dropped everything after it:
+    // seen before sled opens the database, nothing after it is lost.
+    assert!(kept.len() >= 20, "{kept:?}");
     let recovery = recovery.unwrap();
     assert!(
-        recovery.reason.contains("change(s) are missing"),
+        recovery
+            .reason
+            .contains("does not match its checksum, and records follow it"),
         "{recovery}"
     );
 }

@@ -1196,7 +1196,7 @@ fn a_set_aside_database_is_offered_and_its_games_brought_back() {
     let text = stdout(&out);
     assert!(text.contains("No saved sessions yet"), "{text}");
     assert!(
-        text.contains("`veillee restore sessions.broken-1700000000` brings its games back"),
+        text.contains("2 game(s) there can be read and are not here: `veillee restore sessions.broken-1700000000` brings them back"),
         "{text}"
     );
     let out = veillee(dir.path(), &["restore", "sessions.broken-1700000000"]);
@@ -1207,6 +1207,12 @@ fn a_set_aside_database_is_offered_and_its_games_brought_back() {
         "{text}"
     );
     assert!(text.contains("Every game of it is back"), "{text}");
+    assert!(
+        text.contains(
+            "2 game(s) of it could be read (2 brought back, 0 already here); 0 could not."
+        ),
+        "{text}"
+    );
     let out = veillee(dir.path(), &["sessions"]);
     let text = stdout(&out);
     assert_eq!(

@@ -39,22 +39,40 @@
 //!   [`StoreError::Io`]: it says so and what to do, the database stays where it is, and a
 //!   move that could not be saved is refused (the game goes back to what is saved). Opening
 //!   writes nothing to an up-to-date database, so a full disk still lists the saved games.
+//! * **Before sled opens a database**, the part of its log that sled replays on open is read
+//!   apart from sled, read-only (`sledlog.rs`; a cost of the same order as sled's own
+//!   replay). sled takes a record whose checksum fails there for the end of a write torn by
+//!   a crash and overwrites it and every record after it, in place; so a failing record
+//!   followed by one that reads is damage, and that database is salvaged without sled ever
+//!   opening it where it is.
 //! * **Salvage.** A fresh database is built in `sessions.salvaging/` from every session that
-//!   reads whole (metadata, scripts, every move decoded and numbered without a gap; snapshots
-//!   and redo when they read); the damaged database is then renamed
-//!   `sessions.broken-<time>/`, kept as it was, and the new one takes its place. Until that
-//!   rename nothing has moved: a salvage that fails or is killed leaves the data as it was (a
-//!   leftover `sessions.salvaging/` is finished or removed at the next start). The report
-//!   ([`Recovery`]) names the sessions kept and those left in the set-aside database, and
-//!   why. A damaged stretch of the list is read around from both ends; sessions whose moves
-//!   exist but whose metadata is gone are named too. When sled cannot open the damaged
-//!   database at all, a copy without sled's page-table snapshots is opened: sled rebuilds it
-//!   from its log, up to the damaged spot, and what that gives is salvaged (the report says
-//!   that later games may be missing; they stay in the set-aside database).
-//! * **Restore.** [`Store::restore`] (`veillee restore NAME`, the Saved games screen) copies
-//!   every readable session of a set-aside database into the current one — those already
-//!   there are skipped, a taken id gets a new one — and renames the folder
-//!   `sessions.restored-<time>/` once all of it is back. Nothing is ever deleted.
+//!   reads whole (metadata, scripts, every move decoded and numbered without a gap, as many as
+//!   the metadata says; snapshots and redo when they read). The damaged database is read where
+//!   it is when sled could open it there (the damage lies in records sled reads only when
+//!   asked for them), else from a copy mended for sled: each damaged stretch of its log
+//!   rewritten as a record sled skips, so that sled replays everything around it (when its
+//!   page-table snapshot is damaged too, the copy leaves the snapshot out and sled rebuilds
+//!   the page table from the whole log). Reading goes record by record: a damaged stretch of
+//!   the list of sessions is read around from both ends and by asking for each id on its
+//!   own, and a session is lost only when one of its own records does not read or does not
+//!   agree with the others. A session whose log reads only in part is not kept cut short:
+//!   its metadata (the game's status) belongs to the whole log, a resume checks it, and the
+//!   store, which knows no game, cannot say what it was earlier; it is named as lost.
+//!   The damaged database is then renamed `sessions.broken-<time>/`, kept as it was, and the
+//!   new one takes its place. Until that rename nothing has moved: a salvage that fails or is
+//!   killed leaves the data as it was (a leftover `sessions.salvaging/` is finished or
+//!   removed at the next start). The report ([`Recovery`]) names the sessions kept and those
+//!   left in the set-aside database, and why; sessions whose moves exist but whose metadata
+//!   is gone are named too. It offers no restore: a restore reads the set-aside database the
+//!   same way, and would bring back nothing more.
+//! * **Restore.** [`Store::restore`] (`veillee restore NAME`, the Saved games screen) reads a
+//!   mended copy of a set-aside database (sled writes nothing into it) and copies every
+//!   session that reads into the current one — those already there are skipped, a taken id
+//!   gets a new one — and names those that do not read; a damaged record loses its session,
+//!   never the restore. Once all of it is back the folder is renamed
+//!   `sessions.restored-<time>/`. [`Store::look`] tells beforehand, writing nothing, what a
+//!   restore would bring back, so that a restore is offered only when there is something to
+//!   bring back. Nothing is ever deleted.
 //! * **Caps** ([`limits`]), checked by `Store::commit` before anything is written, by import
 //!   before anything runs, and by the front ends where people type: names 40 characters, no
 //!   control characters; 32 seats; ids, versions, hashes and file names 256 bytes; scripts
@@ -75,6 +93,7 @@ mod open;
 mod salvage;
 mod schema;
 mod sessions;
+mod sledlog;
 
 use std::path::{Path, PathBuf};
 
@@ -82,7 +101,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 pub use open::{LostSession, Recovery};
-pub use salvage::{Restored, SetAside};
+pub use salvage::{Look, Restored, SetAside};
 pub use schema::{force_schema_version, SCHEMA_VERSION};
 pub use sessions::{RedoStack, SessionChange};
 

@@ -13,7 +13,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::model::SessionMeta;
-use super::{classify, decode, encode, ledger, salvage, schema, Store, StoreError, TreeName};
+use super::{
+    classify, decode, encode, ledger, salvage, schema, sledlog, Store, StoreError, TreeName,
+};
 
 /// The database directory inside the data directory.
 pub(crate) const DB_DIR: &str = "sessions.sled";
@@ -69,6 +71,9 @@ impl std::fmt::Display for Recovery {
             self.reason,
             self.kept.len()
         )?;
+        if !self.lost.is_empty() {
+            write!(f, "; {} could not be read", self.lost.len())?;
+        }
         for lost in &self.lost {
             write!(f, "; {lost}")?;
         }
@@ -78,9 +83,11 @@ impl std::fmt::Display for Recovery {
                 "; part of the list of games could not be read ({unlisted})"
             )?;
         }
+        // A restore reads the damaged database as the salvage just did: it is not offered,
+        // since it would bring back nothing more.
         write!(
             f,
-            "; the damaged database is kept in {} (`veillee restore` can bring its games back)",
+            "; the damaged database is kept in {}",
             self.moved_to.display()
         )
     }
@@ -158,6 +165,11 @@ pub(crate) fn open_checked(db_path: &Path, lock: Arc<File>) -> Result<Checked, S
         path: db_path.to_path_buf(),
         detail: detail.into(),
     };
+    // sled's own open would take damage in the part of its log it replays for a torn write
+    // and overwrite it with everything after it: look first, and salvage from a copy.
+    if let Ok(Some(detail)) = sledlog::damage(db_path) {
+        return Ok(Checked::Damaged(None, damaged(&detail)));
+    }
     let db = match open_sled(db_path) {
         Ok(db) => db,
         Err(SledOpen::Locked) => return Err(StoreError::AlreadyRunning(db_path.to_path_buf())),

@@ -8,8 +8,14 @@
 //!
 //! A session is carried over whole or not at all: its description, every move of its log
 //! (each decoded, numbered without a gap, as many as it says), its scripts; its snapshots and
-//! redo stack when they read (a session resumes from its log without them). Reading tolerates
-//! a damaged stretch of the list of sessions: it is read from both ends.
+//! redo stack when they read (a session resumes from its log without them). A log read in
+//! part is not kept cut short: the description's status is that of the whole log, and a
+//! resume checks it. Reading goes record by record: a damaged stretch of the list of sessions
+//! is read around from both ends and id by id, so that damage loses only what it touches.
+//!
+//! A database sled did not open where it is (see `sledlog.rs`), and every set-aside database
+//! a restore reads, is read from a copy mended for sled: sled writes into what it opens, and
+//! it would overwrite damage it takes for a torn write together with everything after it.
 //!
 //! Restoring a set-aside database copies its sessions into the current one: a session already
 //! there (same id, game, start time and seed) is skipped, one whose id is taken gets a new id.
@@ -28,14 +34,16 @@ use super::open::{
     SALVAGING_DIR,
 };
 use super::sessions::{entry_key, id_of, index_of, session_key, RedoStack, SessionChange};
-use super::{classify, decode, ledger, limits, schema, Store, StoreError, TreeName};
+use super::{classify, decode, ledger, limits, schema, sledlog, Store, StoreError, TreeName};
 
 /// The name of a damaged database set aside: `sessions.broken-<seconds since 1970>[-n]`.
 const SET_ASIDE_PREFIX: &str = "sessions.broken-";
 /// The name a set-aside database takes once every session in it has been restored.
 const RESTORED_PREFIX: &str = "sessions.restored-";
-/// Where a salvage opens a copy of a database sled could not open, without its snapshots.
-const LOG_ALONE_DIR: &str = "sessions.salvaging-log";
+/// Where a salvage reads a mended copy of a database sled did not open.
+const SALVAGE_COPY_DIR: &str = "sessions.salvaging-copy";
+/// Where a restore (or a look) reads a mended copy of a set-aside database.
+const RESTORE_COPY_DIR: &str = "sessions.restoring-copy";
 /// Log entries written per batch while copying.
 const BATCH: usize = 4096;
 
@@ -71,6 +79,19 @@ impl Restored {
     pub fn complete(&self) -> bool {
         self.lost.is_empty() && self.unlisted.is_none()
     }
+}
+
+/// What a set-aside database holds, seen without restoring it ([`Store::look`]).
+#[derive(Clone, Debug, Default)]
+pub struct Look {
+    /// Sessions that read and are not here (their ids there): what a restore brings back.
+    pub new: Vec<u64>,
+    /// Sessions that read and are already here.
+    pub already: usize,
+    /// Sessions that cannot be read.
+    pub lost: Vec<LostSession>,
+    /// Part of the list of sessions could not be read.
+    pub unlisted: Option<String>,
 }
 
 /// What copying found.
@@ -133,9 +154,9 @@ pub(crate) fn salvage(
 }
 
 /// A fresh database in `temp` with everything readable of `damaged`, flushed and closed.
-/// When sled could not open the damaged database at all, a copy of it is opened without
-/// sled's page-table snapshot: sled then rebuilds everything from its log, and keeps what
-/// comes before the damaged spot.
+/// When sled did not open the damaged database (it refused, or it would have overwritten
+/// damage it took for a torn write), a mended copy of it is read instead (see
+/// [`open_copy`]).
 fn build_salvaged(
     temp: &Path,
     lock: Arc<fs::File>,
@@ -144,60 +165,68 @@ fn build_salvaged(
     let target = fresh(temp, lock.clone())?;
     let copied = match damaged {
         Some(source) => copy_readable(source, &target, false)?,
-        None => copy_from_log_alone(temp, lock, &target)?,
+        None => {
+            let work = temp.with_file_name(SALVAGE_COPY_DIR);
+            let damaged = temp.with_file_name(DB_DIR);
+            let copied = match open_copy(&damaged, &work, lock)? {
+                Some(source) => {
+                    let copied = copy_readable(&source, &target, false);
+                    drop(source);
+                    copied
+                }
+                None => Ok(unopenable()),
+            };
+            let _ = fs::remove_dir_all(&work);
+            copied?
+        }
     };
     target.flush()?;
     Ok(copied)
 }
 
-/// Copies what sled gives from a copy of the damaged database without its snapshot files.
-fn copy_from_log_alone(
-    temp: &Path,
-    lock: Arc<fs::File>,
-    target: &Store,
-) -> Result<Copied, StoreError> {
-    let damaged = temp.with_file_name(DB_DIR);
-    let copy = temp.with_file_name(LOG_ALONE_DIR);
-    let _ = fs::remove_dir_all(&copy);
-    copy_without_snapshots(&damaged, &copy)
-        .map_err(|e| io_error("to copy the damaged saved games", &copy, e))?;
-    let copied = match open_sled(&copy) {
-        Ok(db) => {
-            let source = Store {
-                db,
-                path: damaged.clone(),
-                _lock: lock,
-            };
-            let copied = copy_readable(&source, target, false);
-            drop(source);
-            copied
-        }
-        Err(_) => Ok(Copied {
-            unlisted: Some("the database engine could not open it at all".into()),
-            ..Copied::default()
-        }),
-    };
-    let _ = fs::remove_dir_all(&copy);
-    let mut copied = copied?;
-    if copied.unlisted.is_none() {
-        copied.unlisted =
-            Some("only what was written before the damaged spot could be read".into());
+/// What copying finds in a database sled cannot open even from a mended copy.
+fn unopenable() -> Copied {
+    Copied {
+        unlisted: Some("the database engine could not open it at all".into()),
+        ..Copied::default()
     }
-    Ok(copied)
 }
 
-/// Copies a sled folder, leaving out its `snap.*` files (the page-table snapshots).
-fn copy_without_snapshots(from: &Path, to: &Path) -> std::io::Result<()> {
+/// Opens a mended copy of the database at `from` in `work`, so that sled writes nothing
+/// where the database is: sled takes damage in the part of its log it replays for a torn
+/// write and overwrites it and everything after it; in the copy, every damaged stretch is
+/// rewritten as a message sled skips (`sledlog::mend`). When sled cannot open that copy
+/// (a damaged page-table snapshot), a copy without its `snap.*` files is opened: sled
+/// rebuilds the page table from the whole log. `None` when sled opens neither.
+fn open_copy(from: &Path, work: &Path, lock: Arc<fs::File>) -> Result<Option<Store>, StoreError> {
+    for with_snapshots in [true, false] {
+        let _ = fs::remove_dir_all(work);
+        copy_dir(from, work, with_snapshots)
+            .map_err(|e| io_error("to copy the damaged saved games", work, e))?;
+        sledlog::mend(work).map_err(|e| io_error("to copy the damaged saved games", work, e))?;
+        if let Ok(db) = open_sled(work) {
+            return Ok(Some(Store {
+                db,
+                path: from.to_path_buf(),
+                _lock: lock,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// Copies a sled folder, with or without its `snap.*` files (the page-table snapshots).
+fn copy_dir(from: &Path, to: &Path, with_snapshots: bool) -> std::io::Result<()> {
     fs::create_dir_all(to)?;
     for entry in fs::read_dir(from)? {
         let entry = entry?;
         let name = entry.file_name();
-        if name.to_string_lossy().starts_with("snap.") {
+        if !with_snapshots && name.to_string_lossy().starts_with("snap.") {
             continue;
         }
         let kind = entry.file_type()?;
         if kind.is_dir() {
-            copy_without_snapshots(&entry.path(), &to.join(&name))?;
+            copy_dir(&entry.path(), &to.join(&name), with_snapshots)?;
         } else if kind.is_file() {
             fs::copy(entry.path(), to.join(&name))?;
         }
@@ -241,9 +270,20 @@ fn move_aside(db_path: &Path) -> std::io::Result<PathBuf> {
     Ok(target)
 }
 
-/// Copies every readable session (and setting) of `source` into `target`. Errors reading
-/// `source` lose what they touch; errors writing `target` stop the copy.
-fn copy_readable(source: &Store, target: &Store, merge: bool) -> Result<Copied, StoreError> {
+/// What reading a damaged (or set-aside) database found.
+struct Found {
+    /// Sessions that read whole, with their scripts.
+    readable: Vec<SessionMeta>,
+    lost: Vec<LostSession>,
+    unlisted: Option<String>,
+}
+
+/// Probes past a damaged stretch of a tree at most this many keys.
+const PROBES: u64 = 100_000;
+
+/// Reads every session of `source` that reads whole. Only a newer schema is an error: any
+/// damage loses what it touches.
+fn read_all(source: &Store) -> Result<Found, StoreError> {
     if let Ok(Some(found)) =
         catch_unwind(AssertUnwindSafe(|| schema::found_version(source))).unwrap_or(Ok(None))
     {
@@ -255,14 +295,16 @@ fn copy_readable(source: &Store, target: &Store, merge: bool) -> Result<Copied, 
             });
         }
     }
-    let mut copied = Copied::default();
-    let (metas, unlisted) = scan(source, TreeName::Sessions);
-    copied.unlisted = unlisted;
+    let (metas, unlisted) = list_sessions(source);
+    let mut found = Found {
+        readable: Vec::new(),
+        lost: Vec::new(),
+        unlisted,
+    };
     let mut listed = Vec::with_capacity(metas.len());
-    let mut readable = Vec::new();
     for (key, value) in metas {
         let Some(id) = id_of(&key) else {
-            copied.lost.push(LostSession {
+            found.lost.push(LostSession {
                 id: 0,
                 about: String::new(),
                 why: format!("a record of the list has a key of another shape ({key:?})"),
@@ -273,10 +315,64 @@ fn copy_readable(source: &Store, target: &Store, merge: bool) -> Result<Copied, 
         let read = catch_unwind(AssertUnwindSafe(|| read_session(source, id, &value)))
             .unwrap_or_else(|_| Err(lost(id, "", "the database engine crashed reading it")));
         match read {
-            Ok(meta) => readable.push(meta),
-            Err(lost) => copied.lost.push(lost),
+            Ok(meta) => found.readable.push(meta),
+            Err(lost) => found.lost.push(lost),
         }
     }
+    let highest = listed.iter().copied().max().unwrap_or(0);
+    found.lost.extend(unlisted_logs(source, &listed, highest));
+    Ok(found)
+}
+
+/// The list of sessions: read from both ends, and when a damaged stretch stopped that,
+/// every id up to the highest known is asked for on its own (ids count from 1), so that
+/// only the records in the damaged stretch are missing.
+fn list_sessions(source: &Store) -> (Vec<(IVec, IVec)>, Option<String>) {
+    let (mut metas, problem) = scan(source, TreeName::Sessions);
+    if problem.is_none() {
+        return (metas, None);
+    }
+    let known: std::collections::BTreeSet<u64> =
+        metas.iter().filter_map(|(k, _)| id_of(k)).collect();
+    let from_logs = log_ids(source, known.last().copied().unwrap_or(0));
+    let highest = known
+        .last()
+        .copied()
+        .into_iter()
+        .chain(from_logs.last().copied())
+        .max()
+        .unwrap_or(0);
+    let probed = catch_unwind(AssertUnwindSafe(|| {
+        let mut probed = Vec::new();
+        let Ok(tree) = source.db.open_tree(TreeName::Sessions.as_str()) else {
+            return probed;
+        };
+        for id in (1..=highest).take(PROBES as usize) {
+            if known.contains(&id) {
+                continue;
+            }
+            if let Ok(Some(value)) = tree.get(session_key(id)) {
+                probed.push((IVec::from(&session_key(id)[..]), value));
+            }
+        }
+        probed
+    }))
+    .unwrap_or_default();
+    metas.extend(probed);
+    metas.sort_by(|a, b| a.0.cmp(&b.0));
+    (metas, problem)
+}
+
+/// Copies every readable session (and setting) of `source` into `target`. Errors reading
+/// `source` lose what they touch; errors writing `target` stop the copy.
+fn copy_readable(source: &Store, target: &Store, merge: bool) -> Result<Copied, StoreError> {
+    let found = read_all(source)?;
+    let mut copied = Copied {
+        lost: found.lost,
+        unlisted: found.unlisted,
+        ..Copied::default()
+    };
+    let readable = found.readable;
     // Sessions whose id is free keep it; only then do the others get new ids, so that one
     // renumbered session never takes the id of another still to come.
     let mut taken = Vec::with_capacity(readable.len());
@@ -290,7 +386,7 @@ fn copy_readable(source: &Store, target: &Store, merge: bool) -> Result<Copied, 
         place(source, target, meta, merge, &mut copied)?;
     }
     copied.added.sort_unstable();
-    copied.lost.extend(unlisted_logs(source, &listed));
+    copied.lost.sort_by_key(|l| l.id);
     copy_settings(source, target)?;
     Ok(copied)
 }
@@ -564,32 +660,51 @@ fn read_redo(source: &Store, id: u64) -> RedoStack {
 
 /// Sessions whose moves are in the log but whose description is not in the list (it was in
 /// a damaged stretch): named, so that the report does not forget them.
-fn unlisted_logs(source: &Store, listed: &[u64]) -> Vec<LostSession> {
-    let found = catch_unwind(AssertUnwindSafe(|| {
+fn unlisted_logs(source: &Store, listed: &[u64], highest: u64) -> Vec<LostSession> {
+    log_ids(source, highest)
+        .into_iter()
+        .filter(|id| !listed.contains(id))
+        .map(|id| lost(id, "", "its description cannot be read"))
+        .collect()
+}
+
+/// The sessions that have moves in the log, one seek per session. A seek that meets a
+/// damaged stretch is tried again from the next id, at most [`PROBES`] times and not past
+/// `highest` (the damaged stretch hides what is there).
+fn log_ids(source: &Store, highest: u64) -> Vec<u64> {
+    catch_unwind(AssertUnwindSafe(|| {
         let mut ids = Vec::new();
         let Ok(tree) = source.db.open_tree(TreeName::Log.as_str()) else {
             return ids;
         };
         let mut next = 0u64;
-        // One seek per session: jump past each session's range.
-        while let Some(Ok((key, _))) = tree.range(entry_key(next, 0)..).next() {
-            let Some(id) = key.get(..8).and_then(id_of) else {
-                break;
-            };
-            ids.push(id);
-            match id.checked_add(1) {
-                Some(n) => next = n,
+        let mut misses = 0;
+        loop {
+            match tree.range(entry_key(next, 0)..).next() {
                 None => break,
+                Some(Ok((key, _))) => {
+                    let Some(id) = key.get(..8).and_then(id_of) else {
+                        break;
+                    };
+                    ids.push(id);
+                    match id.checked_add(1) {
+                        Some(n) => next = n,
+                        None => break,
+                    }
+                }
+                Some(Err(_)) => {
+                    misses += 1;
+                    if misses > PROBES || next >= highest {
+                        break;
+                    }
+                    next += 1;
+                }
             }
         }
+        ids.dedup();
         ids
     }))
-    .unwrap_or_default();
-    found
-        .into_iter()
-        .filter(|id| !listed.contains(id))
-        .map(|id| lost(id, "", "its description cannot be read"))
-        .collect()
+    .unwrap_or_default()
 }
 
 /// Copies the settings that read and are not set in `target`.
@@ -636,29 +751,23 @@ impl Store {
 
     /// Brings back the sessions of a set-aside database (by its folder's name, see
     /// [`Store::set_aside`]): every session that reads and is not here yet is copied in,
-    /// under its own id when free. When every session was read the folder is renamed
-    /// `sessions.restored-…` (never deleted); else it stays as it is.
+    /// under its own id when free. A session that does not read is named in
+    /// [`Restored::lost`] and the others are brought back all the same. When every session
+    /// was read the folder is renamed `sessions.restored-…` (never deleted); else it stays as
+    /// it is. The set-aside database is read from a mended copy (see `sledlog.rs`), so that
+    /// sled writes nothing into it.
     pub fn restore(&self, name: &str) -> Result<Restored, StoreError> {
-        let chosen = self
-            .set_aside()
-            .into_iter()
-            .find(|s| s.name == name)
-            .ok_or_else(|| StoreError::NoSuchSetAside(name.to_string()))?;
-        let db = open_sled(&chosen.path).map_err(|e| match e {
-            SledOpen::Failed(e) => classify(&chosen.path, "to open the set-aside saved games", e),
-            SledOpen::Locked => StoreError::AlreadyRunning(chosen.path.clone()),
-            SledOpen::Crashed => StoreError::Damaged {
-                path: chosen.path.clone(),
-                detail: "the database engine crashed while opening it".into(),
-            },
-        })?;
-        let source = Store {
-            db,
-            path: chosen.path.clone(),
-            _lock: self._lock.clone(),
+        let chosen = self.chosen(name)?;
+        let work = chosen.path.with_file_name(RESTORE_COPY_DIR);
+        let copied = match open_copy(&chosen.path, &work, self._lock.clone())? {
+            Some(source) => {
+                let copied = copy_readable(&source, self, true);
+                drop(source);
+                copied
+            }
+            None => Ok(unopenable()),
         };
-        let copied = copy_readable(&source, self, true);
-        drop(source);
+        let _ = fs::remove_dir_all(&work);
         let copied = copied?;
         self.flush()?;
         let mut restored = Restored {
@@ -678,5 +787,45 @@ impl Store {
             }
         }
         Ok(restored)
+    }
+
+    /// What [`Store::restore`] would bring back from a set-aside database, read the same way
+    /// and written nowhere: so that what is offered is what can be done.
+    pub fn look(&self, name: &str) -> Result<Look, StoreError> {
+        let chosen = self.chosen(name)?;
+        let work = chosen.path.with_file_name(RESTORE_COPY_DIR);
+        let found = match open_copy(&chosen.path, &work, self._lock.clone())? {
+            Some(source) => {
+                let found = read_all(&source);
+                drop(source);
+                found
+            }
+            None => Ok(Found {
+                readable: Vec::new(),
+                lost: Vec::new(),
+                unlisted: unopenable().unlisted,
+            }),
+        };
+        let _ = fs::remove_dir_all(&work);
+        let found = found?;
+        let mut look = Look {
+            lost: found.lost,
+            unlisted: found.unlisted,
+            ..Look::default()
+        };
+        for meta in found.readable {
+            match self.session(meta.id) {
+                Ok(Some(there)) if same_session(&there, &meta) => look.already += 1,
+                _ => look.new.push(meta.id),
+            }
+        }
+        Ok(look)
+    }
+
+    fn chosen(&self, name: &str) -> Result<SetAside, StoreError> {
+        self.set_aside()
+            .into_iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| StoreError::NoSuchSetAside(name.to_string()))
     }
 }

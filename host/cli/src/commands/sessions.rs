@@ -12,7 +12,7 @@ use veillee_runtime::catalog::Catalog;
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::launch::engine_for_session;
 use veillee_runtime::session::{read_file, read_seat_view, LiveSession, Sessions};
-use veillee_runtime::store::SetAside;
+use veillee_runtime::store::{SetAside, Store};
 use veillee_runtime::variants::{library, text_hash};
 
 /// `veillee sessions`: the saved sessions, and the damaged databases set aside.
@@ -22,7 +22,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<()> {
     let set_aside = sessions.store().set_aside();
     if all.is_empty() {
         outln!("No saved sessions yet: `veillee play GAME` starts one.");
-        print_set_aside(&set_aside);
+        print_set_aside(sessions.store(), &set_aside);
         return Ok(());
     }
     let mut table = Table::new(&[
@@ -68,7 +68,7 @@ pub fn list(ctx: &Context) -> anyhow::Result<()> {
     for row in table.lines() {
         outln!("{row}");
     }
-    print_set_aside(&set_aside);
+    print_set_aside(sessions.store(), &set_aside);
     Ok(())
 }
 
@@ -106,14 +106,33 @@ fn house_rules(
         .collect()
 }
 
-/// Says that set-aside databases exist and how to bring their games back.
-fn print_set_aside(set_aside: &[SetAside]) {
+/// Says that set-aside databases exist and what `veillee restore` can bring back from each:
+/// each is read first (as a restore would, writing nothing), so that only what can be done
+/// is offered.
+fn print_set_aside(store: &Store, set_aside: &[SetAside]) {
     for aside in set_aside {
         let since = aside.since.map_or_else(|| "?".into(), format_time);
+        let offer = match store.look(&aside.name) {
+            Ok(look) if !look.new.is_empty() => format!(
+                "{} game(s) there can be read and are not here: `veillee restore {}` brings them back",
+                look.new.len(),
+                line(&aside.name)
+            ),
+            Ok(look) => {
+                let mut unread = look.lost.len().to_string();
+                if look.unlisted.is_some() {
+                    unread.push_str(" or more");
+                }
+                format!(
+                    "nothing there can be brought back ({} game(s) already here, {unread} cannot be read)",
+                    look.already
+                )
+            }
+            Err(e) => format!("it cannot be read ({})", line(&e.to_string())),
+        };
         outln!(
-            "Set aside on {since}: {} — `veillee restore {}` brings its games back.",
-            line(&aside.path.display().to_string()),
-            line(&aside.name)
+            "Set aside on {since}: {} — {offer}.",
+            line(&aside.path.display().to_string())
         );
     }
 }
@@ -140,12 +159,24 @@ fn restore(ctx: &Context, name: Option<&str>) -> anyhow::Result<()> {
         if set_aside.is_empty() {
             outln!("No saved-games database was set aside.");
         }
-        print_set_aside(&set_aside);
+        print_set_aside(sessions.store(), &set_aside);
         return Ok(());
     };
     let restored = store
         .restore(name)
         .with_context(|| format!("the games of {name} were not brought back"))?;
+    let read = restored.added.len() + restored.already;
+    outln!(
+        "{read} game(s) of it could be read ({} brought back, {} already here); {} could not{}.",
+        restored.added.len(),
+        restored.already,
+        restored.lost.len(),
+        if restored.unlisted.is_some() {
+            ", and part of its list of games cannot be read"
+        } else {
+            ""
+        }
+    );
     for (from, to) in &restored.added {
         if from == to {
             outln!("Session {to} brought back.");

@@ -253,13 +253,13 @@ fn recovery_text(r: &veillee_runtime::store::Recovery) -> Text {
     };
     Text::new(
         format!(
-            "La base des parties sauvegardées était abîmée ({}). {} partie(s) ont pu être lues et sont gardées ; {} n'ont pas pu l'être{lost}. La base abîmée est gardée telle quelle dans {to} : l'écran « Parties sauvegardées » peut en récupérer les parties.",
+            "La base des parties sauvegardées était abîmée ({}). {} partie(s) ont pu être lues et sont gardées ; {} n'ont pas pu l'être{lost}. La base abîmée est gardée dans {to}.",
             r.reason,
             r.kept.len(),
             r.lost.len()
         ),
         format!(
-            "The saved-games database was damaged ({}). {} game(s) could be read and were kept; {} could not{lost}. The damaged database is kept as it was in {to}: the Saved games screen can bring its games back.",
+            "The saved-games database was damaged ({}). {} game(s) could be read and were kept; {} could not{lost}. The damaged database is kept in {to}.",
             r.reason,
             r.kept.len(),
             r.lost.len()
