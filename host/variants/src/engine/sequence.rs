@@ -296,11 +296,7 @@ impl VariantEngine {
         mut actions: Vec<Action>,
         failures: &mut Vec<(usize, String)>,
     ) -> Result<Vec<Action>, EngineError> {
-        let privately: Vec<bool> = self
-            .scripts
-            .iter()
-            .map(|s| s.reads_as_spectator(&self.manifest))
-            .collect();
+        let hidden = self.manifest.hidden_information;
         self.listing_hooks(
             game,
             seat,
@@ -308,8 +304,9 @@ impl VariantEngine {
             &mut actions,
             failures,
             |actions| vec![HookArg::Seat(Some(seat)), HookArg::Actions(actions)],
-            |index, returned, actions| {
-                let kept = apply_filter(actions, returned, privately[index])?;
+            |_, script, returned, actions| {
+                let privately = script.reads_as_spectator(hidden);
+                let kept = apply_filter(actions, returned, privately)?;
                 let changed = kept != *actions;
                 *actions = kept;
                 Ok(changed)
@@ -355,7 +352,7 @@ impl VariantEngine {
             actions,
             failures,
             |_| vec![HookArg::Seat(Some(seat))],
-            |index, returned, actions| {
+            |index, _, returned, actions| {
                 let more = read_added(returned, actions)?;
                 if let Some(max) = max_added[index] {
                     if more.len() > max as usize {
@@ -377,7 +374,7 @@ impl VariantEngine {
     /// Runs a listing hook (`add_actions`, `filter_actions`: queries only) of every script
     /// still on that has it and is concerned by one of `actions`, in script order. `args`
     /// gives the hook's arguments from the list so far; `read` takes in what it returned
-    /// (script index, first returned value, the list to change) and says whether the list
+    /// (script index, the script, first returned value, the list to change) and says whether the list
     /// changed, or why what it returned is wrong (then the script goes to `failures`).
     #[allow(clippy::too_many_arguments)]
     fn listing_hooks(
@@ -388,7 +385,7 @@ impl VariantEngine {
         actions: &mut Vec<Action>,
         failures: &mut Vec<(usize, String)>,
         args: impl for<'a> Fn(&'a [Action]) -> Vec<HookArg<'a>>,
-        mut read: impl FnMut(usize, Option<&Value>, &mut Vec<Action>) -> Result<bool, String>,
+        mut read: impl FnMut(usize, &Script, Option<&Value>, &mut Vec<Action>) -> Result<bool, String>,
     ) -> Result<(), EngineError> {
         let VariantEngine {
             base,
@@ -421,12 +418,14 @@ impl VariantEngine {
                 Powers::Read,
             )?;
             match result {
-                HookResult::Done { returned, .. } => match read(index, returned.first(), actions) {
-                    Ok(changed) => script.note_changed(hook, changed),
-                    Err(why) => {
-                        failures.push((index, format!("{}: {why} (in {hook})", script.file())))
+                HookResult::Done { returned, .. } => {
+                    match read(index, script, returned.first(), actions) {
+                        Ok(changed) => script.note_changed(hook, changed),
+                        Err(why) => {
+                            failures.push((index, format!("{}: {why} (in {hook})", script.file())))
+                        }
                     }
-                },
+                }
                 HookResult::Pending(_) => failures.push((
                     index,
                     format!("{}: {hook} cannot ask a choice", script.file()),

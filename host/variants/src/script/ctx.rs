@@ -109,26 +109,32 @@ pub(super) fn operation(
     }
 }
 
-/// The game `target` as the spectator may know it: its hidden part re-drawn, kept for the
-/// call's next queries until a command changes the game.
-///
-/// The re-draw's seed is taken from what the spectator sees: two games that look the same to
-/// the spectator give a script the very same world (a re-draw depends only on what its viewer
-/// knows and the seed), so nothing it reads can tell them apart — and a saved game replays
-/// to the same worlds with any later Veillée.
+/// The game `target` as the spectator may know it, kept for the call's next queries until a
+/// command changes the game.
 fn spectator_world(c: &mut Call<'_, '_>, target: Handle) -> Result<Handle, EngineError> {
     match c.spectator.as_ref() {
         None => return Ok(target),
         Some(&Spectator { world: Some(world) }) => return Ok(world),
         Some(_) => {}
     }
-    let seen = c.game.engine.view(target, None)?;
-    let seed = seed_of(&seen);
-    let world = c.game.engine.redraw_hidden(target, None, seed)?;
+    let world = redrawn_for_spectator(c.game.engine, target)?;
     if let Some(spectator) = c.spectator.as_mut() {
         spectator.world = Some(world);
     }
     Ok(world)
+}
+
+/// A copy of `target` with its hidden part re-drawn for the spectator. The seed is taken from
+/// what the spectator sees: two games that look the same to the spectator give a script the
+/// very same world (a re-draw depends only on what its viewer knows and the seed), so nothing
+/// it reads can tell them apart — and a saved game replays to the same worlds with any later
+/// Veillée.
+fn redrawn_for_spectator(
+    engine: &mut dyn veillee_engine::GameEngine,
+    target: Handle,
+) -> Result<Handle, EngineError> {
+    let seen = engine.view(target, None)?;
+    engine.redraw_hidden(target, None, seed_of(&seen))
 }
 
 /// A seed from a scene: the first bytes of the SHA-256 of its JSON (stable across builds,
@@ -145,7 +151,8 @@ fn seed_of(scene: &veillee_sdk::Scene) -> u64 {
 /// A command for a script that reads as a spectator: it changes the game itself, and its
 /// answer is the one the same command gives on the spectator's re-drawn copy — so an answer
 /// that depends on a secret (the card a draw took) tells the script only what anyone could
-/// guess. A refusal is told the same way (the copy's reason, else a bare one).
+/// guess. A refusal is told the same way (the copy's reason, else a bare one). The world
+/// queries read is dropped: the command changes the game.
 fn command_seen_by_spectator(
     c: &mut Call<'_, '_>,
     target: Handle,
@@ -155,10 +162,7 @@ fn command_seen_by_spectator(
     if let Some(world) = c.spectator.as_mut().and_then(|s| s.world.take()) {
         c.game.engine.drop_game(world);
     }
-    let copy = spectator_world(c, target)?;
-    if let Some(spectator) = c.spectator.as_mut() {
-        spectator.world = None;
-    }
+    let copy = redrawn_for_spectator(c.game.engine, target)?;
     let seen = c.game.engine.operation(copy, name, args);
     c.game.engine.drop_game(copy);
     let done = c.game.engine.operation(target, name, args);

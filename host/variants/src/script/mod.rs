@@ -364,8 +364,7 @@ struct Call<'a, 'g> {
     fatal: Option<EngineError>,
     /// The outcome `ctx.game.end_game` gave, if it was called.
     ended: Option<Outcome>,
-    /// For a script that reads as a spectator: the seed of the call's re-draws, and the
-    /// re-drawn copy queries read while no command has changed the game since.
+    /// For a script that reads as a spectator (see [`Spectator`]).
     spectator: Option<Spectator>,
 }
 
@@ -567,7 +566,9 @@ impl Script {
             pending: None,
             fatal: None,
             ended: None,
-            spectator: self.reads_as_spectator(manifest).then(Spectator::default),
+            spectator: self
+                .reads_as_spectator(manifest.hidden_information)
+                .then(Spectator::default),
         });
         self.meter.reset();
         *self.lua.app_data_mut::<CallRng>().expect("set at load") =
@@ -634,10 +635,10 @@ impl Script {
         }
     }
 
-    /// Whether it reads `manifest`'s game as a spectator does: a house rule, in a game with
-    /// hidden information (see the module's documentation).
-    pub fn reads_as_spectator(&self, manifest: &Manifest) -> bool {
-        manifest.hidden_information && !self.info.part_of_game
+    /// Whether it reads a game as a spectator does: a house rule, in a game with hidden
+    /// information (see the module's documentation).
+    pub fn reads_as_spectator(&self, hidden_information: bool) -> bool {
+        hidden_information && !self.info.part_of_game
     }
 
     /// Builds `ctx`, calls the hook and reads back its results and `ctx.state`.
