@@ -72,6 +72,16 @@ fn seen<'a>(
 }
 
 impl Action {
+    /// This action with its label and private text cut to [`crate::MAX_TEXT_CHARS`]
+    /// ([`Text::clipped`]).
+    pub fn clipped(mut self) -> Self {
+        self.label = std::mem::take(&mut self.label).clipped();
+        if let Some(private) = &mut self.private {
+            private.text = std::mem::take(&mut private.text).clipped();
+        }
+        self
+    }
+
     /// An action reached by clicking `path` in order (a piece, then a cell; see
     /// [`crate::move_path`]), whose label everyone may read.
     pub fn new(id: impl Into<String>, label: Text, path: Vec<Target>) -> Self {
@@ -163,6 +173,15 @@ pub struct Event {
 }
 
 impl Event {
+    /// This event with its texts cut to [`crate::MAX_TEXT_CHARS`] ([`Text::clipped`]).
+    pub fn clipped(mut self) -> Self {
+        self.text = std::mem::take(&mut self.text).clipped();
+        if let Some(private) = &mut self.private {
+            private.text = std::mem::take(&mut private.text).clipped();
+        }
+        self
+    }
+
     /// An ordinary event.
     pub fn new(text: Text) -> Self {
         Event {

@@ -51,7 +51,7 @@ pub use scene::{
 pub use setup::{OptionValue, Seat, Setup};
 pub use status::{Outcome, Status};
 pub use table::{GameTable, Handle, OperationCall};
-pub use text::{text, Text};
+pub use text::{text, Text, MAX_EVENTS_PER_MOVE, MAX_TEXT_CHARS};
 
 /// The guide in README.md, compiled as doc-tests.
 #[cfg(doctest)]

@@ -2,6 +2,16 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The longest text a player is shown for one label, event, question, option or message, in
+/// characters per language: a few lines on a phone. The one limit for every text a plugin or a
+/// script makes; the launcher cuts longer ones ([`Text::clipped`]) where they enter it, so
+/// that no label can fill a terminal, a phone's message or the host's memory.
+pub const MAX_TEXT_CHARS: usize = 500;
+
+/// The most events one move may tell (a plugin's move, or one hook call of a script): with
+/// [`MAX_TEXT_CHARS`], at most a page or two of log per move however a rule is written.
+pub const MAX_EVENTS_PER_MOVE: usize = 256;
+
 /// A text in French and English. Games are French; the launcher speaks both.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Text {
@@ -29,6 +39,14 @@ impl Text {
         }
     }
 
+    /// This text with each language cut to at most [`MAX_TEXT_CHARS`] characters, an
+    /// ellipsis (`…`) marking where it was cut.
+    pub fn clipped(mut self) -> Text {
+        clip(&mut self.fr);
+        clip(&mut self.en);
+        self
+    }
+
     /// The version for a language code (`"fr"` or anything else for English).
     pub fn get(&self, lang: &str) -> &str {
         if lang.starts_with("fr") {
@@ -36,6 +54,13 @@ impl Text {
         } else {
             &self.en
         }
+    }
+}
+
+fn clip(text: &mut String) {
+    if let Some((cut, _)) = text.char_indices().nth(MAX_TEXT_CHARS) {
+        text.truncate(cut);
+        text.push('…');
     }
 }
 

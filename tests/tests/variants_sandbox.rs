@@ -429,3 +429,85 @@ return { id = "memoire", name = "Memory", description = "x", game = "siege", ver
         ]
     );
 }
+
+/// A Siège house rule that relabels every move with 1 MiB of text and tells `events` events
+/// of 1 KiB after each move.
+fn chatterbox(events: u32) -> VariantEngine {
+    let text = format!(
+        "local big = string.rep(\"x\", 1048576)\n\
+         return {{ id = \"bavard\", name = \"Bavard\", description = \"x\", game = \"siege\", version = \"1\",\n\
+         filter_actions = function(ctx, seat, actions)\n\
+           local out = {{}}\n\
+           for i, a in ipairs(actions) do out[i] = {{ id = a.id, label = big }} end\n\
+           return out\n\
+         end,\n\
+         after_action = function(ctx, seat, action, events)\n\
+           for i = 1, {events} do ctx.event(string.rep(\"y\", 1024)) end\n\
+         end }}\n"
+    );
+    let script = Script::load("bavard.lua", &text, VariantLimits::default()).unwrap();
+    let runtime = runtime();
+    let plugin = builtin_plugin(&runtime, "siege");
+    VariantEngine::new(Box::new(plugin), vec![script]).unwrap()
+}
+
+fn first_to_act(engine: &mut VariantEngine, game: veillee_sdk::Handle) -> veillee_sdk::Seat {
+    match engine.status(game).unwrap() {
+        Status::ToAct { seats } => seats[0],
+        Status::Finished { .. } => panic!("the game has just begun"),
+    }
+}
+
+#[test]
+fn a_house_rules_labels_and_events_reach_no_one_longer_than_the_one_text_limit() {
+    let mut engine = chatterbox(100);
+    let game = engine.create(&Setup::new(2, 1)).unwrap();
+    let seat = first_to_act(&mut engine, game);
+    let actions = engine.legal_actions(game, seat).unwrap();
+    assert!(!actions.is_empty());
+    for action in &actions {
+        assert_eq!(
+            action.label.en.chars().count(),
+            veillee_sdk::MAX_TEXT_CHARS + 1
+        );
+        assert!(action.label.en.ends_with('…'), "the cut is marked");
+    }
+    let events = engine.apply(game, seat, &actions[0].id).unwrap();
+    let told: Vec<_> = events
+        .iter()
+        .filter(|e| e.text.en.starts_with('y'))
+        .collect();
+    assert_eq!(told.len(), 100, "every event is told");
+    assert!(told
+        .iter()
+        .all(|e| e.text.en.chars().count() == veillee_sdk::MAX_TEXT_CHARS + 1));
+    assert!(engine.disabled(game).is_empty());
+}
+
+#[test]
+fn a_house_rule_telling_thousands_of_events_a_move_is_switched_off_naming_the_bound() {
+    let mut engine = chatterbox(5000);
+    let game = engine.create(&Setup::new(2, 1)).unwrap();
+    let seat = first_to_act(&mut engine, game);
+    let first = engine.legal_actions(game, seat).unwrap()[0].id.clone();
+    let events = engine.apply(game, seat, &first).unwrap();
+    assert!(
+        events.len() <= veillee_sdk::MAX_EVENTS_PER_MOVE,
+        "{}",
+        events.len()
+    );
+    let disabled = engine.disabled(game);
+    assert_eq!(disabled.len(), 1, "switched off");
+    assert!(
+        disabled[0]
+            .1
+            .contains("ctx.event was called more than 256 times in one hook call"),
+        "{}",
+        disabled[0].1
+    );
+    // The game goes on under the plain rules.
+    let Status::ToAct { seats } = engine.status(game).unwrap() else {
+        panic!("the game goes on")
+    };
+    assert!(!engine.legal_actions(game, seats[0]).unwrap().is_empty());
+}

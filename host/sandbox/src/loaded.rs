@@ -333,7 +333,8 @@ impl GameEngine for Plugin {
         if let Err(detail) = self.listings.listed(game, seat, &actions) {
             return Err(self.violation("veillee_legal_actions", detail));
         }
-        Ok(actions)
+        // Texts are bounded where they enter the launcher, whatever path shows them.
+        Ok(actions.into_iter().map(Action::clipped).collect())
     }
 
     fn apply(
@@ -355,9 +356,17 @@ impl GameEngine for Plugin {
                     ),
                 ))
             }
+            Ok(events) if events.len() > veillee_sdk::MAX_EVENTS_PER_MOVE => Err(self.violation(
+                "veillee_apply",
+                format!(
+                    "told {} events for one move (at most {})",
+                    events.len(),
+                    veillee_sdk::MAX_EVENTS_PER_MOVE
+                ),
+            )),
             Ok(events) => {
                 self.listings.changed(game);
-                Ok(events)
+                Ok(events.into_iter().map(Event::clipped).collect())
             }
             refused => refused,
         }

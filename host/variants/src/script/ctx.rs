@@ -426,10 +426,11 @@ pub(super) fn to_text(
     text.map(printable)
 }
 
-/// A script's text with its control characters made visible: an escape sequence in a label
-/// or a log line must not clear a player's terminal, retitle the window or write to the
-/// clipboard. C0 controls become their Unicode pictures (`ESC` shows as `␛`), other controls
-/// `�`; line breaks and tabs stay.
+/// A script's text with its control characters made visible and its length bounded — the one
+/// door every text a script makes goes through. An escape sequence in a label or a log line
+/// must not clear a player's terminal, retitle the window or write to the clipboard: C0
+/// controls become their Unicode pictures (`ESC` shows as `␛`), other controls `�`; line
+/// breaks and tabs stay. Each language is cut to [`veillee_sdk::MAX_TEXT_CHARS`].
 pub fn printable(text: Text) -> Text {
     fn clean(s: String) -> String {
         if !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
@@ -449,4 +450,5 @@ pub fn printable(text: Text) -> Text {
         fr: clean(text.fr),
         en: clean(text.en),
     }
+    .clipped()
 }

@@ -829,6 +829,12 @@ fn add_event(
             c.hook
         )));
     }
+    if c.events.len() >= veillee_sdk::MAX_EVENTS_PER_MOVE {
+        return Err(mlua::Error::runtime(format!(
+            "ctx.event was called more than {} times in one hook call",
+            veillee_sdk::MAX_EVENTS_PER_MOVE
+        )));
+    }
     let text = to_text(lua, text, de, "ctx.event's text")?;
     c.events.push(Event::new(text));
     Ok(Value::Nil)
