@@ -25,14 +25,22 @@ pub fn line(text: &str) -> Cow<'_, str> {
     quote_unless(text, |_| false)
 }
 
+/// Whether `c` changes how the terminal shows the rest of the line: a control character, or
+/// one of Unicode's bidirectional controls (the right-to-left override U+202E and its kin),
+/// which can make `evil.exe` of `exe.live` or reorder a score.
+fn is_hazard(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
 fn quote_unless(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
-    if !text.chars().any(|c| c.is_control() && !keep(c)) {
+    if !text.chars().any(|c| is_hazard(c) && !keep(c)) {
         return Cow::Borrowed(text);
     }
     let mut quoted = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         match c {
-            c if !c.is_control() || keep(c) => quoted.push(c),
+            c if !is_hazard(c) || keep(c) => quoted.push(c),
             '\n' => quoted.push_str("\\n"),
             '\t' => quoted.push_str("\\t"),
             '\r' => quoted.push_str("\\r"),
@@ -139,6 +147,16 @@ mod tests {
         for text in [CLEAR, TITLE, OSC52, "\u{9b}2J"] {
             assert!(!quote(text).chars().any(|c| c.is_control()), "{text:?}");
         }
+    }
+
+    #[test]
+    fn bidirectional_overrides_are_quoted_so_a_name_cannot_reorder_the_line() {
+        assert_eq!(line("Ch\u{202e}ton\u{202c}"), "Ch\\u{202e}ton\\u{202c}");
+        assert_eq!(
+            quote("a\u{2066}b\u{2069}\u{200f}"),
+            "a\\u{2066}b\\u{2069}\\u{200f}"
+        );
+        assert!(matches!(quote("עברית et français"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -99,8 +99,30 @@ fn toml_string(s: &str) -> String {
 }
 
 /// Why a game id cannot name a plugin, if it cannot: ids are lowercase ASCII letters, digits
-/// and single hyphens, starting with a letter (they become a crate name and a file name).
+/// and single hyphens, starting with a letter (they become a crate name and a file name);
+/// not `veillee…` (the package would clash with the SDK it depends on, or with the
+/// launcher's own crates), and not a built-in game's (`install` refuses a plugin that would
+/// shadow one).
 pub fn id_problem(id: &str) -> Option<String> {
+    if let Some(problem) = malformed(id) {
+        return Some(problem);
+    }
+    if id.starts_with("veillee") {
+        return Some(format!(
+            "`{id}` cannot be a game id: ids starting with `veillee` are the launcher's and its \
+             SDK's crates (cargo would refuse a package `{id}` that depends on `veillee-sdk`)"
+        ));
+    }
+    crate::native::native_engine(id).is_some().then(|| {
+        format!(
+            "`{id}` is a built-in game: `veillee install` refuses a plugin that would take its \
+             place; choose another id, e.g. `{id}-maison`"
+        )
+    })
+}
+
+/// [`id_problem`]'s shape rule.
+fn malformed(id: &str) -> Option<String> {
     let well_formed = id.len() <= 40
         && id.starts_with(|c: char| c.is_ascii_lowercase())
         && id
@@ -111,7 +133,7 @@ pub fn id_problem(id: &str) -> Option<String> {
     (!well_formed).then(|| {
         format!(
             "`{id}` cannot be a game id: use lowercase letters, digits and single hyphens, \
-             starting with a letter (at most 40 characters), e.g. `renard` or `nine-men`"
+             starting with a letter (at most 40 characters), e.g. `morpion` or `nine-men`"
         )
     })
 }
@@ -201,11 +223,25 @@ mod tests {
 
     #[test]
     fn game_ids_must_make_a_crate_and_a_file_name() {
-        for good in ["renard", "nine-men", "go9", "a"] {
+        for good in ["morpion", "nine-men", "go9", "a"] {
             assert_eq!(id_problem(good), None, "{good}");
         }
         for bad in [
-            "", "Renard", "9men", "-x", "x-", "a--b", "a_b", "é", "a b", "../x",
+            "",
+            "Renard",
+            "9men",
+            "-x",
+            "x-",
+            "a--b",
+            "a_b",
+            "é",
+            "a b",
+            "../x",
+            "veillee-sdk",
+            "veillee",
+            "siege",
+            "castel",
+            "roc-noir",
         ] {
             assert!(id_problem(bad).is_some(), "{bad}");
         }
