@@ -180,6 +180,9 @@ strings! {
     SessionPath => "Fichier de partie", "Saved-game file";
     Exported => "Partie exportée dans {}", "Game exported to {}";
     Imported => "Partie importée (n° {})", "Game imported (#{})";
+    ConfirmImportScripts => "Ce fichier apporte des scripts qui ne sont pas installés ici. Ils s'exécutent dès l'import, puis à chaque partie :\n{}\nLes exécuter ?", "This file brings scripts that are not installed here. They run as soon as it is imported, and each time the game is played:\n{}\nRun them?";
+    ImportAndRun => "Importer et les exécuter", "Import and run them";
+    NotImported => "Fichier non importé : ses scripts n'ont pas été acceptés.", "File not imported: its scripts were not accepted.";
     Deleted => "Partie supprimée.", "Game deleted.";
     MovesCount => "{} coups", "{} moves";
     LastPlayed => "Jouée le {}", "Last played {}";

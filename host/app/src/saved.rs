@@ -9,7 +9,7 @@ use super::play::PlayScreen;
 use super::replay::ReplayScreen;
 use super::screen::{Nav, Screen, Shared, Target};
 use super::widgets::{self, Answer, ACCENT, MUTED};
-use super::worker::{FileDone, Pick, Reply, Request};
+use super::worker::{FileDone, ForeignScript, Pick, Reply, Request};
 use veillee_runtime::store::model::SessionMeta;
 use veillee_runtime::store::SetAside;
 use veillee_sdk::Seat;
@@ -27,6 +27,8 @@ pub struct SavedScreen {
     /// which may be unavailable: no desktop portal, a bare X server).
     pub export: Option<Exporting>,
     confirm_delete: Option<(u64, String)>,
+    /// A session file whose scripts the player must accept before it is imported.
+    confirm_import: Option<(PathBuf, Vec<ForeignScript>)>,
     /// An unfinished game with hidden information about to be exported: everything, or
     /// only what one seat saw?
     confirm_export: Option<SessionMeta>,
@@ -83,6 +85,11 @@ impl SavedScreen {
                 self.dialog_failed = false;
                 self.error = None;
                 self.notice = Some(lang.f(S::Imported, &[&id.to_string()]))
+            }
+            Ok(FileDone::ImportAsks(path, scripts)) => {
+                self.error = None;
+                self.notice = None;
+                self.confirm_import = Some((path, scripts));
             }
             Ok(FileDone::Deleted) => self.notice = Some(lang.t(S::Deleted).to_string()),
             Err(e) => {
@@ -211,6 +218,7 @@ impl Screen for SavedScreen {
             self.export = Some(export);
         }
         self.delete_question(ui, shared);
+        self.import_question(ui, shared);
         nav
     }
 }
@@ -341,6 +349,38 @@ impl SavedScreen {
     }
 
     /// "Delete game #n?", while a delete waits for its answer.
+    /// The scripts a session file brings, before it is imported: each one's id, file, size
+    /// and SHA-256, import and run them, or cancel.
+    fn import_question(&mut self, ui: &mut Ui, shared: &mut Shared) {
+        let lang = shared.lang;
+        let Some((path, scripts)) = self.confirm_import.clone() else {
+            return;
+        };
+        let listed: Vec<String> = scripts
+            .iter()
+            .map(|s| format!("• {} ({}), {} B, SHA-256 {}", s.id, s.file, s.bytes, s.hash))
+            .collect();
+        let body = lang.f(S::ConfirmImportScripts, &[&listed.join("\n")]);
+        match widgets::confirm(
+            ui.ctx(),
+            "import",
+            &body,
+            lang.t(S::ImportAndRun),
+            lang.t(S::Cancel),
+        ) {
+            Answer::Yes => {
+                let accepted = scripts.into_iter().map(|s| s.hash).collect();
+                shared.worker.send(Request::ImportAccepted(path, accepted));
+                self.confirm_import = None;
+            }
+            Answer::No => {
+                self.confirm_import = None;
+                self.notice = Some(lang.t(S::NotImported).to_string());
+            }
+            Answer::Open => {}
+        }
+    }
+
     fn delete_question(&mut self, ui: &mut Ui, shared: &mut Shared) {
         let lang = shared.lang;
         let Some((id, name)) = self.confirm_delete.clone() else {

@@ -1389,3 +1389,100 @@ fn a_timed_game_ends_a_slow_turn_in_the_window_with_its_penalty() {
         .expect("the window saves each move's turn time");
     assert!(slow_ms >= 3500, "{slow_ms} ms");
 }
+
+/// A Siège house rule that is not shipped: the lord may not start with d6.
+const NO_LORD_D6: &str = r#"
+return {
+  id = "pas-de-d6",
+  name = { fr = "Pas de d6", en = "No d6" },
+  description = { fr = "Le seigneur ne commence pas en d6.", en = "The lord does not start on d6." },
+  game = "siege",
+  version = "1.0.0",
+  before_action = function(ctx, seat, action)
+    if action.id == "lord-d6" then
+      return false, { fr = "Pas en d6.", en = "Not on d6." }
+    end
+  end,
+}
+"#;
+
+/// A session file of Siège played with `NO_LORD_D6`, made in another data directory.
+fn session_file_with_a_house_rule(dir: &Path) -> std::path::PathBuf {
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(elsewhere.join("variants")).unwrap();
+    std::fs::write(elsewhere.join("variants/pas-de-d6.lua"), NO_LORD_D6).unwrap();
+    let (catalog, sessions) = common::catalog_and_sessions(&elsewhere);
+    let setup = Setup::new(2, 7);
+    let wanted = ["pas-de-d6".to_string()];
+    let (engine, recorded) = veillee_runtime::launch::engine_for_new_game(
+        &catalog,
+        "siege",
+        &wanted,
+        &setup,
+        &mut |_| {},
+    )
+    .unwrap();
+    let table = veillee_runtime::table::Table::start(
+        sessions.clone(),
+        engine,
+        common::ana_and_bruno(),
+        setup,
+        recorded,
+        Vec::new(),
+    )
+    .unwrap();
+    let file = dir.join("with-a-rule.json");
+    let exported = sessions.export(table.meta().id).unwrap();
+    std::fs::write(&file, serde_json::to_string(&exported).unwrap()).unwrap();
+    file
+}
+
+#[test]
+fn a_session_file_bringing_a_script_is_imported_only_once_the_player_accepts_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = session_file_with_a_house_rule(dir.path());
+    let mut h = harness(&dir.path().join("data"), "en");
+    h.get_by_label("Saved games").click();
+    wait(&mut h, "the saved games", |h| {
+        h.query_by_label("No saved games yet.").is_some()
+    });
+    let ask = |h: &mut Harness<'static, App>| {
+        h.get_by_label("Import a game…").click();
+        wait(h, "the typed path", |h| {
+            h.query_by_label("Saved-game file").is_some()
+        });
+        h.get_by_label("Saved-game file").click();
+        h.step();
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+        h.get_by_label("Saved-game file")
+            .type_text(&file.display().to_string());
+        h.step();
+        h.get_by_label("Import this file").click();
+        wait(h, "the question", |h| {
+            h.query_by_label_contains("brings scripts that are not installed here")
+                .is_some()
+        });
+    };
+    ask(&mut h);
+    let question = common::texts(&h).join("\n");
+    assert!(
+        question.contains("pas-de-d6 (pas-de-d6.lua)") && question.contains("SHA-256 "),
+        "{question}"
+    );
+    h.get_by_label("Cancel").click();
+    wait(&mut h, "the refusal", |h| {
+        h.query_by_label_contains("its scripts were not accepted")
+            .is_some()
+    });
+    assert!(
+        h.query_by_label("No saved games yet.").is_some(),
+        "nothing was imported"
+    );
+
+    ask(&mut h);
+    h.get_by_label("Import and run them").click();
+    wait(&mut h, "the import", |h| {
+        h.query_by_label_contains("Game imported").is_some()
+    });
+    assert!(h.query_by_label_contains("Resume #").is_some());
+}

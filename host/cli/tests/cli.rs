@@ -2370,3 +2370,209 @@ fn simulate_with_bots_reports_wins_with_intervals_and_think_time_per_seat() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--players 2 but --seats names 1 seats"));
 }
+
+/// Castel's cards, changed to tell the table the first card of the hand of whoever placed a
+/// card with an effect: a public event that reads a secret.
+fn leaking_cards() -> String {
+    let text = include_str!("../../../variants/castel/cards.lua");
+    let end = "    command(ctx, \"end_effect\")\n  end,\n}";
+    assert!(text.contains(end), "cards.lua ends as this test expects");
+    let leak = "    local hand = query(ctx, \"hand\", { seat = pending.seat })\n    \
+                if #hand > 0 then ctx.event({ fr = \"garde \" .. hand[1], en = \"keeps \" .. hand[1] }) end\n";
+    text.replace(end, &format!("{leak}{end}"))
+}
+
+fn castel_sessions(data: &Path) -> usize {
+    stdout(&veillee(data, &["sessions"]))
+        .lines()
+        .filter(|l| l.contains("castel"))
+        .count()
+}
+
+#[test]
+fn a_copy_of_castels_cards_that_leaks_a_hand_does_not_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("variants");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("cards.lua"), leaking_cards()).unwrap();
+    let args = ["play", "castel", "--seats", "human,human", "--seed", "3"];
+    let out = veillee_with_input(
+        dir.path(),
+        &[&args[..], &["--variant", "cartes"]].concat(),
+        "q\n",
+    );
+    assert!(!out.status.success(), "{}", stdout(&out));
+    let said = stderr(&out);
+    assert!(
+        said.contains("Checking cartes for leaks before it first plays"),
+        "{said}"
+    );
+    assert!(
+        said.contains("the leak check failed with the scripts cartes") && said.contains("\"keeps "),
+        "{said}"
+    );
+    assert_eq!(castel_sessions(dir.path()), 0, "no game was started");
+    // The cards as shipped are trusted: no check, the game starts.
+    let plain = veillee_with_input(dir.path(), &args, "q\n");
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    assert!(!stderr(&plain).contains("Checking"), "{}", stderr(&plain));
+}
+
+#[test]
+fn a_house_rule_passes_its_leak_check_before_it_first_plays_and_only_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = dir.path().join("voyeur.lua");
+    std::fs::write(
+        &rule,
+        include_str!("../../../tests/fixtures/variants/voyeur.lua"),
+    )
+    .unwrap();
+    let args = [
+        "play",
+        "castel",
+        "--seats",
+        "human,human",
+        "--seed",
+        "3",
+        "--variant",
+    ];
+    let first = veillee_with_input(
+        dir.path(),
+        &[&args[..], &[rule.to_str().unwrap()]].concat(),
+        "q\n",
+    );
+    assert!(first.status.success(), "{}", stderr(&first));
+    // Even this hostile rule reads only the spectator's world: it cannot leak, and passes.
+    assert!(
+        stderr(&first).contains("Checking voyeur for leaks"),
+        "{}",
+        stderr(&first)
+    );
+    let again = veillee_with_input(
+        dir.path(),
+        &[&args[..], &[rule.to_str().unwrap()]].concat(),
+        "q\n",
+    );
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        !stderr(&again).contains("Checking"),
+        "the verdict is remembered: {}",
+        stderr(&again)
+    );
+    assert_eq!(castel_sessions(dir.path()), 2);
+}
+
+#[test]
+fn a_session_file_bringing_scripts_shows_them_and_runs_them_only_once_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let played = veillee_with_input(
+        dir.path(),
+        &["play", "castel", "--seats", "human,human", "--seed", "3"],
+        "q\n",
+    );
+    let id = session_id(&stdout(&played));
+    let file = dir.path().join("game.json");
+    assert!(
+        veillee(dir.path(), &["export", &id, file.to_str().unwrap()])
+            .status
+            .success()
+    );
+
+    // The cards as shipped are already here: nothing to ask.
+    let plain = veillee(dir.path(), &["import", file.to_str().unwrap()]);
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    assert!(
+        !stdout(&plain).contains("not installed here"),
+        "{}",
+        stdout(&plain)
+    );
+
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let cards = json["session"]["variants"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|v| v["id"] == "cartes")
+        .expect("the session records Castel's cards");
+    let leaking = leaking_cards();
+    // The hash a file records is only a claim: it is made to match.
+    cards["hash"] = veillee_runtime::variants::text_hash(&leaking).into();
+    cards["text"] = leaking.into();
+    std::fs::write(&file, json.to_string()).unwrap();
+
+    let refused = veillee(dir.path(), &["import", file.to_str().unwrap()]);
+    assert!(!refused.status.success());
+    let shown = stdout(&refused);
+    assert!(
+        shown.contains("This file brings 1 script(s) not installed here"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("cartes (cards.lua)") && shown.contains("Run them? [y/N]"),
+        "{shown}"
+    );
+    assert!(
+        stderr(&refused).contains("its scripts were not accepted"),
+        "{}",
+        stderr(&refused)
+    );
+
+    let accepted = veillee_with_input(dir.path(), &["import", file.to_str().unwrap()], "y\n");
+    assert!(!accepted.status.success());
+    assert!(
+        stderr(&accepted).contains("the leak check failed with the scripts cartes"),
+        "{}",
+        stderr(&accepted)
+    );
+    assert_eq!(
+        castel_sessions(dir.path()),
+        2,
+        "the game and its plain import only"
+    );
+}
+
+/// A Siège game with a phone seat, played to its end through the table (first legal move
+/// each turn); returns its session id.
+fn finished_phone_game(data: &Path) -> u64 {
+    use veillee_runtime::table::{Table, Turn};
+    let dir = veillee_runtime::data_dir::DataDir::at(data);
+    let runtime = veillee_runtime::plugin::Runtime::new(None).unwrap();
+    let catalog = veillee_runtime::catalog::Catalog::open(runtime, dir);
+    let (store, _) = veillee_runtime::store::Store::open(data).unwrap();
+    let sessions = veillee_runtime::session::Sessions::new(store);
+    let setup = veillee_sdk::Setup::new(2, 4);
+    let (engine, recorded) =
+        veillee_runtime::launch::engine_for_new_game(&catalog, "siege", &[], &setup, &mut |_| {})
+            .unwrap();
+    let players = ["Ana", "Bruno"]
+        .map(veillee_runtime::store::model::SeatPlayer::human)
+        .to_vec();
+    let mut table = Table::start(sessions, engine, players, setup, recorded, vec![1]).unwrap();
+    loop {
+        let seat = match table.turn().unwrap() {
+            Turn::Over(_) => return table.meta().id,
+            Turn::Screen(seat) | Turn::Bot(seat, _) => seat,
+            Turn::Phones(seats) => seats[0],
+        };
+        let first = table.legal_actions(seat).unwrap()[0].id.clone();
+        table.play(seat, &first).unwrap();
+    }
+}
+
+#[test]
+fn resuming_a_finished_phone_game_shows_its_result_without_opening_the_room() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = finished_phone_game(dir.path()).to_string();
+    // An address no machine has: opening the room there would fail.
+    let out = veillee(
+        dir.path(),
+        &["resume", &id, "--room-address", "203.0.113.7"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shown = stdout(&out);
+    assert!(
+        shown.contains("Winner: ") || shown.contains("Draw — "),
+        "{shown}"
+    );
+}

@@ -167,9 +167,9 @@ fn through_the_table(
     screen_moves: usize,
 ) -> (Moves, Vec<u8>) {
     let dir = tempfile::tempdir().unwrap();
-    let (catalog, sessions, data) = catalog_and_sessions(dir.path());
-    let (engine, recorded) =
-        engine_for_new_game(&catalog, game, variants, &data.variants()).expect("the game launches");
+    let (catalog, sessions, _) = catalog_and_sessions(dir.path());
+    let (engine, recorded) = engine_for_new_game(&catalog, game, variants, &setup, &mut |_| {})
+        .expect("the game launches");
     let mut table =
         Table::start(sessions.clone(), engine, players, setup, recorded, phones).unwrap();
     let mut asked = 0;
@@ -221,7 +221,7 @@ fn saved_by_the_front_end(data: &Path) -> Saved {
     assert_eq!(list.len(), 1, "one session was played");
     // The listing leaves the scripts' texts out; the session itself has them.
     let meta = &sessions.get(list[0].id).unwrap();
-    let engine = engine_for_session(&catalog, meta).unwrap();
+    let engine = engine_for_session(&catalog, meta, &mut |_| {}).unwrap();
     let mut table = Table::resume(sessions.clone(), engine, meta.id).unwrap();
     let (engine, live) = table.parts_mut();
     let state = engine.save(live.game).unwrap();

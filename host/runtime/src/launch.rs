@@ -3,13 +3,14 @@
 
 use std::path::Path;
 
-use veillee_sdk::Text;
+use veillee_sdk::{Setup, Text};
 
 use crate::catalog::{Catalog, CatalogError};
 use crate::engine::GameEngine;
 use crate::store::model::{SessionMeta, VariantScript};
 use crate::variants::library::{self, ScriptSource};
 use crate::variants::{Script, VariantEngine, VariantError, VariantLimits};
+use crate::vetting::{self, LeakFound};
 
 /// Why a game could not be launched.
 #[derive(Debug, thiserror::Error)]
@@ -31,6 +32,9 @@ pub enum LaunchError {
         #[source]
         source: VariantError,
     },
+    /// The scripts failed the leak check they pass before they first play.
+    #[error(transparent)]
+    Leak(#[from] LeakFound),
 }
 
 impl LaunchError {
@@ -47,6 +51,7 @@ impl LaunchError {
                 format!("la règle maison « {id} » enregistrée avec la partie {session} : {source}"),
                 format!("{self}: {source}"),
             ),
+            LaunchError::Leak(leak) => leak.text(),
         }
     }
 }
@@ -66,20 +71,36 @@ pub fn engine_with_variants(
 
 /// [`engine_with_variants`] for a new game: the game's own scripts as shipped, unless the
 /// players pick the user's copy of one by its id in `wanted` ("modified rules", see
-/// [`library::modified_game_scripts`]).
+/// [`library::modified_game_scripts`]). Scripts not shipped with this build pass the leak
+/// check first, for `setup` ([`vetting::vet`]; `checking` is told when one runs).
 pub fn engine_for_new_game(
     catalog: &Catalog,
     game: &str,
     wanted: &[String],
-    user_dir: &Path,
+    setup: &Setup,
+    checking: &mut dyn FnMut(&[String]),
 ) -> Result<(Box<dyn GameEngine>, Vec<VariantScript>), LaunchError> {
+    let user_dir = &catalog.data_dir().variants();
     let picked: Vec<ScriptSource> = library::modified_game_scripts(game, Some(user_dir))
         .into_iter()
         .filter(|m| m.info.as_ref().is_ok_and(|i| wanted.contains(&i.id)))
         .map(|m| m.source)
         .collect();
     let own = library::new_game_scripts(game, &picked, Some(user_dir));
-    engine_with(catalog, game, own, wanted, user_dir)
+    let (mut engine, recorded) = engine_with(catalog, game, own, wanted, user_dir)?;
+    vet(catalog, &mut *engine, &recorded, setup, checking)?;
+    Ok((engine, recorded))
+}
+
+/// [`vetting::vet`] with the catalog's data directory.
+pub fn vet(
+    catalog: &Catalog,
+    engine: &mut dyn GameEngine,
+    scripts: &[VariantScript],
+    setup: &Setup,
+    checking: &mut dyn FnMut(&[String]),
+) -> Result<vetting::Vetted, LeakFound> {
+    vetting::vet(engine, scripts, setup, catalog.data_dir().root(), checking)
 }
 
 fn engine_with(
@@ -143,10 +164,12 @@ pub fn with_own_scripts(
 }
 
 /// The engine a saved session was played with: its game's installed plugin and the exact
-/// script texts the session recorded (even if the files changed since).
+/// script texts the session recorded (even if the files changed since), which pass the leak
+/// check before they run ([`vetting::vet`]; `checking` is told when one runs).
 pub fn engine_for_session(
     catalog: &Catalog,
     meta: &SessionMeta,
+    checking: &mut dyn FnMut(&[String]),
 ) -> Result<Box<dyn GameEngine>, LaunchError> {
     let plugin = catalog.engine(&meta.game)?;
     if meta.variants.is_empty() {
@@ -170,7 +193,9 @@ pub fn engine_for_session(
             })
         })
         .collect::<Result<Vec<Script>, LaunchError>>()?;
-    Ok(Box::new(VariantEngine::new(Box::new(plugin), scripts)?))
+    let mut engine: Box<dyn GameEngine> = Box::new(VariantEngine::new(Box::new(plugin), scripts)?);
+    vet(catalog, &mut *engine, &meta.variants, &meta.setup, checking)?;
+    Ok(engine)
 }
 
 /// A loaded script as a session records it.

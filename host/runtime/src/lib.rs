@@ -23,7 +23,8 @@
 //!   `VEILLEE_CACHE_KEY` moves it), so that a data directory copied, synced or shipped with
 //!   its `cache/` brings no trust along.
 //! * `catalog` — the games, listed without compiling; `launch` — the engine for a game with
-//!   its scripts; `session` — sessions over the store; `table` — one game in play for every
+//!   its scripts, which pass `vetting` (the leak check, before a script new to this build
+//!   first plays) on every path that runs them; `session` — sessions over the store; `table` — one game in play for every
 //!   front end.
 //! * `bot` — what a bot seat plays, for the terminal's `play`, `simulate` and the window's
 //!   thinker: `choose` (a level's search, inside the plugin or through the engine, or a random
@@ -68,6 +69,7 @@ pub mod scaffold;
 pub mod session;
 pub mod simulate;
 pub mod table;
+pub mod vetting;
 
 pub use veillee_conformance as conformance;
 pub use veillee_engine as engine;

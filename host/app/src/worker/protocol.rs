@@ -131,8 +131,11 @@ pub enum Request {
     Delete(u64),
     /// Write a session to a file: all of it, or only what one seat saw.
     Export(u64, Option<Seat>, PathBuf),
-    /// Read a session file.
+    /// Read a session file (the player is asked first about scripts it brings).
     Import(PathBuf),
+    /// Read a session file whose scripts the player accepted: the SHA-256 of each text they
+    /// were shown (a file changed since is asked about again).
+    ImportAccepted(PathBuf, Vec<String>),
     /// Bring back the games of a set-aside database (its folder's name).
     Restore(String),
     /// Remember a setting.
@@ -279,8 +282,24 @@ pub enum FileDone {
     Exported(PathBuf),
     /// Imported as this session id.
     Imported(u64),
+    /// Not imported yet: the file brings scripts not installed here, which run as soon as
+    /// it is imported; the player must accept them first.
+    ImportAsks(PathBuf, Vec<ForeignScript>),
     /// Deleted.
     Deleted,
+}
+
+/// A script a session file brings that is not installed here, as the player is shown it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForeignScript {
+    /// Its id.
+    pub id: String,
+    /// Its file name.
+    pub file: String,
+    /// The length of its text.
+    pub bytes: usize,
+    /// The SHA-256 of its text, computed here.
+    pub hash: String,
 }
 
 /// What a file dialog was opened for.

@@ -62,3 +62,14 @@ impl Context {
         self.data.variants()
     }
 }
+
+/// Said before scripts new to this build pass their leak check (a few seconds, once).
+pub fn say_leak_check(ids: &[String]) {
+    crate::term::errln!(
+        "Checking {} for leaks before it first plays (one random game; done once)…",
+        ids.iter()
+            .map(|id| crate::term::line(id))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+}

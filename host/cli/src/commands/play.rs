@@ -2,7 +2,7 @@
 //! random bots, saved move by move as a session.
 
 use anyhow::{bail, Context as _};
-use veillee_sdk::{Manifest, Outcome, Seat, Text};
+use veillee_sdk::{Manifest, Outcome, Seat, Status, Text};
 
 use super::game_flags::{GameOptions, HouseRules};
 use super::Context;
@@ -45,8 +45,13 @@ impl PlayArgs {
         let catalog = ctx.catalog()?;
         let (game, variants, lang) = (&self.game, &self.house_rules.wanted, &ctx.lang);
         term::print_scripts_to_terminal();
+        let levels = parse_seats(&self.seats)?;
+        let seed = self.seed.unwrap_or_else(clock_seed);
+        let manifest =
+            veillee_runtime::engine::GameEngine::manifest(&catalog.engine(game)?).clone();
+        let setup = setup_with_options(&manifest, levels.len() as u8, seed, &self.options.written)?;
         let (engine, recorded) =
-            engine_for_new_game(&catalog, game, variants, &ctx.user_variants())?;
+            engine_for_new_game(&catalog, game, variants, &setup, &mut super::say_leak_check)?;
         // The game's own scripts come first (Castel's cards), then the chosen house rules.
         let own = super::variants::new_game_own_scripts(game, variants, &ctx.user_variants(), lang);
         for own_line in &own.lines {
@@ -55,9 +60,6 @@ impl PlayArgs {
         for script in recorded.iter().skip(own.count) {
             outln!("House rule: {} ({})", line(&script.id), line(&script.file));
         }
-        let levels = parse_seats(&self.seats)?;
-        let seed = self.seed.unwrap_or_else(clock_seed);
-        let manifest = engine.manifest().clone();
         let players = levels
             .iter()
             .enumerate()
@@ -70,7 +72,6 @@ impl PlayArgs {
             })
             .collect();
         let sessions = ctx.sessions()?;
-        let setup = setup_with_options(&manifest, levels.len() as u8, seed, &self.options.written)?;
         let phones = phone_seats(&self.seats);
         let table = Table::start(sessions, engine, players, setup, recorded, phones)?;
         warn_switched_off(&table);
@@ -83,10 +84,12 @@ impl PlayArgs {
     }
 }
 
-/// Opens the room when seats are held by phones, then plays.
+/// Opens the room when seats are held by phones and the game is not over (a finished game
+/// only shows its result: no phone has anything to do, nor needs a network), then plays.
 fn play_opened(table: Table, listen: &Listen, lang: &str) -> anyhow::Result<()> {
     let mut inputs = Inputs::from_terminal();
-    let phones = match table.meta().phones.is_empty() {
+    let over = matches!(table.meta().status, Status::Finished { .. });
+    let phones = match table.meta().phones.is_empty() || over {
         true => None,
         false => Some(Phones::open(
             table.live(),
@@ -129,7 +132,7 @@ impl ResumeArgs {
         let sessions = ctx.sessions()?;
         let meta = sessions.get(id)?;
         term::print_scripts_to_terminal();
-        let engine = engine_for_session(&catalog, &meta)?;
+        let engine = engine_for_session(&catalog, &meta, &mut super::say_leak_check)?;
         let table = Table::resume(sessions, engine, id)?;
         outln!(
             "{} — session {id}, move {}",

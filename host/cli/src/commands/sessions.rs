@@ -12,8 +12,10 @@ use veillee_runtime::catalog::Catalog;
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::launch::engine_for_session;
 use veillee_runtime::session::{read_file, read_seat_view, LiveSession, Sessions};
+use veillee_runtime::store::model::VariantScript;
 use veillee_runtime::store::{SetAside, Store};
 use veillee_runtime::variants::{library, text_hash};
+use veillee_runtime::vetting::unfamiliar;
 
 /// `veillee sessions`: the saved sessions, and the damaged databases set aside.
 pub fn list(ctx: &Context) -> anyhow::Result<()> {
@@ -242,7 +244,7 @@ fn resumed(ctx: &Context, id: u64) -> anyhow::Result<(Sessions, Box<dyn GameEngi
     let catalog = ctx.catalog()?;
     let sessions = ctx.sessions()?;
     let meta = sessions.get(id)?;
-    let mut engine = engine_for_session(&catalog, &meta)?;
+    let mut engine = engine_for_session(&catalog, &meta, &mut super::say_leak_check)?;
     let live = sessions.resume(&mut *engine, id)?;
     Ok((sessions, engine, live))
 }
@@ -320,7 +322,7 @@ fn export_seat(
 ) -> anyhow::Result<()> {
     let sessions = ctx.sessions()?;
     let meta = sessions.get(id)?;
-    let mut engine = engine_for_session(catalog, &meta)?;
+    let mut engine = engine_for_session(catalog, &meta, &mut super::say_leak_check)?;
     let view = sessions.export_seat(&mut *engine, id, seat)?;
     let json = serde_json::to_string_pretty(&view)?;
     std::fs::write(file, json).with_context(|| format!("cannot write {}", file.display()))?;
@@ -395,17 +397,34 @@ fn show_view(file: &Path, at: Option<u32>, lang: &str) -> anyhow::Result<()> {
 pub struct ImportArgs {
     /// The file to read.
     file: PathBuf,
+    /// Run the scripts the file brings without asking (they are listed all the same).
+    #[arg(long)]
+    yes: bool,
 }
 
 impl ImportArgs {
-    /// Validates the session file fully (game installed, log replays) and stores it.
+    /// Validates the session file fully (game installed, log replays) and stores it. Scripts
+    /// the file brings that are not installed here are shown first, and run only once the
+    /// player accepts them (`--yes`).
     pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
         let file = &self.file;
         let catalog = ctx.catalog()?;
         let not_imported = || format!("{} was not imported", file.display());
         let parsed = read_file(file).with_context(not_imported)?;
+        let strangers = unfamiliar(
+            &parsed.session.game,
+            &parsed.session.variants,
+            &ctx.user_variants(),
+        );
+        if !strangers.is_empty() {
+            show_strangers(&strangers);
+            if !self.yes && !accepted()? {
+                anyhow::bail!("{}: its scripts were not accepted", not_imported());
+            }
+        }
         let sessions = ctx.sessions()?;
-        let mut engine = engine_for_session(&catalog, &parsed.session)?;
+        let mut engine = engine_for_session(&catalog, &parsed.session, &mut super::say_leak_check)
+            .with_context(not_imported)?;
         let meta = sessions
             .import(&mut *engine, parsed)
             .with_context(not_imported)?;
@@ -417,6 +436,37 @@ impl ImportArgs {
         );
         Ok(())
     }
+}
+
+/// Lists the scripts a session file brings that are not installed here.
+fn show_strangers(strangers: &[&VariantScript]) {
+    outln!(
+        "This file brings {} script(s) not installed here; they run when the game is checked \
+         now and each time it is played:",
+        strangers.len()
+    );
+    for script in strangers {
+        outln!(
+            "  {} ({}), {} bytes, SHA-256 {}",
+            line(&script.id),
+            line(&script.file),
+            script.text.len(),
+            text_hash(&script.text)
+        );
+    }
+}
+
+/// Asks whether to run them; anything but yes (an empty line, the end of the input) is no.
+fn accepted() -> anyhow::Result<bool> {
+    crate::term::prompt("Run them? [y/N] ");
+    let mut answer = String::new();
+    std::io::stdin()
+        .read_line(&mut answer)
+        .context("cannot read the answer")?;
+    Ok(matches!(
+        answer.trim().to_lowercase().as_str(),
+        "y" | "yes" | "o" | "oui"
+    ))
 }
 
 /// `veillee delete ID`.

@@ -401,6 +401,11 @@ impl Catalog {
             .find(|e| e.origin == Origin::Builtin && e.manifest().id == id)
     }
 
+    /// The data directory the games were found in.
+    pub fn data_dir(&self) -> &DataDir {
+        &self.data
+    }
+
     /// A fresh engine for a game — compiling its plugin first if that was not done yet —
     /// or an error listing the games there are.
     pub fn engine(&self, id: &str) -> Result<Plugin, CatalogError> {

@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use veillee_sdk::{Seat, Text};
 
 use veillee_runtime::store::model::SessionMeta;
-use veillee_runtime::variants::{Script, VariantLimits};
+use veillee_runtime::variants::text_hash;
+use veillee_runtime::vetting::unfamiliar;
 
-use crate::worker::protocol::{FileDone, ReplayData, Reply};
+use crate::worker::protocol::{FileDone, ForeignScript, ReplayData, Reply};
 
 use super::{said, Res, State};
 
@@ -61,16 +62,28 @@ impl State {
         Ok(FileDone::Exported(path))
     }
 
-    pub(super) fn import(&mut self, path: &std::path::Path) -> Res<FileDone> {
+    /// Imports a session file, unless it brings scripts not installed here that are not
+    /// among those `accepted` (their hashes): then the player is asked about them first.
+    pub(super) fn import(&mut self, path: &std::path::Path, accepted: &[String]) -> Res<FileDone> {
         let file = veillee_runtime::session::read_file(path).map_err(said)?;
-        let scripts = file
-            .session
-            .variants
+        let session = &file.session;
+        let foreign: Vec<ForeignScript> =
+            unfamiliar(&session.game, &session.variants, &self.data.variants())
+                .into_iter()
+                .map(|script| ForeignScript {
+                    id: script.id.clone(),
+                    file: script.file.clone(),
+                    bytes: script.text.len(),
+                    hash: text_hash(&script.text),
+                })
+                .collect();
+        if foreign
             .iter()
-            .map(|v| Script::load(&v.file, &v.text, VariantLimits::default()))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(said)?;
-        let mut engine = self.engine(&file.session.game, scripts)?;
+            .any(|script| !accepted.contains(&script.hash))
+        {
+            return Ok(FileDone::ImportAsks(path.to_path_buf(), foreign));
+        }
+        let mut engine = self.session_engine(&file.session)?;
         let sessions = self.sessions()?.clone();
         let meta = sessions.import(&mut *engine, file).map_err(said)?;
         Ok(FileDone::Imported(meta.id))

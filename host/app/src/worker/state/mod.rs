@@ -17,7 +17,7 @@ use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::session::Sessions;
 use veillee_runtime::store::model::SessionMeta;
-use veillee_runtime::variants::{Script, VariantEngine, VariantLimits};
+use veillee_runtime::variants::{Script, VariantEngine};
 
 use super::protocol::{FileDone, GameView, Reply, Request};
 use crate::prepare::Preparer;
@@ -146,7 +146,11 @@ impl State {
                 vec![Reply::FileDone(self.export(id, seat, path))]
             }
             Request::Import(path) => {
-                let result = self.import(&path);
+                let result = self.import(&path, &[]);
+                vec![Reply::FileDone(result), Reply::Saved(self.saved())]
+            }
+            Request::ImportAccepted(path, accepted) => {
+                let result = self.import(&path, &accepted);
                 vec![Reply::FileDone(result), Reply::Saved(self.saved())]
             }
             Request::SetSetting(name, value) => {
@@ -195,15 +199,12 @@ impl State {
         Ok(Box::new(engine))
     }
 
-    /// The engine a saved session was played with: its game and the scripts it recorded.
+    /// The engine a saved session was played with: its game and the scripts it recorded,
+    /// which pass the leak check before they first run.
     fn session_engine(&mut self, meta: &SessionMeta) -> Res<Box<dyn GameEngine>> {
-        let scripts = meta
-            .variants
-            .iter()
-            .map(|v| Script::load(&v.file, &v.text, VariantLimits::default()))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(said)?;
-        self.engine(&meta.game, scripts)
+        let catalog = self.catalog()?;
+        veillee_runtime::launch::engine_for_session(catalog, meta, &mut |_| {})
+            .map_err(|e| e.text())
     }
 
     fn reply_game(&mut self, f: impl FnOnce(&mut State) -> Res<GameView>) -> Reply {

@@ -75,7 +75,10 @@ impl State {
             .map(veillee_runtime::launch::recorded)
             .collect();
         let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
-        let engine = self.engine(game, scripts)?;
+        let mut engine = self.engine(game, scripts)?;
+        let catalog = self.catalog()?;
+        veillee_runtime::launch::vet(catalog, &mut *engine, &recorded, &setup, &mut |_| {})
+            .map_err(|e| e.text())?;
         let sessions = self.sessions()?.clone();
         let _ = sessions.store().set_setting(SEAT_NAMES, &names);
         self.playing = None;
@@ -96,7 +99,9 @@ impl State {
     pub(super) fn replace_playing(&mut self, table: Table) -> Res<()> {
         self.playing = None;
         let house_rules = house_rule_names(&table.meta().variants);
-        let phones = match table.meta().phones.is_empty() {
+        // A finished game only shows its result: no room (nor a network) is needed.
+        let over = matches!(table.meta().status, veillee_sdk::Status::Finished { .. });
+        let phones = match table.meta().phones.is_empty() || over {
             true => None,
             false => Some(
                 PhoneSeats::open(

@@ -1,0 +1,181 @@
+//! The leak check a set of scripts passes before it first plays: the one `veillee
+//! check-variant` runs, so that a script that shows one seat's secret to another never reaches
+//! a table, whichever way it came (a new game, a resume, an imported session, the window).
+//!
+//! A house rule cannot leak by construction (it reads a spectator's re-drawn world, see the
+//! `veillee-variants` crate); what this catches is a script that is part of the game — a
+//! modified copy of Castel's cards, or one a session file brought — and a plugin whose own
+//! texts leak with these scripts on top. Scripts exactly as shipped with this build are
+//! trusted without a check (the test suite and CI check them), as is a game without hidden
+//! information (nothing to leak).
+//!
+//! The check plays one random game at the table's player count ([`CheckConfig`]: every seat's
+//! and the spectator's view re-drawn at every step). Its verdict is remembered in the data
+//! directory (`cache/vetted/`, one file per plugin build, scripts and player count) when it
+//! passes, so each combination is checked once. Whoever can write the data directory can
+//! already change its sessions and scripts: the remembered verdict gives them nothing more.
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+use veillee_sdk::{Setup, Text};
+
+use crate::conformance::{check, CheckConfig};
+use crate::engine::GameEngine;
+use crate::store::model::VariantScript;
+use crate::variants::{library, text_hash};
+
+/// Where the verdicts are kept, below the data directory.
+pub const VETTED_DIR: &str = "cache/vetted";
+
+/// How a check's problems are told apart: the conformance kit starts every leak with it.
+const LEAK_PREFIX: &str = "leak:";
+
+/// The scripts showed some seat what it may not see: they do not play.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the leak check failed with the scripts {}: they would show a seat what it may not see, so \
+     they do not play ({}); `veillee check-variant FILE` gives the details",
+    .scripts.join(", "),
+    .problems.first().map(String::as_str).unwrap_or("")
+)]
+pub struct LeakFound {
+    /// The ids of the scripts checked (the ones not shipped with this build).
+    pub scripts: Vec<String>,
+    /// The leaks found, in the conformance kit's words.
+    pub problems: Vec<String>,
+}
+
+impl LeakFound {
+    /// What to tell the player.
+    pub fn text(&self) -> Text {
+        let first = self.problems.first().map(String::as_str).unwrap_or("");
+        Text::new(
+            format!(
+                "la vérification des fuites a échoué avec les scripts {} : ils montreraient à un \
+                 joueur ce qu'il ne doit pas voir, ils ne sont donc pas joués ({first}) ; \
+                 `veillee check-variant FICHIER` donne le détail",
+                self.scripts.join(", ")
+            ),
+            self.to_string(),
+        )
+    }
+}
+
+/// What [`vet`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vetted {
+    /// Nothing needed checking: no script, only scripts as shipped, or no hidden information.
+    NotNeeded,
+    /// These scripts passed before, with this plugin and player count.
+    Remembered,
+    /// They were checked now, and passed.
+    Checked,
+}
+
+/// Checks `scripts` (as a session records them) on `engine` — the game with those very
+/// scripts — at `setup`'s player count and options, unless they are trusted or passed
+/// before. `checking` is told before a check starts (it takes a few seconds), with the ids
+/// checked.
+pub fn vet(
+    engine: &mut dyn GameEngine,
+    scripts: &[VariantScript],
+    setup: &Setup,
+    data_root: &Path,
+    checking: &mut dyn FnMut(&[String]),
+) -> Result<Vetted, LeakFound> {
+    let manifest = engine.manifest();
+    let unknown = not_shipped(&manifest.id, scripts);
+    if unknown.is_empty() || !manifest.hidden_information {
+        return Ok(Vetted::NotNeeded);
+    }
+    let verdict = verdict_file(data_root, &engine.content_hash(), setup);
+    if verdict.is_file() {
+        return Ok(Vetted::Remembered);
+    }
+    checking(&unknown);
+    let problems = leaks(engine, setup);
+    if !problems.is_empty() {
+        return Err(LeakFound {
+            scripts: unknown,
+            problems,
+        });
+    }
+    remember(&verdict);
+    Ok(Vetted::Checked)
+}
+
+/// The ids of the scripts whose text is not one shipped with this build for `game` (the
+/// hash is computed here: the one a session file records is only a claim).
+fn not_shipped(game: &str, scripts: &[VariantScript]) -> Vec<String> {
+    let shipped: Vec<String> = library::builtin(Some(game))
+        .into_iter()
+        .map(|source| text_hash(&source.text))
+        .collect();
+    scripts
+        .iter()
+        .filter(|script| !shipped.contains(&text_hash(&script.text)))
+        .map(|script| script.id.clone())
+        .collect()
+}
+
+/// The leaks one random game at `setup`'s player count and options finds.
+fn leaks(engine: &mut dyn GameEngine, setup: &Setup) -> Vec<String> {
+    let config = CheckConfig {
+        games: 1,
+        players: Some(setup.players),
+        options: setup.options.clone(),
+        // The bots' no-peek check is about the plugin's search, which scripts do not change.
+        search_every: 0,
+        ..CheckConfig::default()
+    };
+    let report = check(engine, None, &config);
+    report
+        .problems
+        .iter()
+        .filter(|problem| problem.what.starts_with(LEAK_PREFIX))
+        .map(ToString::to_string)
+        .collect()
+}
+
+/// The file that says the engine `content_hash` (plugin and scripts) passed with `setup`'s
+/// player count and options (the seed plays no part: the check draws its own).
+fn verdict_file(data_root: &Path, content_hash: &str, setup: &Setup) -> PathBuf {
+    let options = serde_json::to_vec(&setup.options).unwrap_or_default();
+    let key = Sha256::new()
+        .chain_update(content_hash.as_bytes())
+        .chain_update([0, setup.players, 0])
+        .chain_update(options)
+        .finalize();
+    let name: String = key.iter().map(|b| format!("{b:02x}")).collect();
+    data_root.join(VETTED_DIR).join(name)
+}
+
+/// Writes a passed verdict. A data directory that cannot be written only means the check
+/// runs again next time.
+fn remember(verdict: &Path) {
+    if let Some(dir) = verdict.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = std::fs::write(verdict, b"passed\n");
+}
+
+/// The scripts of `scripts` (those a session file brings) whose text is neither shipped with
+/// this build for `game` nor one of the user's own files under `user_dir`: the ones a player
+/// must see and accept before they run.
+pub fn unfamiliar<'a>(
+    game: &str,
+    scripts: &'a [VariantScript],
+    user_dir: &Path,
+) -> Vec<&'a VariantScript> {
+    let mut known: Vec<String> = library::builtin(Some(game))
+        .into_iter()
+        .chain(library::user_scripts(user_dir).sources)
+        .map(|source| text_hash(&source.text))
+        .collect();
+    known.sort();
+    scripts
+        .iter()
+        .filter(|script| known.binary_search(&text_hash(&script.text)).is_err())
+        .collect()
+}
