@@ -21,6 +21,7 @@ const HEAVY: &[(&str, &str)] = &[
     ("rfd", "veillee-app"),
     ("axum", "veillee-room"),
     ("tokio", "veillee-room"),
+    ("hyper", "veillee-room"),
 ];
 
 /// What each of Veillée's crates may depend on among Veillée's crates (normal dependencies).
@@ -402,6 +403,7 @@ const OTHER_CRATES: &[&str] = &[
     "serde_json",
     "axum",
     "tokio",
+    "hyper",
     "tungstenite",
     "async_nats",
     "rfd",

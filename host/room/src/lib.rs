@@ -11,8 +11,9 @@
 //!
 //! **Invariants: a phone is only ever sent its own seat's state, built from `view(seat)`
 //! and `legal_actions(seat)` (never another seat's); the server listens only while a
-//! [`Room`] is open and only answers peers on the local network; nothing a phone sends
-//! reaches the game unless it is a legal move of its seat in its latest state.**
+//! [`Room`] is open and only answers peers on the local network that ask for it by its own
+//! address; nothing a phone sends reaches the game unless it is a legal move of its seat in
+//! its latest state.**
 //!
 //! # How it works
 //!
@@ -52,7 +53,7 @@
 //!   refused as stale; the phones' log loses the lines of the moves taken back and says so.
 //!   The session remembers its phone seats (`SessionMeta::phones`), so `veillee resume ID`
 //!   opens the room again — with new tokens: a link of the last run opens nothing.
-//! * **Access** (`token`, `seats`). Each phone seat has a token of 128 random bits
+//! * **Access** (`token`, `seats`, `access`, `gate`). Each phone seat has a token of 128 random bits
 //!   (`SESSION-HEX`, drawn when the room opens, so valid for that session only; the session
 //!   number lets a link kept from another game be refused with a message saying so). The first
 //!   phone to say hello with a token takes the seat and receives a claim (128 more bits) kept
@@ -60,15 +61,31 @@
 //!   screen, Wi-Fi lost — the newest connection wins). Another phone with the same link is
 //!   refused; the host hands a seat over (`Room::hand_over`): a new token, the old link and
 //!   claim dead, the old phone told. Secrets are compared in constant time and never printed
-//!   by `Debug`.
-//! * **Input** (`protocol`). A phone's message is at most 4 KiB of JSON (`MAX_MESSAGE`) with
+//!   by `Debug`. Before any route (`access`), a request must come from the local network
+//!   (loopback, private IPv4, link-local, IPv6 ULA), its `Host` must be the address the room
+//!   listens on and its links give (`192.168.1.20:41234`, not a name: a rebound DNS name —
+//!   an attacker's page whose name now points at the room — says its own name), and its
+//!   `Origin`, when a browser sends one, must be `http://` and that same address; anything
+//!   else gets 403 with the reason in both languages. The token still guards the seat.
+//!   The room is on a Wi-Fi it does not control, so it must stay open to its guests
+//!   whatever one device there does (`gate`, `limits`): the server accepts connections
+//!   itself (hyper's HTTP/1 under axum's router) so that each is counted from the moment it
+//!   is accepted — at most `MAX_PER_PEER` per address and `MAX_CONNECTIONS` in all, far
+//!   below the usual 1,024 descriptors — and a connection over a cap pushes out the oldest
+//!   one that holds no seat (a seated phone is never pushed out; a phone still loading that
+//!   is, tries again and gets in). A connection has `HEADER_READ_TIMEOUT` to send each
+//!   request's headers (which also closes idle keep-alive connections and headers sent a
+//!   byte at a time), and a WebSocket must say hello within `HELLO_TIMEOUT` of its TCP
+//!   connection's accepting. `tests/crowd.rs` holds a thousand idle connections and forty
+//!   dribbling ones from a child process while the server runs under 1,024 descriptors,
+//!   and a phone still loads its page and gets its seat.
+//! * **Input** (`protocol`, `limits`). A phone's message is at most 4 KiB of JSON (`MAX_MESSAGE`) with
 //!   `deny_unknown_fields`; past 64 KiB the WebSocket layer stops reading and closes with
 //!   1009. A move must be among its seat's legal ids in the seat's latest state (`version`
 //!   bumps when the seat's moves change or its last move was answered), with no other move of
 //!   that seat on its way; everything else is answered with an error code and a message in
-//!   both languages, and changes nothing. Peers outside loopback, private IPv4, link-local and
-//!   IPv6 ULA get 403; a WebSocket whose `Origin` is not the room itself is refused; the page
-//!   is served with a strict CSP, `no-store` and `no-referrer` (the token is in the path).
+//!   both languages, and changes nothing. The page is served with a strict CSP, `no-store`
+//!   and `no-referrer` (the token is in the path).
 //! * **The page** (`page/`) draws the scene JSON as HTML and SVG — boards, card zones (own
 //!   hand first), scores, the seat's log — and walks click paths with the window's rules: a
 //!   tap starts or continues a path, a complete path plays, several moves on one path become
@@ -109,6 +126,9 @@
 //! and would live in its own crate like this one; rate limits of public homeservers suit
 //! turn-based games only.
 
+mod access;
+mod gate;
+pub mod limits;
 mod net;
 mod page;
 pub mod protocol;
@@ -125,9 +145,9 @@ use std::time::{Duration, Instant};
 
 use veillee_sdk::{Seat, Text};
 
+pub use access::is_local;
 pub use net::lan_address;
 pub use seats::{PhoneMove, SeatLink};
-pub use server::is_local;
 pub use table::{LogLine, SeatState, ShownAction, TableInfo};
 
 /// Why a room could not be opened.
@@ -204,7 +224,7 @@ impl Room {
         let served = Arc::clone(&seats);
         let thread = std::thread::Builder::new()
             .name("veillee-room".into())
-            .spawn(move || serve(runtime, listener, served, stopped))
+            .spawn(move || serve(runtime, listener, address, served, stopped))
             .map_err(RoomError::Start)?;
         Ok(Room {
             seats,
@@ -291,6 +311,7 @@ impl Drop for Room {
 fn serve(
     runtime: tokio::runtime::Runtime,
     listener: TcpListener,
+    address: SocketAddr,
     seats: Arc<seats::Seats>,
     stopped: tokio::sync::oneshot::Receiver<()>,
 ) {
@@ -299,9 +320,8 @@ fn serve(
         let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
             return;
         };
-        let service = router.into_make_service_with_connect_info::<SocketAddr>();
         tokio::select! {
-            _ = axum::serve(listener, service) => {}
+            () = server::listen(listener, router, address) => {}
             _ = stopped => {}
         }
         let deadline = Instant::now() + CLOSE_GRACE;

@@ -3,7 +3,7 @@
 
 use std::net::IpAddr;
 
-use crate::server::is_local;
+use crate::access::is_local;
 
 /// The machine's first IPv4 address on a private network (an interface that is not the
 /// loopback), else a link-local one; `None` when the machine is on no local network.

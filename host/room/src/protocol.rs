@@ -5,13 +5,7 @@
 use serde::{Deserialize, Serialize};
 use veillee_sdk::{Seat, Text};
 
-/// The longest message a phone may send, in bytes. An action id is at most 1 KiB (the
-/// store's limit), so a move fits with room to spare.
-pub const MAX_MESSAGE: usize = 4 * 1024;
-
-/// The longest message the WebSocket layer reads at all: past this the connection is
-/// closed (code 1009) without reading further.
-pub const MAX_FRAME: usize = 64 * 1024;
+pub use crate::limits::{MAX_FRAME, MAX_MESSAGE};
 
 /// How often the room tells a phone it is still there.
 pub const ALIVE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);

@@ -1,24 +1,36 @@
-//! The web server: the phone page and its files, and one WebSocket per phone (axum on
-//! hyper). Only peers on the local network are served.
+//! The web server: the phone page and its files, and one WebSocket per phone (axum's
+//! router on hyper's HTTP/1, each connection served here so that it is counted and timed
+//! from the moment it is accepted). Every request passes `access` first.
 
-use std::net::{IpAddr, SocketAddr};
+use std::convert::Infallible;
+use std::io::ErrorKind;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, Request};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::Router;
+use axum::{Extension, Router};
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper::service::Service as _;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use veillee_sdk::Text;
 
+use crate::access;
+use crate::gate::{Gate, Visitor};
+use crate::limits::{HEADER_READ_TIMEOUT, HELLO_TIMEOUT, MAX_FRAME};
 use crate::page;
-use crate::protocol::{self, FromPhone, ToPhone, ALIVE_EVERY, MAX_FRAME};
+use crate::protocol::{self, FromPhone, ToPhone, ALIVE_EVERY};
 use crate::seats::{Joined, Notice, Seats};
 
-/// How long a phone has to say hello after connecting.
-const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long to wait before accepting again when accepting failed for another reason than
+/// the one connection (out of descriptors, most likely): trying at once would spin.
+const ACCEPT_AGAIN_AFTER: Duration = Duration::from_millis(100);
 
 /// The room's routes: `/` and `/s/TOKEN` serve the phone page, `/phone.js` and
 /// `/phone.css` its code and style, `/ws` the WebSocket.
@@ -32,34 +44,79 @@ pub fn router(seats: Arc<Seats>) -> Router {
         .with_state(seats)
 }
 
-/// Loopback, private IPv4 ranges, link-local, and IPv6 unique-local: the local network.
-pub fn is_local(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => v4.is_loopback() || v4.is_private() || v4.is_link_local(),
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return is_local(IpAddr::V4(v4));
+/// Accepts connections for ever, each counted by the gate and served on a task of its own
+/// with a deadline for its headers (the room's owner stops the server by dropping this).
+pub async fn listen(listener: tokio::net::TcpListener, router: Router, room: SocketAddr) {
+    let gate = Arc::new(Gate::default());
+    let mut http = http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(HEADER_READ_TIMEOUT);
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) if one_connection_failed(e.kind()) => continue,
+            Err(_) => {
+                tokio::time::sleep(ACCEPT_AGAIN_AFTER).await;
+                continue;
             }
-            let first = v6.segments()[0];
-            v6.is_loopback() || (first & 0xfe00) == 0xfc00 || (first & 0xffc0) == 0xfe80
-        }
+        };
+        // Refused (every connection holds a seat): dropping the stream closes it at once.
+        let Some(visitor) = gate.admit(peer) else {
+            continue;
+        };
+        let served = connection(http.clone(), stream, peer, visitor, router.clone(), room);
+        tokio::spawn(served);
     }
 }
 
-fn forbidden() -> Response {
-    (
-        StatusCode::FORBIDDEN,
-        "Veillée's room only serves phones on the local network.\n",
+fn one_connection_failed(kind: ErrorKind) -> bool {
+    matches!(
+        kind,
+        ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset | ErrorKind::ConnectionRefused
     )
-        .into_response()
+}
+
+/// One TCP connection: its requests, each checked by `access` before the routes, until it
+/// closes, its headers come too late, or it is pushed out to make room. A WebSocket lives
+/// on after this ends, with its own copy of the visitor.
+async fn connection(
+    http: http1::Builder,
+    stream: tokio::net::TcpStream,
+    peer: SocketAddr,
+    visitor: Arc<Visitor>,
+    router: Router,
+    room: SocketAddr,
+) {
+    let routes = TowerToHyperService::new(router);
+    let for_requests = Arc::clone(&visitor);
+    let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
+        // Refused (`Err`) before any route sees it, or routed.
+        let answer = match access::refusal(peer, room, request.headers()) {
+            Some(refused) => Err(refused),
+            None => {
+                request.extensions_mut().insert(Arc::clone(&for_requests));
+                Ok(routes.call(request))
+            }
+        };
+        async move {
+            match answer {
+                Ok(routed) => routed.await,
+                Err(refused) => Ok::<_, Infallible>(refused),
+            }
+        }
+    });
+    let served = http
+        .serve_connection(TokioIo::new(stream), service)
+        .with_upgrades();
+    tokio::select! {
+        _ = served => {}
+        () = visitor.pushed_out() => {}
+    }
 }
 
 /// A file of the phone page, never cached (a new Veillée may serve a new page) and never
 /// sending the seat's link onwards as a referrer.
-fn file(peer: SocketAddr, content_type: &'static str, body: &'static str) -> Response {
-    if !is_local(peer.ip()) {
-        return forbidden();
-    }
+fn file(content_type: &'static str, body: &'static str) -> Response {
     let mut response = body.into_response();
     let headers = response.headers_mut();
     let set = |headers: &mut HeaderMap, name, value: &'static str| {
@@ -77,49 +134,27 @@ fn file(peer: SocketAddr, content_type: &'static str, body: &'static str) -> Res
     response
 }
 
-async fn page_html(ConnectInfo(peer): ConnectInfo<SocketAddr>) -> Response {
-    file(peer, "text/html; charset=utf-8", page::HTML)
+async fn page_html() -> Response {
+    file("text/html; charset=utf-8", page::HTML)
 }
 
-async fn page_js(ConnectInfo(peer): ConnectInfo<SocketAddr>) -> Response {
-    file(peer, "text/javascript; charset=utf-8", page::JS)
+async fn page_js() -> Response {
+    file("text/javascript; charset=utf-8", page::JS)
 }
 
-async fn page_css(ConnectInfo(peer): ConnectInfo<SocketAddr>) -> Response {
-    file(peer, "text/css; charset=utf-8", page::CSS)
-}
-
-/// Whether a browser's `Origin` (when it sends one) is this very server: a page from
-/// elsewhere that a phone happens to show may not talk to the room.
-fn same_origin(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        return true;
-    };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin = origin.to_str().ok().and_then(|o| o.split_once("://"));
-    matches!((origin, host), (Some((_, o)), Some(h)) if o == h)
+async fn page_css() -> Response {
+    file("text/css; charset=utf-8", page::CSS)
 }
 
 async fn socket(
     upgrade: WebSocketUpgrade,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    Extension(visitor): Extension<Arc<Visitor>>,
     State(seats): State<Arc<Seats>>,
 ) -> Response {
-    if !is_local(peer.ip()) {
-        return forbidden();
-    }
-    if !same_origin(&headers) {
-        return (
-            StatusCode::FORBIDDEN,
-            "Only Veillée's own phone page may open a seat.\n",
-        )
-            .into_response();
-    }
     upgrade
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| phone(socket, seats))
+        .on_upgrade(move |socket| phone(socket, seats, visitor))
 }
 
 async fn send(socket: &mut WebSocket, text: String) -> bool {
@@ -149,9 +184,14 @@ async fn error(socket: &mut WebSocket, code: &str, message: &Text) -> bool {
     send(socket, ToPhone::Error { code, message }.json()).await
 }
 
-/// The first message must be a hello with a seat's token.
-async fn hello(socket: &mut WebSocket, seats: &Seats) -> Option<Joined> {
-    let first = tokio::time::timeout(HELLO_TIMEOUT, socket.recv()).await;
+/// The first message must be a hello with a seat's token, within `HELLO_TIMEOUT` of the
+/// connection's accepting; a connection pushed out to make room before it says hello ends.
+async fn hello(socket: &mut WebSocket, seats: &Seats, visitor: &Visitor) -> Option<Joined> {
+    let deadline = tokio::time::Instant::from_std(visitor.accepted + HELLO_TIMEOUT);
+    let first = tokio::select! {
+        first = tokio::time::timeout_at(deadline, socket.recv()) => first,
+        () = visitor.pushed_out() => return None,
+    };
     let text = match first {
         Ok(Some(Ok(Message::Text(text)))) => text,
         Ok(Some(Ok(_))) | Err(_) => {
@@ -188,11 +228,12 @@ async fn hello(socket: &mut WebSocket, seats: &Seats) -> Option<Joined> {
 }
 
 /// One phone's connection, from hello to goodbye.
-async fn phone(mut socket: WebSocket, seats: Arc<Seats>) {
+async fn phone(mut socket: WebSocket, seats: Arc<Seats>, visitor: Arc<Visitor>) {
     let _live = seats.socket_opened();
-    let Some(joined) = hello(&mut socket, &seats).await else {
+    let Some(joined) = hello(&mut socket, &seats, &visitor).await else {
         return;
     };
+    visitor.seated();
     let seat = joined.seat;
     let connection = joined.connection;
     serve_seat(&mut socket, &seats, joined).await;
@@ -311,46 +352,5 @@ async fn serve_seat(socket: &mut WebSocket, seats: &Seats, mut joined: Joined) {
                 None => return,
             },
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_local_network_is_private_ranges_loopback_and_link_local() {
-        for local in [
-            "127.0.0.1",
-            "10.1.2.3",
-            "172.20.0.5",
-            "192.168.1.20",
-            "169.254.3.4",
-            "::1",
-            "fd12::5",
-            "fe80::1",
-            "::ffff:192.168.1.2",
-        ] {
-            assert!(is_local(local.parse().unwrap()), "{local}");
-        }
-        for far in ["8.8.8.8", "172.32.0.1", "2001:db8::1", "::ffff:1.1.1.1"] {
-            assert!(!is_local(far.parse().unwrap()), "{far}");
-        }
-    }
-
-    #[test]
-    fn only_pages_of_the_room_itself_may_open_a_socket() {
-        let headers = |origin: Option<&'static str>| {
-            let mut h = HeaderMap::new();
-            h.insert(header::HOST, HeaderValue::from_static("192.168.1.5:7878"));
-            if let Some(o) = origin {
-                h.insert(header::ORIGIN, HeaderValue::from_static(o));
-            }
-            h
-        };
-        assert!(same_origin(&headers(None)));
-        assert!(same_origin(&headers(Some("http://192.168.1.5:7878"))));
-        assert!(!same_origin(&headers(Some("https://evil.example"))));
-        assert!(!same_origin(&headers(Some("null"))));
     }
 }
