@@ -611,6 +611,25 @@ fn an_infinite_loop_in_any_entry_point_is_stopped() {
     }
 }
 
+/// At the launcher's own limits, a playout that loops is stopped in seconds, not in a minute,
+/// naming the plugin and the call (a real playout takes milliseconds).
+#[test]
+fn a_looping_playout_is_stopped_in_seconds_at_the_default_limits_naming_the_plugin() {
+    let runtime = Runtime::with_limits(Some(shared_cache()), Limits::default()).unwrap();
+    let wat = Wat::good().body("veillee_playout", LOOP);
+    let mut plugin = load(&runtime, "spinning-playout", &wat);
+    let game = plugin.create(&Setup::new(2, 1)).unwrap();
+    let error = plugin_error("spinning-playout", plugin.playout(game, 1, 100).map(|_| ()));
+    match &error {
+        PluginError::Timeout { call, seconds, .. } => {
+            assert_eq!(call, "veillee_playout");
+            assert!(*seconds <= 5.0, "{error}");
+        }
+        other => panic!("expected a time-out, got {other}"),
+    }
+    assert!(error.to_string().contains("spinning-playout"), "{error}");
+}
+
 #[test]
 fn a_looping_start_function_is_stopped() {
     let runtime = runtime();

@@ -20,6 +20,8 @@ pub struct Limits {
     pub call_seconds: f64,
     /// Deadline of [`veillee_engine::GameEngine::playout`], which plays a whole game.
     pub playout_seconds: f64,
+    /// Deadline of [`veillee_engine::GameEngine::search`], a bot's thinking.
+    pub search_seconds: f64,
     /// Most bytes one answer of the plugin may have (a JSON list of actions, a scene, a
     /// saved state): what the host copies out of the plugin and parses is bounded by this,
     /// not by the plugin's memory cap.
@@ -69,15 +71,19 @@ impl Default for CompileLimits {
 }
 
 impl Default for Limits {
-    /// 256 MiB of memory, 5 s per call, 60 s per playout, 4 MiB per answer: far beyond
-    /// what a sane game needs (Castel's largest scene is a few kilobytes), short enough that
-    /// a stuck plugin does not look like a frozen launcher.
+    /// 256 MiB of memory, 5 s per call, 5 s per playout, 60 s per search, 4 MiB per answer:
+    /// far beyond what a sane game needs (Castel's largest scene is a few kilobytes; the
+    /// longest built-in playout, a game of roc noir of some 5,000 moves, takes milliseconds),
+    /// short enough that a stuck plugin does not look like a frozen launcher and a looping
+    /// playout is stopped in seconds. A search may think for long: the bots' levels ask for
+    /// their own time, far below this.
     fn default() -> Self {
         Limits {
             memory_bytes: 256 * MIB,
             table_elements: 100_000,
             call_seconds: 5.0,
-            playout_seconds: 60.0,
+            playout_seconds: 5.0,
+            search_seconds: 60.0,
             answer_bytes: 4 * MIB,
             compile: CompileLimits::default(),
         }
@@ -91,10 +97,11 @@ impl Limits {
     /// Refuses limits no plugin could run under.
     pub(crate) fn check(&self) -> Result<(), PluginError> {
         let seconds_ok = |s: f64| s.is_finite() && s > 0.0 && s <= MAX_SECONDS;
-        if !seconds_ok(self.call_seconds) || !seconds_ok(self.playout_seconds) {
+        let deadlines = [self.call_seconds, self.playout_seconds, self.search_seconds];
+        if !deadlines.into_iter().all(seconds_ok) {
             return Err(PluginError::Runtime(format!(
-                "plugin deadlines must be between 0 and {MAX_SECONDS} s (got {} s per call, {} s per playout)",
-                self.call_seconds, self.playout_seconds
+                "plugin deadlines must be between 0 and {MAX_SECONDS} s (got {} s per call, {} s per playout, {} s per search)",
+                self.call_seconds, self.playout_seconds, self.search_seconds
             )));
         }
         let compile = &self.compile;

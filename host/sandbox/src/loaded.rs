@@ -448,7 +448,7 @@ impl GameEngine for Plugin {
     ) -> Result<Option<SearchAnswer>, EngineError> {
         let guest = self.guest(game)?;
         let json = serde_json::to_vec(request).map_err(|e| GameError::Protocol(e.to_string()))?;
-        let seconds = self.shared.limits.playout_seconds;
+        let seconds = self.shared.limits.search_seconds;
         let Some(answer) = self.run(seconds, |live| live.search(guest, seat, &json))? else {
             return Ok(None);
         };

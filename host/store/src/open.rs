@@ -21,6 +21,8 @@ use super::{
 pub(crate) const DB_DIR: &str = "sessions.sled";
 /// Where a salvage builds the new database before it takes the old one's place.
 pub(crate) const SALVAGING_DIR: &str = "sessions.salvaging";
+/// Where a copy of a database is opened to see what sled's recovery of it would keep.
+const PROBE_DIR: &str = "sessions.probe";
 /// The lock file that keeps a second Veillée off the same data.
 const LOCK_FILE: &str = "veillee.lock";
 /// The meta key noting damage met while reading (a log entry, a snapshot): the next start
@@ -166,9 +168,13 @@ pub(crate) fn open_checked(db_path: &Path, lock: Arc<File>) -> Result<Checked, S
         detail: detail.into(),
     };
     // sled's own open would take damage in the part of its log it replays for a torn write
-    // and overwrite it with everything after it: look first, and salvage from a copy.
+    // and overwrite it with everything after it: look first, and salvage from a copy —
+    // unless what looks damaged is only the tail a crash (or a full disk) left, which
+    // sled's recovery drops losing no change it had confirmed.
     if let Ok(Some(detail)) = sledlog::damage(db_path) {
-        return Ok(Checked::Damaged(None, damaged(&detail)));
+        if recovery_loses_confirmed_changes(db_path) {
+            return Ok(Checked::Damaged(None, damaged(&detail)));
+        }
     }
     let db = match open_sled(db_path) {
         Ok(db) => db,
@@ -198,6 +204,37 @@ pub(crate) fn open_checked(db_path: &Path, lock: Arc<File>) -> Result<Checked, S
             Ok(Checked::Damaged(Some(store), damage))
         }
     }
+}
+
+/// Whether sled's own recovery of the database at `db_path` would lose changes it had
+/// confirmed: tried on a copy (sled rewrites the log it recovers), whose commit count is
+/// compared with the ledger's. A crash leaves a torn write after the last confirmed change,
+/// with maybe whole records after it that no one was told were saved; damage to what was
+/// saved before loses confirmed changes. Without a ledger, or when the copy does not open,
+/// it cannot be told: the answer is yes, and the database is salvaged from a copy.
+fn recovery_loses_confirmed_changes(db_path: &Path) -> bool {
+    let Some(remembered) = ledger::remembered(db_path) else {
+        return true;
+    };
+    let probe = db_path.with_file_name(PROBE_DIR);
+    let _ = fs::remove_dir_all(&probe);
+    let commits = crate::salvage::copy_dir(db_path, &probe, true)
+        .ok()
+        .and_then(|()| commits_after_recovery(&probe));
+    let _ = fs::remove_dir_all(&probe);
+    commits.is_none_or(|commits| commits < remembered)
+}
+
+/// The commit count of the database at `path`, opened by sled (which recovers it).
+fn commits_after_recovery(path: &Path) -> Option<u64> {
+    catch_unwind(AssertUnwindSafe(|| {
+        let db = open_sled(path).ok()?;
+        let meta = db.open_tree(TreeName::Meta.as_str()).ok()?;
+        let count = meta.get(ledger::COMMITS_KEY).ok()?;
+        Some(ledger::count(count.as_deref()))
+    }))
+    .ok()
+    .flatten()
 }
 
 /// The health check of an open database (see [`open_checked`]).

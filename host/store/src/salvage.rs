@@ -216,7 +216,7 @@ fn open_copy(from: &Path, work: &Path, lock: Arc<fs::File>) -> Result<Option<Sto
 }
 
 /// Copies a sled folder, with or without its `snap.*` files (the page-table snapshots).
-fn copy_dir(from: &Path, to: &Path, with_snapshots: bool) -> std::io::Result<()> {
+pub(crate) fn copy_dir(from: &Path, to: &Path, with_snapshots: bool) -> std::io::Result<()> {
     fs::create_dir_all(to)?;
     for entry in fs::read_dir(from)? {
         let entry = entry?;

@@ -59,9 +59,21 @@ struct Segment {
     tip: u64,
 }
 
+/// The most of sled's `conf` file read: it holds a few short lines, and a damaged or crafted
+/// one must not fill the memory.
+const MAX_CONF_BYTES: u64 = 4096;
+
+/// How many bytes of would-be messages the search for the next readable one may checksum in a
+/// segment, in segment sizes: a crafted segment of headers that each claim the rest of it
+/// would otherwise cost its size squared.
+const RESYNC_SEGMENTS: usize = 8;
+
 /// The segment size of the database at `dir`, from sled's `conf` file.
 fn segment_size(dir: &Path) -> u64 {
-    let conf = fs::read_to_string(dir.join("conf")).unwrap_or_default();
+    let mut conf = String::new();
+    if let Ok(file) = File::open(dir.join("conf")) {
+        let _ = file.take(MAX_CONF_BYTES).read_to_string(&mut conf);
+    }
     conf.lines()
         .filter_map(|line| line.strip_prefix("segment_size:"))
         .filter_map(|value| value.trim().parse::<u64>().ok())
@@ -145,8 +157,7 @@ fn read_segment(buf: &[u8], offset: u64, size: u64) -> Option<Segment> {
                 segment.tip = offset + pos as u64;
             }
             None => {
-                let next = (pos + 1..=last_start.min(end.saturating_sub(1)))
-                    .find(|&q| message(&buf[..end], q, number, size).is_some());
+                let next = next_message(&buf[..end], pos, last_start, number, size);
                 segment.broken.push(Stretch {
                     at: offset + pos as u64,
                     next: next.map(|q| offset + q as u64),
@@ -161,10 +172,59 @@ fn read_segment(buf: &[u8], offset: u64, size: u64) -> Option<Segment> {
     Some(segment)
 }
 
+/// Where the first message after `pos` that reads starts, if one does before `last_start`
+/// and within the checksum budget ([`RESYNC_SEGMENTS`]).
+fn next_message(
+    buf: &[u8],
+    pos: usize,
+    last_start: usize,
+    number: u64,
+    size: u64,
+) -> Option<usize> {
+    let mut budget = RESYNC_SEGMENTS.saturating_mul(size as usize);
+    for q in pos + 1..=last_start.min(buf.len().saturating_sub(1)) {
+        let Some(candidate) = header(buf, q, number, size) else {
+            continue;
+        };
+        budget = budget.checked_sub(candidate.len)?;
+        if candidate.reads(buf, q) {
+            return Some(q);
+        }
+    }
+    None
+}
+
+/// What a message's header claims, before its checksum is checked.
+struct Header {
+    stored: u32,
+    kind: u8,
+    header_len: usize,
+    len: usize,
+    pid: u64,
+}
+
+impl Header {
+    /// Whether the checksum of the message at `pos` matches.
+    fn reads(&self, buf: &[u8], pos: usize) -> bool {
+        let body = &buf[pos + self.header_len..pos + self.header_len + self.len];
+        let crc = crc32_of(&[body, &buf[pos + 4..pos + self.header_len]]) ^ 0xFFFF_FFFF;
+        crc == self.stored
+    }
+}
+
 /// The message at `pos` of a segment, as sled checks it: (kind, length with its header, page
 /// id), or
 /// `None` when it does not read (a bad checksum, an impossible length, another segment's).
 fn message(buf: &[u8], pos: usize, number: u64, size: u64) -> Option<(u8, usize, u64)> {
+    let claimed = header(buf, pos, number, size)?;
+    claimed
+        .reads(buf, pos)
+        .then_some((claimed.kind, claimed.header_len + claimed.len, claimed.pid))
+}
+
+/// The header at `pos`, if it could start a message of segment `number` (a known kind, this
+/// segment's number, a length that fits).
+fn header(buf: &[u8], pos: usize, number: u64, size: u64) -> Option<Header> {
     let mut cursor = buf.get(pos..)?;
     let stored = u32::from_le_bytes(cursor.get(..4)?.try_into().ok()?);
     cursor = &cursor[4..];
@@ -179,9 +239,14 @@ fn message(buf: &[u8], pos: usize, number: u64, size: u64) -> Option<(u8, usize,
     let header_len = buf.len() - pos - cursor.len();
     let room = (size as usize).checked_sub(pos % size as usize + header_len)?;
     let len = usize::try_from(len).ok().filter(|&l| l <= room)?;
-    let body = cursor.get(..len)?;
-    let crc = crc32_of(&[body, &buf[pos + 4..pos + header_len]]) ^ 0xFFFF_FFFF;
-    (crc == stored).then_some((kind, header_len + len, pid))
+    cursor.get(..len)?;
+    Some(Header {
+        stored,
+        kind,
+        header_len,
+        len,
+        pid,
+    })
 }
 
 /// sled's variable-length integer.
