@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use veillee_sdk::{text, Action, Event, GameError, Handle, Manifest, Outcome, Seat, Status, Text};
 
+use crate::bounds::{self, MAX_QUESTIONS_PER_MOVE};
 use crate::script::{ChoiceRequest, GameAccess, HookArg, HookResult, Powers, Rng, Script};
 use veillee_engine::{EngineError, GameEngine};
 
@@ -523,7 +524,10 @@ impl VariantEngine {
         viewer: Option<Seat>,
         asked: &Pending,
     ) -> Result<bool, EngineError> {
-        self.slot_mut(copy)?.v.pending = None;
+        let v = &mut self.slot_mut(copy)?.v;
+        v.pending = None;
+        // The question asked again was counted when it was first asked.
+        v.asked = v.asked.saturating_sub(1);
         let asked_again = self.advance(
             copy,
             asked.queue.clone().into(),
@@ -688,7 +692,14 @@ impl Sequence<'_> {
                     _ => None,
                 })
             }
-            HookResult::Pending(questions) => Ok(Some(self.wait_for(step, answers, questions))),
+            HookResult::Pending(_) if self.slot.v.asked >= MAX_QUESTIONS_PER_MOVE => {
+                let why = bounds::stopped_by_questions(&script.info().name, script.file());
+                Ok(Some(self.stop(why)))
+            }
+            HookResult::Pending(questions) => {
+                self.slot.v.asked += 1;
+                Ok(Some(self.wait_for(step, answers, questions)))
+            }
             HookResult::Failed(message) => {
                 self.events
                     .push(VariantEngine::disabled_event(script, &message));
@@ -714,6 +725,16 @@ impl Sequence<'_> {
     fn end_game(&mut self, outcome: Outcome) -> Advance {
         self.slot.v.ended = Some(outcome);
         self.slot.v.pending = None;
+        Advance::Events(std::mem::take(&mut self.events))
+    }
+
+    /// The game stops at a bound (see [`crate::bounds`]): the steps left are dropped, and an
+    /// event says why.
+    fn stop(&mut self, reason: Text) -> Advance {
+        self.slot.v.stop(reason.clone());
+        self.queue.clear();
+        self.rollback = None;
+        self.events.push(Event::new(reason));
         Advance::Events(std::mem::take(&mut self.events))
     }
 
