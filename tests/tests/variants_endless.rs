@@ -56,7 +56,10 @@ fn assert_stopped(engine: &mut VariantEngine, game: Handle, names: &[&str]) -> S
     for name in names {
         assert!(why.en.contains(name), "`{name}` not in: {}", why.en);
     }
-    assert!(engine.disabled(game).is_empty(), "stopped, not switched off");
+    assert!(
+        engine.disabled(game).is_empty(),
+        "stopped, not switched off"
+    );
     let Status::Finished { outcome } = engine.status(game).unwrap() else {
         panic!("a stopped game is over");
     };
@@ -97,7 +100,11 @@ fn the_questions_of_one_move_do_not_count_against_the_next() {
     let mut engine = wasm_engine("siege", vec![rule]);
     let game = engine.create(&Setup::new(2, 2)).unwrap();
     let played = play_at_random(&mut engine, game, 2, 8 * MAX_QUESTIONS_PER_MOVE);
-    assert!(played.answers > MAX_QUESTIONS_PER_MOVE, "{}", played.answers);
+    assert!(
+        played.answers > MAX_QUESTIONS_PER_MOVE,
+        "{}",
+        played.answers
+    );
     assert_eq!(engine.stopped(game), None);
 }
 
@@ -114,6 +121,10 @@ fn a_rule_that_never_lets_castel_end_stops_it_at_the_most_moves_a_game_may_last(
     assert_stopped(
         &mut engine,
         game,
-        &[&limit, "(cards.lua)", "“Endless Castel” (castel-sans-fin.lua)"],
+        &[
+            &limit,
+            "(cards.lua)",
+            "“Endless Castel” (castel-sans-fin.lua)",
+        ],
     );
 }

@@ -74,7 +74,12 @@ fn veillee(data: &Path, args: &[&str]) -> Run {
 /// Every part of the message is on the run's standard output.
 fn assert_says(run: &Run, message: &[&str]) {
     for part in message {
-        assert!(run.out.contains(part), "`{part}` not in:\n{}\n{}", run.out, run.err);
+        assert!(
+            run.out.contains(part),
+            "`{part}` not in:\n{}\n{}",
+            run.out,
+            run.err
+        );
     }
 }
 
@@ -84,14 +89,27 @@ fn session_id(play_output: &str) -> String {
         .split("— session ")
         .nth(1)
         .expect("play prints its session");
-    after.split_whitespace().next().unwrap_or_default().to_string()
+    after
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// `play` (bots at every seat) ends on the rule with `message`, the session stays listed,
 /// and `resume` says again that it stopped, and why.
 fn play_stops_saved(data: &Path, game: &str, rule: &Path, message: &[&str]) {
     let rule = rule.to_str().expect("a UTF-8 path");
-    let args = ["play", game, "--seats", "random,random", "--seed", "3", "--variant", rule];
+    let args = [
+        "play",
+        game,
+        "--seats",
+        "random,random",
+        "--seed",
+        "3",
+        "--variant",
+        rule,
+    ];
     let played = veillee(data, &args);
     assert_says(&played, message);
     assert!(played.out.contains("Stopped — "), "{}", played.out);
@@ -99,7 +117,10 @@ fn play_stops_saved(data: &Path, game: &str, rule: &Path, message: &[&str]) {
     let listed = veillee(data, &["sessions"]);
     assert!(listed.ok, "{}", listed.err);
     assert!(
-        listed.out.lines().any(|l| l.trim_start().starts_with(&id) && l.contains(game)),
+        listed
+            .out
+            .lines()
+            .any(|l| l.trim_start().starts_with(&id) && l.contains(game)),
         "session {id} is listed:\n{}",
         listed.out
     );
@@ -121,10 +142,24 @@ fn check_variant_fails(data: &Path, rule: &Path, extra: &[&str], message: &[&str
 /// listed.
 fn simulate_fails_saved(data: &Path, game: &str, rule: &Path, message: &[&str]) {
     let rule = rule.to_str().expect("a UTF-8 path");
-    let args = ["simulate", game, "--games", "1", "--save", "--variant", rule];
+    let args = [
+        "simulate",
+        game,
+        "--games",
+        "1",
+        "--seed",
+        "2",
+        "--save",
+        "--variant",
+        rule,
+    ];
     let simulated = veillee(data, &args);
     assert_says(&simulated, message);
-    assert!(simulated.out.contains("errors           1"), "{}", simulated.out);
+    assert!(
+        simulated.out.contains("errors           1"),
+        "{}",
+        simulated.out
+    );
     let listed = veillee(data, &["sessions"]);
     assert!(listed.out.matches(game).count() >= 2, "{}", listed.out);
 }
@@ -134,8 +169,10 @@ fn endless_questions_end_play_check_variant_and_simulate_with_the_bound_named() 
     let dir = tempfile::tempdir().expect("a temporary directory");
     let rule = dir.path().join("questions-sans-fin.lua");
     std::fs::write(&rule, QUESTIONS).expect("the rule is written");
-    let message = &["Game stopped: the rule “Endless questions” (questions-sans-fin.lua) asked 64 \
-                   questions in one move"];
+    let message = &[
+        "Game stopped: the rule “Endless questions” (questions-sans-fin.lua) asked 64 \
+                   questions in one move",
+    ];
     play_stops_saved(dir.path(), "siege", &rule, message);
     check_variant_fails(dir.path(), &rule, &["--games", "2"], message);
     simulate_fails_saved(dir.path(), "siege", &rule, message);
@@ -153,6 +190,11 @@ fn an_endless_castel_ends_play_check_variant_and_simulate_with_the_bound_named()
     play_stops_saved(dir.path(), "castel", &rule, message);
     // The random games stop at 50 moves (counted, not a problem); the leak checks' game is
     // played to its end, and the bound ends it.
-    check_variant_fails(dir.path(), &rule, &["--games", "1", "--max-moves", "50"], message);
+    check_variant_fails(
+        dir.path(),
+        &rule,
+        &["--games", "1", "--max-moves", "50"],
+        message,
+    );
     simulate_fails_saved(dir.path(), "castel", &rule, message);
 }

@@ -731,7 +731,11 @@ fn play_stepwise(
     let failed = engine.failed_scripts(game);
     let by_rules = engine.stopped(game);
     engine.drop_game(game);
-    let played = (moves, stopped.unless_failed(seed, &failed, by_rules), thoughts);
+    let played = (
+        moves,
+        stopped.unless_failed(seed, &failed, by_rules),
+        thoughts,
+    );
     Ok((played, live.map(|live| live.meta.id)))
 }
 
