@@ -233,8 +233,6 @@ impl VariantEngine {
         if slot.v.pending.is_some() {
             return self.answer(game, seat, action_id);
         }
-        // A new move: the questions of the last one no longer count against this one.
-        self.slot_mut(game)?.v.asked = 0;
         let turn_hooks = self.scripts.iter().any(|s| s.has_hook("on_turn_start"));
         let before = if picked_inside && !turn_hooks {
             Vec::new()

@@ -285,6 +285,9 @@ impl VariantEngine {
                 return Ok(stopped);
             }
         }
+        // The move is done: the next one starts with no question asked (counted here, not
+        // when a move starts, so that a refused move leaves the game as it was).
+        sequence.slot.v.asked = 0;
         Ok(Advance::Events(sequence.events))
     }
 
@@ -745,6 +748,7 @@ impl Sequence<'_> {
             self.slot.v.scripts = rollback.scripts;
         }
         self.slot.v.pending = None;
+        self.slot.v.asked = 0;
         Advance::Refused {
             seat,
             action: action.id.clone(),
