@@ -368,6 +368,12 @@ impl GameCheck<'_, '_, '_> {
         let result = self.play(game, reference, &mut rng, &mut played);
         // A script switched off after a failure leaves a game that is not the one checked
         // (Castel without its cards): the check fails, naming the script's error.
+        if let Some(why) = self.engine.stopped(game) {
+            self.fail(
+                played.len() as u32,
+                format!("the scripts' bounds stopped the game: {}", why.en),
+            );
+        }
         let failed = self.engine.failed_scripts(game);
         if !failed.is_empty() {
             self.fail(

@@ -25,7 +25,7 @@ pub use plugin_error::PluginError;
 use veillee_sdk::search::{SearchAnswer, SearchRequest};
 use veillee_sdk::{
     Action, Event, GameError, Handle, Manifest, PlayoutResult, PlayoutStop, PlayoutWatch, Scene,
-    Seat, Setup, Status,
+    Seat, Setup, Status, Text,
 };
 
 /// Why an engine call failed.
@@ -119,6 +119,13 @@ pub trait GameEngine {
     fn failed_scripts(&self, game: Handle) -> Vec<String> {
         let _ = game;
         Vec::new()
+    }
+    /// Why this game stopped at a bound on its scripts (a question too many in one move, a
+    /// game kept going too long), if it did: its status is then finished, with no winner and
+    /// this reason. Only an engine running scripts stops a game.
+    fn stopped(&self, game: Handle) -> Option<Text> {
+        let _ = game;
+        None
     }
     /// Searches `seat`'s action inside the game (ABI 1.8 `veillee_search`: the in-guest
     /// information-set search, which re-draws what `seat` cannot see before it starts).

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
-use veillee_sdk::{GameRng, Handle, OptionValue, Outcome, PlayoutResult, Seat, Setup};
+use veillee_sdk::{GameRng, Handle, OptionValue, Outcome, PlayoutResult, Seat, Setup, Text};
 
 use crate::bot::{self, BotMove, BotTurn, Searched};
 use crate::engine::{EngineError, GameEngine};
@@ -529,9 +529,10 @@ fn one_game(
     let game = engine.create(&config.setup(seed))?;
     let played = play(engine, game, seed);
     let failed = engine.failed_scripts(game);
+    let stopped = engine.stopped(game);
     engine.drop_game(game);
     let (moves, ended, thoughts) = played?;
-    Ok((moves, ended.unless_failed(seed, &failed), thoughts))
+    Ok((moves, ended.unless_failed(seed, &failed, stopped), thoughts))
 }
 
 /// Plays game `index` of `config` out with the engine's `playout` (house rules play most
@@ -638,7 +639,12 @@ impl Ended {
 
     /// A script that failed was switched off: the game went on without it, but the
     /// simulation is about the game as written.
-    fn unless_failed(self, seed: u64, failed: &[String]) -> Ended {
+    /// A game a script stopped at a bound, or whose script was switched off, failed: the
+    /// simulation is about the game as written.
+    fn unless_failed(self, seed: u64, failed: &[String], stopped: Option<Text>) -> Ended {
+        if let Some(why) = stopped {
+            return Ended::Failed(format!("seed {seed}: {}", why.en));
+        }
         match self {
             Ended::Finished(_) | Ended::Capped if !failed.is_empty() => Ended::Failed(format!(
                 "seed {seed}: script switched off: {}",
@@ -723,8 +729,13 @@ fn play_stepwise(
         moves += 1;
     };
     let failed = engine.failed_scripts(game);
+    let by_rules = engine.stopped(game);
     engine.drop_game(game);
-    let played = (moves, stopped.unless_failed(seed, &failed), thoughts);
+    let played = (
+        moves,
+        stopped.unless_failed(seed, &failed, by_rules),
+        thoughts,
+    );
     Ok((played, live.map(|live| live.meta.id)))
 }
 

@@ -28,6 +28,9 @@ use crate::variants::{library, text_hash};
 /// Where the verdicts are kept, below the data directory.
 pub const VETTED_DIR: &str = "cache/vetted";
 
+/// The most moves the check's game plays.
+const VET_MOVES: u32 = 1_000;
+
 /// How a check's problems are told apart: the conformance kit starts every leak with it.
 const LEAK_PREFIX: &str = "leak:";
 
@@ -125,6 +128,9 @@ fn leaks(engine: &mut dyn GameEngine, setup: &Setup) -> Vec<String> {
         games: 1,
         players: Some(setup.players),
         options: setup.options.clone(),
+        // A leak shows in the first moves that reveal or hide something; a long game would
+        // only keep the players waiting (a game cut here is no leak).
+        max_moves: VET_MOVES,
         // The bots' no-peek check is about the plugin's search, which scripts do not change.
         search_every: 0,
         ..CheckConfig::default()

@@ -33,6 +33,11 @@
 //!   has answered, and a copy re-drawn for one viewer forgets the others' answers.
 //! * `ctx.game.end_game` is an outcome the engine holds beside the base game: its status says
 //!   finished whatever the game says, for every plugin.
+//! * [`bounds`]: every game with scripts ends. Each hook call is bounded by
+//!   [`VariantLimits`]; the sequence by at most [`bounds::MAX_QUESTIONS_PER_MOVE`] questions
+//!   in one move and [`bounds::MAX_MOVES_WITH_SCRIPTS`] moves in a game. A game that reaches
+//!   one stops the same way as `end_game`, with no winner and a reason naming the scripts
+//!   and the bound ([`VariantEngine::stopped`]), saved with the game.
 //! * While a game is unchanged the engine keeps the base game's status and the listed
 //!   actions, so a move asks the plugin once for each. Each [`Script`] counts its hooks' calls
 //!   and those that changed something (`veillee check-variant` prints them).
@@ -47,6 +52,7 @@
 //! * Scripts' `print` goes to a process-wide sink (`print`) that the command line points at
 //!   the terminal and the window at `house-rules.log`; none by default.
 
+pub mod bounds;
 mod engine;
 pub mod library;
 mod print;

@@ -132,6 +132,9 @@ impl CheckVariantArgs {
             for (_, message) in engine.disabled(game) {
                 problems.add(format!("switched off: {message}"), format!("game {seed}"));
             }
+            if let Some(why) = engine.stopped(game) {
+                problems.add(format!("stopped: {}", why.en), format!("game {seed}"));
+            }
             engine.drop_game(game);
         }
         outln!(

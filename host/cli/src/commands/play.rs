@@ -254,8 +254,15 @@ impl Screen {
 fn show_outcome(table: &mut Table, outcome: &Outcome, lang: &str) -> anyhow::Result<()> {
     let manifest = table.manifest().clone();
     let names = |s: Seat| shown_seat(&manifest, s, lang);
+    let id = table.meta().id;
     let (engine, live) = table.parts_mut();
     outln!("{}", render(&engine.view(live.game, None)?, lang, &names));
+    if let Some(why) = engine.stopped(live.game) {
+        // Not a draw: the scripts' bounds stopped it (see `variants::bounds`).
+        outln!("Stopped — {}", why.get(lang));
+        outln!("Session {id} is saved as it stopped (`veillee sessions` lists it).");
+        return Ok(());
+    }
     let winners: Vec<String> = outcome.winners.iter().map(|&w| names(w)).collect();
     match winners.is_empty() {
         true => outln!("Draw — {}", outcome.reason.get(lang)),

@@ -9,7 +9,7 @@ use veillee_sdk::{
 };
 
 use crate::script::{ChoiceRequest, GameAccess, HookArg, HookResult, Powers, Rng, Script};
-use crate::VariantError;
+use crate::{bounds, VariantError};
 use veillee_engine::{EngineError, GameEngine};
 
 mod hook_results;
@@ -263,7 +263,41 @@ impl VariantEngine {
         let mut events = self.switch_off_failed(game, failures)?;
         let queue = move_steps(before_hooks, seat, action, &added, turn_hooks, before);
         events.extend(self.run_move(game, queue, snapshot)?);
+        events.extend(self.count_moves(game, 1)?);
         Ok(events)
+    }
+
+    /// Counts `played` moves of the game; once it has lasted `MAX_MOVES_WITH_SCRIPTS`, a game
+    /// still going stops, naming the scripts still on: the event that says so.
+    pub(super) fn count_moves(
+        &mut self,
+        game: Handle,
+        played: u32,
+    ) -> Result<Option<Event>, EngineError> {
+        let slot = self.slot_mut(game)?;
+        slot.v.moves = slot.v.moves.saturating_add(played);
+        if slot.v.moves < bounds::MAX_MOVES_WITH_SCRIPTS || slot.v.ended.is_some() {
+            return Ok(None);
+        }
+        if slot.v.pending.is_none() && matches!(self.status(game)?, Status::Finished { .. }) {
+            return Ok(None);
+        }
+        let slot = self.slot(game)?;
+        let on: Vec<(&Text, &str)> = self
+            .scripts
+            .iter()
+            .zip(&slot.v.scripts)
+            .filter(|(_, data)| data.disabled.is_none())
+            .map(|(script, _)| (&script.info().name, script.file()))
+            .collect();
+        let why = bounds::stopped_by_moves(&on);
+        self.slot_mut(game)?.v.stop(why.clone());
+        Ok(Some(Event::new(why)))
+    }
+
+    /// Why the game stopped at a bound of [`crate::bounds`], if it did.
+    pub fn stopped(&self, game: Handle) -> Option<&Text> {
+        self.games.get(&game)?.v.stopped.as_ref()
     }
 
     /// Refuses a move of `seat` in a finished game or out of its turn; else the seats to act
@@ -413,6 +447,9 @@ impl VariantEngine {
                 .collect(),
             pending: None,
             ended: None,
+            stopped: None,
+            moves: 0,
+            asked: 0,
         }
     }
 }
@@ -476,6 +513,10 @@ impl GameEngine for VariantEngine {
             .into_iter()
             .map(|(_, why)| why)
             .collect()
+    }
+
+    fn stopped(&self, game: Handle) -> Option<Text> {
+        VariantEngine::stopped(self, game).cloned()
     }
 
     fn content_hash(&self) -> String {

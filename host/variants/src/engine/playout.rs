@@ -175,6 +175,10 @@ impl VariantEngine {
                     None => in_plugin = false,
                     Some(stop) => {
                         moves += stop.moves;
+                        self.count_moves(game, stop.moves)?;
+                        if let Some(outcome) = self.slot(game)?.v.ended.clone() {
+                            return Ok(ended(moves, Some(outcome), false));
+                        }
                         let Some(seat) = stop.seat else {
                             return Ok(ended(moves, stop.outcome, stop.stuck));
                         };

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use veillee_sdk::{text, Action, Event, GameError, Handle, Manifest, Outcome, Seat, Status, Text};
 
+use crate::bounds::{self, MAX_QUESTIONS_PER_MOVE};
 use crate::script::{ChoiceRequest, GameAccess, HookArg, HookResult, Powers, Rng, Script};
 use veillee_engine::{EngineError, GameEngine};
 
@@ -284,6 +285,9 @@ impl VariantEngine {
                 return Ok(stopped);
             }
         }
+        // The move is done: the next one starts with no question asked (counted here, not
+        // when a move starts, so that a refused move leaves the game as it was).
+        sequence.slot.v.asked = 0;
         Ok(Advance::Events(sequence.events))
     }
 
@@ -523,7 +527,10 @@ impl VariantEngine {
         viewer: Option<Seat>,
         asked: &Pending,
     ) -> Result<bool, EngineError> {
-        self.slot_mut(copy)?.v.pending = None;
+        let v = &mut self.slot_mut(copy)?.v;
+        v.pending = None;
+        // The question asked again was counted when it was first asked.
+        v.asked = v.asked.saturating_sub(1);
         let asked_again = self.advance(
             copy,
             asked.queue.clone().into(),
@@ -688,7 +695,14 @@ impl Sequence<'_> {
                     _ => None,
                 })
             }
-            HookResult::Pending(questions) => Ok(Some(self.wait_for(step, answers, questions))),
+            HookResult::Pending(_) if self.slot.v.asked >= MAX_QUESTIONS_PER_MOVE => {
+                let why = bounds::stopped_by_questions(&script.info().name, script.file());
+                Ok(Some(self.stop(why)))
+            }
+            HookResult::Pending(questions) => {
+                self.slot.v.asked += 1;
+                Ok(Some(self.wait_for(step, answers, questions)))
+            }
             HookResult::Failed(message) => {
                 self.events
                     .push(VariantEngine::disabled_event(script, &message));
@@ -717,6 +731,16 @@ impl Sequence<'_> {
         Advance::Events(std::mem::take(&mut self.events))
     }
 
+    /// The game stops at a bound (see [`crate::bounds`]): the steps left are dropped, and an
+    /// event says why.
+    fn stop(&mut self, reason: Text) -> Advance {
+        self.slot.v.stop(reason.clone());
+        self.queue.clear();
+        self.rollback = None;
+        self.events.push(Event::new(reason));
+        Advance::Events(std::mem::take(&mut self.events))
+    }
+
     /// A `before_action` refused `seat`'s action: the scripts' data goes back to before it.
     fn refuse(&mut self, seat: Seat, action: &Action, reason: Text) -> Advance {
         if let Some(rollback) = self.rollback.take() {
@@ -724,6 +748,7 @@ impl Sequence<'_> {
             self.slot.v.scripts = rollback.scripts;
         }
         self.slot.v.pending = None;
+        self.slot.v.asked = 0;
         Advance::Refused {
             seat,
             action: action.id.clone(),

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use veillee_engine::{EngineError, GameEngine};
-use veillee_sdk::{Action, Handle, Outcome, Seat, Status};
+use veillee_sdk::{Action, Handle, Outcome, Seat, Status, Text};
 
 use crate::script::{ChoiceRequest, Rng};
 
@@ -81,6 +81,31 @@ pub(super) struct VState {
     /// whatever the base game says. Saved with the game; a replay ends it again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) ended: Option<Outcome>,
+    /// Why the game stopped at a bound of `crate::bounds` (then `ended` holds the same
+    /// reason, with no winner).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) stopped: Option<Text>,
+    /// Moves played in this game (not answers to questions), held against
+    /// `MAX_MOVES_WITH_SCRIPTS`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(super) moves: u32,
+    /// Questions the scripts asked in the move being played, held against
+    /// `MAX_QUESTIONS_PER_MOVE`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(super) asked: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl VState {
+    /// The game stops at a bound: over, with no winner, for `reason`; nothing more is asked.
+    pub(super) fn stop(&mut self, reason: Text) {
+        self.ended = Some(Outcome::draw(reason.clone()));
+        self.stopped = Some(reason);
+        self.pending = None;
+    }
 }
 
 /// One script's data in one game.
