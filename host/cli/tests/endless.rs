@@ -184,11 +184,11 @@ fn an_endless_castel_ends_simulate_with_the_bound_named_and_is_saved() {
     let rule = dir.path().join("castel-sans-fin.lua");
     std::fs::write(&rule, ENDLESS_CASTEL).expect("the rule is written");
     let message = &[
-        "Game stopped after 10000 moves, the most a game with scripted rules may last",
+        "Game stopped after 15000 moves, the most a game with scripted rules may last",
         "“Endless Castel” (castel-sans-fin.lua) keep it going",
     ];
     // Played to the bound through `play` (every move saved) and `check-variant` (every move
-    // checked in depth), 10,000 moves cost minutes: the questions above take those two
+    // checked in depth), 15,000 moves cost minutes: the questions above take those two
     // commands through the same stop, and `tests/tests/variants_endless.rs` plays this very
     // rule to the bound through the engine.
     simulate_fails_saved(dir.path(), "castel", &rule, message);
