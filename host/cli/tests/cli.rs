@@ -681,7 +681,11 @@ fn installing_a_slow_plugin_says_which_self_check_game_plays_before_it_ends() {
         ],
         "one plain line per game when stderr is not a terminal"
     );
-    assert!(stdout(&out).contains("Installed One move"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("Installed One move"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
@@ -693,7 +697,10 @@ fn check_says_each_game_as_it_plays_in_the_players_language() {
         stderr(&out),
         "siege, 2 players: game 1 of 2…\nsiege, 2 players: game 2 of 2…\n"
     );
-    let out = veillee(dir.path(), &["check", "siege", "--games", "2", "--lang", "fr"]);
+    let out = veillee(
+        dir.path(),
+        &["check", "siege", "--games", "2", "--lang", "fr"],
+    );
     assert!(
         stderr(&out).contains("siege, 2 joueurs : partie 2 sur 2…"),
         "{}",

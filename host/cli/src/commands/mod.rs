@@ -55,7 +55,10 @@ impl Context {
         let runtime = Runtime::new(Some(self.data.compiled_cache()))?;
         let mut catalog = Catalog::scan(runtime, self.data.clone());
         if let Some(problem) = catalog.cache_problem() {
-            if !self.cache_said.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            if !self
+                .cache_said
+                .swap(true, std::sync::atomic::Ordering::Relaxed)
+            {
                 let warning = Text::new("attention", "warning");
                 errln!("{}: {problem}", warning.get(&self.lang));
             }
