@@ -2,7 +2,7 @@
 //! deliberate bug and checks that the report names the problem.
 
 use serde::{Deserialize, Serialize};
-use veillee_runtime::conformance::{check, CheckConfig};
+use veillee_runtime::conformance::{check, check_reporting, CheckConfig, Progress};
 use veillee_runtime::engine::{GameEngine, NativeEngine};
 use veillee_sdk::*;
 
@@ -131,6 +131,27 @@ fn a_correct_game_passes() {
     let report = check(&mut NativeEngine::<Nim<0>>::default(), None, &config());
     assert!(report.passed(), "{}", report.failures.join("\n"));
     assert!(report.moves > 0);
+}
+
+#[test]
+fn the_kit_tells_each_game_as_it_starts_and_checks_the_same() {
+    let mut told = Vec::new();
+    let report = check_reporting(
+        &mut NativeEngine::<Nim<0>>::default(),
+        None,
+        &config(),
+        &mut |at| told.push(at),
+    );
+    let at = |game, started| Progress {
+        players: 2,
+        game,
+        games: 3,
+        started,
+        total: 3,
+    };
+    assert_eq!(told, [at(1, 1), at(2, 2), at(3, 3)]);
+    let quiet = check(&mut NativeEngine::<Nim<0>>::default(), None, &config());
+    assert_eq!((report.games, report.moves), (quiet.games, quiet.moves));
 }
 
 #[test]

@@ -115,7 +115,7 @@ strings! {
     InstallFailed => "Le jeu n'a pas pu être installé", "The game could not be installed";
     InstallDone => "{} est installé.", "{} is installed.";
     UninstallDone => "{} est désinstallé.", "{} was uninstalled.";
-    Problems => "Certains jeux n'ont pas pu être chargés :", "Some games could not be loaded:";
+    Problems => "Problèmes au chargement des jeux :", "Problems while loading the games:";
     Dismiss => "Fermer", "Dismiss";
     DialogUnavailable => "La fenêtre de choix de fichier n'est pas disponible : tapez le chemin ci-dessous.", "The file chooser is not available: type the path below.";
     PlayerCount => "Nombre de joueurs", "Number of players";

@@ -29,6 +29,7 @@
 mod board_text;
 mod commands;
 mod inputs;
+mod progress;
 mod room;
 mod table;
 mod term;

@@ -110,6 +110,13 @@ pub fn err(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{}", quote(text));
 }
 
+/// Whether stderr is a terminal: only then may a progress line be rewritten in place
+/// (`crate::progress`); a log or a test reads plain lines.
+pub fn stderr_is_terminal() -> bool {
+    use std::io::IsTerminal as _;
+    std::io::stderr().is_terminal()
+}
+
 /// Clears the terminal (hot-seat hand-over): the one control sequence the CLI means.
 pub fn clear_screen() {
     let mut stdout = std::io::stdout().lock();

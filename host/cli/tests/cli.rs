@@ -639,6 +639,115 @@ fn check_runs_the_conformance_kit_against_the_native_build() {
     assert!(stdout(&out).contains("conformance: passed"));
 }
 
+/// Turns of the slow plugin's empty loop per new game: a fraction of a second each (its
+/// self-check takes some six seconds here), far within the five-second deadline of a call.
+const SLOW_SPINS: u32 = 1_000_000_000;
+
+#[test]
+fn installing_a_slow_plugin_says_which_self_check_game_plays_before_it_ends() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_plugin(
+        dir.path(),
+        "slow.wasm",
+        &one_move_plugin_spinning("", false, SLOW_SPINS),
+    );
+    let mut child = command(dir.path(), &["install", file.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("veillee starts");
+    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines
+        .next()
+        .expect("a line before the end")
+        .expect("readable");
+    // Said as the first game starts: the three others, slow, are still to come.
+    assert_eq!(first, "self-check: game 1 of 4, 1 player…");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the progress came while the install was still at work"
+    );
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{rest:?}");
+    assert_eq!(
+        rest,
+        [
+            "self-check: game 2 of 4, 1 player…",
+            "self-check: game 3 of 4, 2 players…",
+            "self-check: game 4 of 4, 2 players…",
+        ],
+        "one plain line per game when stderr is not a terminal"
+    );
+    assert!(
+        stdout(&out).contains("Installed One move"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn check_says_each_game_as_it_plays_in_the_players_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = veillee(dir.path(), &["check", "siege", "--games", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "siege, 2 players: game 1 of 2…\nsiege, 2 players: game 2 of 2…\n"
+    );
+    let out = veillee(
+        dir.path(),
+        &["check", "siege", "--games", "2", "--lang", "fr"],
+    );
+    assert!(
+        stderr(&out).contains("siege, 2 joueurs : partie 2 sur 2…"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_cache_others_can_write_is_said_once_per_run_with_the_way_to_fix_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("shared-cache");
+    std::fs::create_dir(&cache).unwrap();
+    std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let run = |args: &[&str]| {
+        let out = command(dir.path(), args)
+            .env("VEILLEE_CACHE_DIR", &cache)
+            .env("VEILLEE_CACHE_KEY", dir.path().join("cache.key"))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        stderr(&out)
+    };
+    for args in [
+        &["games"][..],
+        &["simulate", "siege", "--games", "2"],
+        &["plugins"],
+    ] {
+        let said = run(args);
+        let warnings: Vec<&str> = said
+            .lines()
+            .filter(|l| l.contains("compiled-code cache"))
+            .collect();
+        assert_eq!(warnings.len(), 1, "{args:?} says it once: {said}");
+        assert!(
+            warnings[0].starts_with("warning: ")
+                && warnings[0].contains("writable by other users")
+                && warnings[0].contains(&format!("`chmod go-rwx {}`", cache.display())),
+            "the reason and the fix: {said}"
+        );
+    }
+    // Fixed as it says, the cache is used and nothing is said.
+    std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o700)).unwrap();
+    assert_eq!(run(&["games"]), "");
+}
+
 #[test]
 fn check_plays_only_the_player_count_asked_and_refuses_one_the_game_has_not() {
     let dir = tempfile::tempdir().unwrap();
@@ -1339,6 +1448,12 @@ const ESCAPES: &str = "\u{1b}[2J\u{1b}[H\u{1b}]0;pwned\u{7}\u{1b}]52;c;cm0gLXJmI
 /// `tests/plugins/one_move.wat` assembled, with `texts` (its manifest, statuses, actions…)
 /// in its memory; `broken`: games with a seed of 10 or more get stuck.
 fn one_move_plugin(decoration: &str, broken: bool) -> Vec<u8> {
+    one_move_plugin_spinning(decoration, broken, 0)
+}
+
+/// [`one_move_plugin`] whose every new game first turns an empty loop `spins` times: slow
+/// calls, well within the deadline of one.
+fn one_move_plugin_spinning(decoration: &str, broken: bool, spins: u32) -> Vec<u8> {
     let text = |s: &str| format!("{s}{decoration}");
     // JSON escapes the control characters; the plugin hands them to the host as they are.
     let json = |s: &str| serde_json::to_string(&text(s)).unwrap();
@@ -1396,8 +1511,9 @@ fn one_move_plugin(decoration: &str, broken: bool) -> Vec<u8> {
             r#"{"error":"invalid_state","detail":"?"}"#.into(),
         ),
     ];
-    let mut wat =
-        include_str!("plugins/one_move.wat").replace("@BROKEN@", if broken { "1" } else { "0" });
+    let mut wat = include_str!("plugins/one_move.wat")
+        .replace("@BROKEN@", if broken { "1" } else { "0" })
+        .replace("@SPIN@", &spins.to_string());
     let mut data = String::new();
     let mut offset = 1024;
     for (key, text) in &texts {

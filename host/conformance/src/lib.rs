@@ -53,6 +53,8 @@
 //! `seat 1, Red` or `the spectator`, and for a leak the first part of the two views (or texts)
 //! that differs. `veillee check` runs the kit from the command line; the catalog runs a short
 //! version (two games per player count, leak checks included) as the install self-check;
+//! both say which game is playing, told by [`check_reporting`] (a [`Progress`] as each game
+//! starts: a slow plugin can take minutes);
 //! `veillee_sdk::testing::random_games` runs the same leak checks natively, in a game crate's
 //! own `cargo test`. Both compare the same readings — what a seat reads of its own actions,
 //! what a viewer reads of a move's events, how a viewer is named — from one place,
@@ -224,11 +226,38 @@ pub fn state_hash(state: &[u8]) -> String {
     digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
+/// Where a run of the kit is, told as each game starts ([`check_reporting`]): a run can
+/// take minutes (a slow plugin, many player counts), and whoever waits should see it move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The player count of the game starting.
+    pub players: u8,
+    /// Its number among this player count's games, from 1.
+    pub game: u32,
+    /// Games per player count.
+    pub games: u32,
+    /// Its number among all the games of the run, from 1.
+    pub started: u32,
+    /// All the games of the run.
+    pub total: u32,
+}
+
 /// Runs the kit over every player count of the game.
 pub fn check(
     engine: &mut dyn GameEngine,
+    reference: Option<&mut (dyn GameEngine + '_)>,
+    config: &CheckConfig,
+) -> CheckReport {
+    check_reporting(engine, reference, config, &mut |_| {})
+}
+
+/// [`check`], telling `progress` before each game starts. The kit stays front-end free:
+/// what to show, and how often, is the caller's choice.
+pub fn check_reporting(
+    engine: &mut dyn GameEngine,
     mut reference: Option<&mut (dyn GameEngine + '_)>,
     config: &CheckConfig,
+    progress: &mut dyn FnMut(Progress),
 ) -> CheckReport {
     let manifest = engine.manifest().clone();
     let mut redraws = Redraws::default();
@@ -253,8 +282,18 @@ pub fn check(
         Some(players) => players..=players,
         None => manifest.min_players..=manifest.max_players,
     };
+    let total = config.games.saturating_mul(tables.clone().count() as u32);
+    let mut started = 0;
     for players in tables {
         for i in 0..config.games {
+            started += 1;
+            progress(Progress {
+                players,
+                game: i + 1,
+                games: config.games,
+                started,
+                total,
+            });
             let mut setup = Setup::new(players, config.seed.wrapping_add(i as u64));
             setup.options = config.options.clone();
             let mut game = GameCheck {

@@ -78,7 +78,7 @@ pub fn engine_for_new_game(
     game: &str,
     wanted: &[String],
     setup: &Setup,
-    checking: &mut dyn FnMut(&[String]),
+    checking: &mut dyn FnMut(&vetting::Checking),
 ) -> Result<(Box<dyn GameEngine>, Vec<VariantScript>), LaunchError> {
     let user_dir = &catalog.data_dir().variants();
     let picked: Vec<ScriptSource> = library::modified_game_scripts(game, Some(user_dir))
@@ -98,7 +98,7 @@ pub fn vet(
     engine: &mut dyn GameEngine,
     scripts: &[VariantScript],
     setup: &Setup,
-    checking: &mut dyn FnMut(&[String]),
+    checking: &mut dyn FnMut(&vetting::Checking),
 ) -> Result<vetting::Vetted, LeakFound> {
     vetting::vet(engine, scripts, setup, catalog.data_dir().root(), checking)
 }
@@ -169,7 +169,7 @@ pub fn with_own_scripts(
 pub fn engine_for_session(
     catalog: &Catalog,
     meta: &SessionMeta,
-    checking: &mut dyn FnMut(&[String]),
+    checking: &mut dyn FnMut(&vetting::Checking),
 ) -> Result<Box<dyn GameEngine>, LaunchError> {
     let plugin = catalog.engine(&meta.game)?;
     if meta.variants.is_empty() {

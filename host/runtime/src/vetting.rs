@@ -76,16 +76,25 @@ pub enum Vetted {
     Checked,
 }
 
+/// What [`vet`] is about to check, told before it starts (it takes a few seconds, longer
+/// with a slow plugin): the scripts and the one game it plays.
+#[derive(Clone, Copy, Debug)]
+pub struct Checking<'a> {
+    /// The ids of the scripts checked (the ones not shipped with this build).
+    pub scripts: &'a [String],
+    /// The player count of the random game played.
+    pub players: u8,
+}
+
 /// Checks `scripts` (as a session records them) on `engine` — the game with those very
 /// scripts — at `setup`'s player count and options, unless they are trusted or passed
-/// before. `checking` is told before a check starts (it takes a few seconds), with the ids
-/// checked.
+/// before. `checking` is told before a check starts, with what it checks.
 pub fn vet(
     engine: &mut dyn GameEngine,
     scripts: &[VariantScript],
     setup: &Setup,
     data_root: &Path,
-    checking: &mut dyn FnMut(&[String]),
+    checking: &mut dyn FnMut(&Checking),
 ) -> Result<Vetted, LeakFound> {
     let manifest = engine.manifest();
     let unknown = not_shipped(&manifest.id, scripts);
@@ -96,7 +105,10 @@ pub fn vet(
     if verdict.is_file() {
         return Ok(Vetted::Remembered);
     }
-    checking(&unknown);
+    checking(&Checking {
+        scripts: &unknown,
+        players: setup.players,
+    });
     let problems = leaks(engine, setup);
     if !problems.is_empty() {
         return Err(LeakFound {

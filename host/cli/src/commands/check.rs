@@ -4,9 +4,10 @@ use std::path::Path;
 
 use super::game_flags::{ensure_players, GameOptions, Players};
 use super::Context;
+use crate::progress::Progress;
 use crate::term::outln;
 use veillee_runtime::catalog::Catalog;
-use veillee_runtime::conformance::{check, CheckConfig};
+use veillee_runtime::conformance::{check_reporting, CheckConfig};
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::launch::with_own_scripts;
 use veillee_runtime::native::native_engine;
@@ -34,7 +35,8 @@ pub struct CheckArgs {
 
 impl CheckArgs {
     /// Runs the conformance kit on the game as it is played (with its own scripts), its
-    /// native build compared move by move when it is a built-in game.
+    /// native build compared move by move when it is a built-in game, saying on stderr
+    /// which game plays.
     pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
         let catalog = ctx.catalog()?;
         let user_variants = ctx.user_variants();
@@ -57,7 +59,11 @@ impl CheckArgs {
             ..CheckConfig::default()
         };
         let reference = native.as_deref_mut().map(|n| n as &mut dyn GameEngine);
-        let report = check(&mut *plugin, reference, &config);
+        let progress = Progress::start();
+        let report = check_reporting(&mut *plugin, reference, &config, &mut |at| {
+            progress.say(&crate::progress::check_game(&manifest.id, at, &ctx.lang));
+        });
+        drop(progress);
         let versus = if native.is_some() {
             ", native and wasm builds compared move by move"
         } else {

@@ -6,8 +6,9 @@ use veillee_sdk::{GameError, GameRng, Setup, Status};
 
 use super::game_flags::{ensure_players, Players};
 use super::Context;
+use crate::progress::Progress;
 use crate::term::{line, outln};
-use veillee_runtime::conformance::{check, CheckConfig};
+use veillee_runtime::conformance::{check_reporting, CheckConfig};
 use veillee_runtime::engine::{EngineError, GameEngine};
 use veillee_runtime::variants::library::{self, read, ScriptSource};
 use veillee_runtime::variants::{Script, VariantEngine, VariantLimits};
@@ -93,7 +94,7 @@ impl CheckVariantArgs {
         self.play_games(&mut engine, players, &mut problems)?;
         print_hook_counts(&engine);
         if engine.manifest().hidden_information {
-            leak_checks(&mut engine, players, &mut problems);
+            leak_checks(&mut engine, players, &mut problems, &ctx.lang);
         }
         if problems.seen.is_empty() {
             outln!("  no problem");
@@ -202,13 +203,18 @@ fn print_hook_counts(engine: &VariantEngine) {
 
 /// What the script shows (events, questions, answers) goes through the same leak checks as
 /// the game's own texts.
-fn leak_checks(engine: &mut VariantEngine, players: u8, problems: &mut Problems) {
+fn leak_checks(engine: &mut VariantEngine, players: u8, problems: &mut Problems, lang: &str) {
     let config = CheckConfig {
         games: 1,
         players: Some(players),
         ..CheckConfig::default()
     };
-    let report = check(engine, None, &config);
+    let game = engine.manifest().id.clone();
+    let progress = Progress::start();
+    let report = check_reporting(engine, None, &config, &mut |at| {
+        progress.say(&crate::progress::check_game(&game, at, lang));
+    });
+    drop(progress);
     outln!(
         "  leak checks: {} games, {} moves, {}",
         report.games,

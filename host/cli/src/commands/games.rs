@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use super::Context;
+use crate::progress::Progress;
 use crate::table::{Align, Table};
 use crate::term::{errln, line, outln};
 use veillee_runtime::catalog::{Catalog, Origin};
@@ -110,10 +111,16 @@ pub struct InstallArgs {
 }
 
 impl InstallArgs {
-    /// Validates the plugin file fully, then installs it.
+    /// Validates the plugin file fully, saying which game of the self-check plays, then
+    /// installs it.
     pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
         let mut catalog = ctx.catalog()?;
-        let entry = catalog.install(&self.file)?;
+        let progress = Progress::start();
+        let entry = catalog.install_reporting(&self.file, &mut |at| {
+            progress.say(&crate::progress::self_check_game(at, &ctx.lang));
+        });
+        drop(progress);
+        let entry = entry?;
         let m = entry.manifest();
         outln!(
             "Installed {} ({}) version {}.",
@@ -165,8 +172,12 @@ fn print_options(manifest: &Manifest, lang: &str) {
     }
 }
 
+/// The catalog's problems but the cache's, which [`Context::catalog`] has said already.
 fn print_problems(catalog: &Catalog) {
+    let cache = catalog.cache_problem();
     for problem in catalog.problems() {
-        errln!("warning: {problem}");
+        if Some(problem.as_str()) != cache {
+            errln!("warning: {problem}");
+        }
     }
 }

@@ -20,6 +20,9 @@ use veillee_runtime::catalog::Catalog;
 use veillee_runtime::data_dir::DataDir;
 use veillee_runtime::plugin::Runtime;
 use veillee_runtime::session::Sessions;
+use veillee_runtime::vetting::Checking;
+
+use veillee_sdk::Text;
 
 use crate::term::errln;
 
@@ -30,6 +33,8 @@ pub struct Context {
     pub data: DataDir,
     /// The language of game texts (`fr` or `en`).
     pub lang: String,
+    /// Whether the compiled-code cache's refusal was said (once per run is enough).
+    cache_said: std::sync::atomic::AtomicBool,
 }
 
 impl Context {
@@ -38,14 +43,28 @@ impl Context {
         Ok(Self {
             data: DataDir::resolve(data_dir)?,
             lang: lang.unwrap_or_else(veillee_runtime::locale::system_lang),
+            cache_said: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
     /// The games of the data directory. Opened by the commands that play or list games
-    /// only: those about saved sessions alone start no plugin runtime.
+    /// only: those about saved sessions alone start no plugin runtime. A compiled-code cache
+    /// that cannot be used is said once, before anything compiles: every plugin is then
+    /// compiled again at each start, and a slower start with no word looks like a fault.
     pub fn catalog(&self) -> anyhow::Result<Catalog> {
         let runtime = Runtime::new(Some(self.data.compiled_cache()))?;
-        Ok(Catalog::open(runtime, self.data.clone()))
+        let mut catalog = Catalog::scan(runtime, self.data.clone());
+        if let Some(problem) = catalog.cache_problem() {
+            if !self
+                .cache_said
+                .swap(true, std::sync::atomic::Ordering::Relaxed)
+            {
+                let warning = Text::new("attention", "warning");
+                errln!("{}: {problem}", warning.get(&self.lang));
+            }
+        }
+        catalog.compile_unlisted();
+        Ok(catalog)
     }
 
     /// The session store of the data directory, reporting a recovery from corruption.
@@ -63,13 +82,17 @@ impl Context {
     }
 }
 
-/// Said before scripts new to this build pass their leak check (a few seconds, once).
-pub fn say_leak_check(ids: &[String]) {
+/// Said before scripts new to this build pass their leak check (a few seconds, once), with
+/// the game it plays.
+pub fn say_leak_check(checking: &Checking) {
     crate::term::errln!(
-        "Checking {} for leaks before it first plays (one random game; done once)…",
-        ids.iter()
+        "Checking {} for leaks before it first plays (one random game of {} players; done once)…",
+        checking
+            .scripts
+            .iter()
             .map(|id| crate::term::line(id))
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(", "),
+        checking.players
     );
 }

@@ -7,6 +7,8 @@
 ;; two digits or more (a set-up JSON of 36 bytes or more) then has seat 0 to act with no
 ;; move, while the install self-check (seeds 1 and 2) sees nothing wrong. Both builds make
 ;; the very same states, so a session started with the broken one resumes with the fixed one.
+;; `@SPIN@` is how many turns of an empty loop each new game costs (0 but in the slow build,
+;; a plugin whose calls are slow but valid).
 ;;
 ;; A game's state is one byte at 256 + handle: bit 0 finished, bit 1 "large seed". Saved, it
 ;; is that byte as a digit.
@@ -29,6 +31,11 @@
   (func $finish (param i32)
     (i32.store8 (i32.add (i32.const 256) (local.get 0))
       (i32.or (call $state (local.get 0)) (i32.const 1))))
+  (func $spin (local $turns i32)
+    (block $done (loop $again
+      (br_if $done (i32.ge_u (local.get $turns) (i32.const @SPIN@)))
+      (local.set $turns (i32.add (local.get $turns) (i32.const 1)))
+      (br $again))))
   (func $alloc (param i32) (result i64) (local $h i32)
     (local.set $h (global.get $next))
     (i32.store8 (i32.add (i32.const 256) (local.get $h)) (local.get 0))
@@ -45,6 +52,7 @@
   (func (export "veillee_output_ptr") (result i32) (global.get $out))
   (func (export "veillee_manifest") (result i64) (call $emit $$MANIFEST))
   (func (export "veillee_new") (param i32) (result i64)
+    (call $spin)
     (call $alloc (i32.shl (i32.ge_u (local.get 0) (i32.const 36)) (i32.const 1))))
   (func (export "veillee_load") (param i32) (result i64) (local $digit i32)
     (local.set $digit (i32.sub (i32.load8_u (i32.const 32768)) (i32.const 48)))

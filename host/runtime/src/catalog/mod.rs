@@ -14,7 +14,8 @@
 //! So a command-line command that plays one game compiles that one. Plugin files are found and
 //! read through `veillee-files` (regular files of at most 64 MiB, each once). An installed
 //! file is compiled in the compiler process and self-checked (a short conformance run, leak
-//! checks included: `self_check`) the first time its exact bytes are seen; a signed note in
+//! checks included: `self_check`; `Catalog::install_reporting` says which game it plays)
+//! the first time its exact bytes are seen; a signed note in
 //! the cache remembers it passed, so a file replaced behind the launcher's back — same id,
 //! other rules — is checked like a fresh install. A plugin that does not compile within the
 //! compile budget, fails its checks, or is not a regular file (a device, a FIFO, a link loop
@@ -32,7 +33,7 @@ pub use error::{CatalogError, SelfCheckFailed};
 use veillee_sdk::Manifest;
 
 use crate::builtin::BUILTIN_PLUGINS;
-use crate::conformance::{self, CheckConfig};
+use crate::conformance::{self, CheckConfig, Progress};
 use crate::data_dir::DataDir;
 use crate::engine::GameEngine;
 use crate::plugin::{content_hash, Plugin, Runtime};
@@ -203,6 +204,8 @@ pub struct Catalog {
     /// Plugins that must be compiled before they can be listed.
     unlisted: Vec<PluginSource>,
     problems: Vec<String>,
+    /// Why the compiled-code cache is not used and how to fix it, if it is not.
+    cache_problem: Option<String>,
 }
 
 impl Catalog {
@@ -226,9 +229,12 @@ impl Catalog {
             entries: Vec::new(),
             unlisted: Vec::new(),
             problems: Vec::new(),
+            cache_problem: None,
         };
         if let Some(problem) = catalog.runtime.cache_problem() {
-            catalog.problems.push(problem.to_string());
+            let problem = format!("{problem}{CACHE_FIX}");
+            catalog.problems.push(problem.clone());
+            catalog.cache_problem = Some(problem);
         }
         let mut order = 0;
         for (name, bytes) in BUILTIN_PLUGINS {
@@ -380,9 +386,16 @@ impl Catalog {
         &self.entries
     }
 
-    /// Plugins that could not be loaded, in words.
+    /// Plugins that could not be loaded, in words (and the cache's problem, if any).
     pub fn problems(&self) -> &[String] {
         &self.problems
+    }
+
+    /// Why the compiled-code cache is not used, and how to fix it, if it is not: then every
+    /// plugin is compiled again at each start, which front ends say once (it is also among
+    /// [`Catalog::problems`]).
+    pub fn cache_problem(&self) -> Option<&str> {
+        self.cache_problem.as_deref()
     }
 
     /// The runtime the plugins run in.
@@ -431,6 +444,16 @@ impl Catalog {
     /// Validates a plugin file fully (wasm, ABI, manifest, a short self-check game) and installs
     /// it. Nothing is installed when any check fails.
     pub fn install(&mut self, file: &Path) -> Result<&GameEntry, CatalogError> {
+        self.install_reporting(file, &mut |_| {})
+    }
+
+    /// [`Catalog::install`], telling `progress` as each game of the self-check starts (a
+    /// plugin whose calls are slow takes minutes over it).
+    pub fn install_reporting(
+        &mut self,
+        file: &Path,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<&GameEntry, CatalogError> {
         let bytes = veillee_files::read_bounded(file, MAX_PLUGIN_BYTES)
             .map_err(CatalogError::Unreadable)?;
         let mut plugin = self.runtime.load_again(&file_stem(file), &bytes)?;
@@ -441,9 +464,11 @@ impl Catalog {
                 id,
             });
         }
-        self_check(&mut plugin).map_err(|failures| CatalogError::SelfCheckAtInstall {
-            file: file.to_path_buf(),
-            failures,
+        self_check_reporting(&mut plugin, progress).map_err(|failures| {
+            CatalogError::SelfCheckAtInstall {
+                file: file.to_path_buf(),
+                failures,
+            }
         })?;
         self.runtime.note(plugin.hash(), SELF_CHECK_NOTE);
         let dir = self.data.plugins();
@@ -493,6 +518,11 @@ fn builtin_manifest(game: &str) -> Option<Manifest> {
     crate::native::native_engine(game).map(|engine| engine.manifest().clone())
 }
 
+/// Said after the cache's own reason (which names a `chmod` when modes are the trouble):
+/// the way around any of them.
+const CACHE_FIX: &str = " (to use a cache elsewhere, set VEILLEE_CACHE_DIR to a folder only you \
+     can write, and VEILLEE_CACHE_KEY to a file outside it only you can read)";
+
 /// What the runtime notes about a plugin that passed [`self_check`] (with the version of
 /// the kit that checked it, so a newer Veillée checks again).
 const SELF_CHECK_NOTE: &str = concat!("self-check ", env!("CARGO_PKG_VERSION"));
@@ -501,13 +531,21 @@ const SELF_CHECK_NOTE: &str = concat!("self-check ", env!("CARGO_PKG_VERSION"));
 /// checks included (a game that declares hidden information and never re-draws it is
 /// refused). What `install` runs on every plugin before it copies it.
 pub fn self_check(plugin: &mut dyn GameEngine) -> Result<(), SelfCheckFailed> {
+    self_check_reporting(plugin, &mut |_| {})
+}
+
+/// [`self_check`], telling `progress` as each of its games starts.
+pub fn self_check_reporting(
+    plugin: &mut dyn GameEngine,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(), SelfCheckFailed> {
     let config = CheckConfig {
         games: 2,
         seed: 1,
         actions_tried_per_step: 2,
         ..CheckConfig::default()
     };
-    let report = conformance::check(plugin, None, &config);
+    let report = conformance::check_reporting(plugin, None, &config, progress);
     if !report.passed() {
         // Each distinct problem once, with where it first happened.
         let first: Vec<String> = report.failures.iter().take(5).cloned().collect();
