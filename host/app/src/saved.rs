@@ -9,9 +9,10 @@ use super::play::PlayScreen;
 use super::replay::ReplayScreen;
 use super::screen::{Nav, Screen, Shared, Target};
 use super::widgets::{self, Answer, ACCENT, MUTED};
-use super::worker::{FileDone, ForeignScript, Pick, Reply, Request};
+use super::worker::{FileDone, Pick, Reply, Request};
 use veillee_runtime::store::model::SessionMeta;
 use veillee_runtime::store::SetAside;
+use veillee_runtime::vetting::Unfamiliar;
 use veillee_sdk::Seat;
 
 /// The saved-games screen.
@@ -28,7 +29,7 @@ pub struct SavedScreen {
     pub export: Option<Exporting>,
     confirm_delete: Option<(u64, String)>,
     /// A session file whose scripts the player must accept before it is imported.
-    confirm_import: Option<(PathBuf, Vec<ForeignScript>)>,
+    confirm_import: Option<(PathBuf, Vec<Unfamiliar>)>,
     /// An unfinished game with hidden information about to be exported: everything, or
     /// only what one seat saw?
     confirm_export: Option<SessionMeta>,

@@ -637,8 +637,6 @@ impl Ended {
         }
     }
 
-    /// A script that failed was switched off: the game went on without it, but the
-    /// simulation is about the game as written.
     /// A game a script stopped at a bound, or whose script was switched off, failed: the
     /// simulation is about the game as written.
     fn unless_failed(self, seed: u64, failed: &[String], stopped: Option<Text>) -> Ended {

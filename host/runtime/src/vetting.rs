@@ -23,7 +23,8 @@ use veillee_sdk::{Setup, Text};
 use crate::conformance::{check, CheckConfig};
 use crate::engine::GameEngine;
 use crate::store::model::VariantScript;
-use crate::variants::{library, text_hash};
+use crate::variants::library::{self, ScriptSource};
+use crate::variants::text_hash;
 
 /// Where the verdicts are kept, below the data directory.
 pub const VETTED_DIR: &str = "cache/vetted";
@@ -97,8 +98,11 @@ pub fn vet(
     checking: &mut dyn FnMut(&Checking),
 ) -> Result<Vetted, LeakFound> {
     let manifest = engine.manifest();
+    if !manifest.hidden_information {
+        return Ok(Vetted::NotNeeded);
+    }
     let unknown = not_shipped(&manifest.id, scripts);
-    if unknown.is_empty() || !manifest.hidden_information {
+    if unknown.is_empty() {
         return Ok(Vetted::NotNeeded);
     }
     let verdict = verdict_file(data_root, &engine.content_hash(), setup);
@@ -123,15 +127,31 @@ pub fn vet(
 /// The ids of the scripts whose text is not one shipped with this build for `game` (the
 /// hash is computed here: the one a session file records is only a claim).
 fn not_shipped(game: &str, scripts: &[VariantScript]) -> Vec<String> {
-    let shipped: Vec<String> = library::builtin(Some(game))
+    let shipped = sorted_hashes(library::builtin(Some(game)));
+    not_among(scripts, &shipped)
+        .map(|(script, _)| script.id.clone())
+        .collect()
+}
+
+/// The hashes of `sources`' texts, sorted.
+fn sorted_hashes(sources: impl IntoIterator<Item = ScriptSource>) -> Vec<String> {
+    let mut hashes: Vec<String> = sources
         .into_iter()
         .map(|source| text_hash(&source.text))
         .collect();
+    hashes.sort();
+    hashes
+}
+
+/// The scripts whose text's hash is not in `known` (sorted), each with that hash.
+fn not_among<'a>(
+    scripts: &'a [VariantScript],
+    known: &'a [String],
+) -> impl Iterator<Item = (&'a VariantScript, String)> + 'a {
     scripts
         .iter()
-        .filter(|script| !shipped.contains(&text_hash(&script.text)))
-        .map(|script| script.id.clone())
-        .collect()
+        .map(|script| (script, text_hash(&script.text)))
+        .filter(|(_, hash)| known.binary_search(hash).is_err())
 }
 
 /// The leaks one random game at `setup`'s player count and options finds.
@@ -178,22 +198,35 @@ fn remember(verdict: &Path) {
     let _ = std::fs::write(verdict, b"passed\n");
 }
 
+/// A script a session file brings that is not installed here, as the player is shown it
+/// before it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unfamiliar {
+    /// Its id.
+    pub id: String,
+    /// Its file name.
+    pub file: String,
+    /// The length of its text, in bytes.
+    pub bytes: usize,
+    /// The SHA-256 of its text, computed here.
+    pub hash: String,
+}
+
 /// The scripts of `scripts` (those a session file brings) whose text is neither shipped with
 /// this build for `game` nor one of the user's own files under `user_dir`: the ones a player
 /// must see and accept before they run.
-pub fn unfamiliar<'a>(
-    game: &str,
-    scripts: &'a [VariantScript],
-    user_dir: &Path,
-) -> Vec<&'a VariantScript> {
-    let mut known: Vec<String> = library::builtin(Some(game))
-        .into_iter()
-        .chain(library::user_scripts(user_dir).sources)
-        .map(|source| text_hash(&source.text))
-        .collect();
-    known.sort();
-    scripts
-        .iter()
-        .filter(|script| known.binary_search(&text_hash(&script.text)).is_err())
+pub fn unfamiliar(game: &str, scripts: &[VariantScript], user_dir: &Path) -> Vec<Unfamiliar> {
+    let known = sorted_hashes(
+        library::builtin(Some(game))
+            .into_iter()
+            .chain(library::user_scripts(user_dir).sources),
+    );
+    not_among(scripts, &known)
+        .map(|(script, hash)| Unfamiliar {
+            id: script.id.clone(),
+            file: script.file.clone(),
+            bytes: script.text.len(),
+            hash,
+        })
         .collect()
 }

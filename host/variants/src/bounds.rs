@@ -18,9 +18,9 @@ use veillee_sdk::{text, Text};
 /// Questions (`ctx.choose`, or one `ctx.choose_all` for all its seats) the scripts may ask
 /// in one move, from the move to the last hook it sets off. Castel's cards ask a handful
 /// for one card at most (the Conseiller's two, then those of the card it puts into play), a
-/// shipped house rule one. Sixty-four leaves room for any honest rule, and each answer re-runs its hook with every
-/// answer so far, so the cost of a move grows with the square of this number: 64 keeps
-/// the worst move near two thousand hook runs, a fraction of a second.
+/// shipped house rule one. Sixty-four leaves room for any honest rule, and each answer
+/// re-runs its hook with every answer so far, so the cost of a move grows with the square of
+/// this number: 64 keeps the worst move near two thousand hook runs, a fraction of a second.
 pub const MAX_QUESTIONS_PER_MOVE: u32 = 64;
 
 /// Moves a game with scripts may last. Games do not declare a length, so this is a fixed
@@ -31,9 +31,9 @@ pub const MAX_QUESTIONS_PER_MOVE: u32 = 64;
 /// du roc noir, whose draw every player must accept: with the enchanted castle for four
 /// random players, 5,924 moves on average and 8,260 at most over 40 games. It stays below
 /// the 20,000 moves within which the conformance kit requires every game to end, so that a
-/// game stopped here is reported as stopped by its rules, not as a game that does not end. Answers to questions are not
-/// moves (they are bounded by [`MAX_QUESTIONS_PER_MOVE`]); moves a playout plays inside the
-/// plugin count.
+/// game stopped here is reported as stopped by its rules, not as a game that does not end.
+/// Answers to questions are not moves (they are bounded by [`MAX_QUESTIONS_PER_MOVE`]);
+/// moves a playout plays inside the plugin count.
 pub const MAX_MOVES_WITH_SCRIPTS: u32 = 15_000;
 
 /// Why a game stopped when a script asked one question too many in one move: the script

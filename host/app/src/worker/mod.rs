@@ -17,8 +17,7 @@ use veillee_runtime::data_dir::DataDir;
 pub use log::{move_lines, LogLine};
 pub use preferences::{Animation, Assist, ASSIST, LANGUAGE, SCALE, SEAT_NAMES};
 pub use protocol::{
-    FileDone, ForeignScript, GameInfo, GameView, Pick, Preparation, ReplayData, Reply, Request,
-    VariantInfo,
+    FileDone, GameInfo, GameView, Pick, Preparation, ReplayData, Reply, Request, VariantInfo,
 };
 pub use veillee_runtime::table::{seat_name, Consent};
 

@@ -9,6 +9,7 @@ use veillee_runtime::store::SetAside;
 use veillee_runtime::table::Consent;
 use veillee_runtime::variants::library::ScriptSource;
 use veillee_runtime::variants::ScriptInfo;
+use veillee_runtime::vetting::Unfamiliar;
 use veillee_sdk::{Action, Manifest, Scene, Seat, Setup, Status, Text};
 
 use super::log::LogLine;
@@ -284,22 +285,9 @@ pub enum FileDone {
     Imported(u64),
     /// Not imported yet: the file brings scripts not installed here, which run as soon as
     /// it is imported; the player must accept them first.
-    ImportAsks(PathBuf, Vec<ForeignScript>),
+    ImportAsks(PathBuf, Vec<Unfamiliar>),
     /// Deleted.
     Deleted,
-}
-
-/// A script a session file brings that is not installed here, as the player is shown it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ForeignScript {
-    /// Its id.
-    pub id: String,
-    /// Its file name.
-    pub file: String,
-    /// The length of its text.
-    pub bytes: usize,
-    /// The SHA-256 of its text, computed here.
-    pub hash: String,
 }
 
 /// What a file dialog was opened for.

@@ -12,10 +12,9 @@ use veillee_runtime::catalog::Catalog;
 use veillee_runtime::engine::GameEngine;
 use veillee_runtime::launch::engine_for_session;
 use veillee_runtime::session::{read_file, read_seat_view, LiveSession, Sessions};
-use veillee_runtime::store::model::VariantScript;
 use veillee_runtime::store::{SetAside, Store};
 use veillee_runtime::variants::{library, text_hash};
-use veillee_runtime::vetting::unfamiliar;
+use veillee_runtime::vetting::{unfamiliar, Unfamiliar};
 
 /// `veillee sessions`: the saved sessions, and the damaged databases set aside.
 pub fn list(ctx: &Context) -> anyhow::Result<()> {
@@ -439,7 +438,7 @@ impl ImportArgs {
 }
 
 /// Lists the scripts a session file brings that are not installed here.
-fn show_strangers(strangers: &[&VariantScript]) {
+fn show_strangers(strangers: &[Unfamiliar]) {
     outln!(
         "This file brings {} script(s) not installed here; they run when the game is checked \
          now and each time it is played:",
@@ -450,8 +449,8 @@ fn show_strangers(strangers: &[&VariantScript]) {
             "  {} ({}), {} bytes, SHA-256 {}",
             line(&script.id),
             line(&script.file),
-            script.text.len(),
-            text_hash(&script.text)
+            script.bytes,
+            script.hash
         );
     }
 }

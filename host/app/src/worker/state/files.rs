@@ -6,10 +6,9 @@ use std::path::PathBuf;
 use veillee_sdk::{Seat, Text};
 
 use veillee_runtime::store::model::SessionMeta;
-use veillee_runtime::variants::text_hash;
 use veillee_runtime::vetting::unfamiliar;
 
-use crate::worker::protocol::{FileDone, ForeignScript, ReplayData, Reply};
+use crate::worker::protocol::{FileDone, ReplayData, Reply};
 
 use super::{said, Res, State};
 
@@ -67,16 +66,7 @@ impl State {
     pub(super) fn import(&mut self, path: &std::path::Path, accepted: &[String]) -> Res<FileDone> {
         let file = veillee_runtime::session::read_file(path).map_err(said)?;
         let session = &file.session;
-        let foreign: Vec<ForeignScript> =
-            unfamiliar(&session.game, &session.variants, &self.data.variants())
-                .into_iter()
-                .map(|script| ForeignScript {
-                    id: script.id.clone(),
-                    file: script.file.clone(),
-                    bytes: script.text.len(),
-                    hash: text_hash(&script.text),
-                })
-                .collect();
+        let foreign = unfamiliar(&session.game, &session.variants, &self.data.variants());
         if foreign
             .iter()
             .any(|script| !accepted.contains(&script.hash))
