@@ -2025,3 +2025,45 @@ fn packed_playout_results_are_read_and_checked() {
     );
     siege_still_plays(&runtime);
 }
+
+/// A plugin's label of 5,000 characters reaches no one longer than the launcher's one text
+/// limit, and a move telling 257 events is a protocol error naming the bound.
+#[test]
+fn a_plugins_long_labels_are_cut_and_a_flood_of_events_is_refused() {
+    let runtime = runtime();
+    let long = "x".repeat(5_000);
+    let actions = format!(r#"[{{"id":"win","path":[],"label":{{"fr":"{long}","en":"{long}"}}}}]"#);
+    let wat = Wat::good()
+        .text_named("LONG", actions)
+        .body(
+            "veillee_legal_actions",
+            "(if (result i64) (call $state (local.get 0)) (then (call $emit $$EMPTY)) (else (call $emit $$LONG)))",
+        );
+    let mut plugin = load(&runtime, "long-label", &wat);
+    let game = plugin.create(&Setup::new(2, 1)).unwrap();
+    let actions = plugin.legal_actions(game, 0).unwrap();
+    assert_eq!(
+        actions[0].label.en.chars().count(),
+        veillee_sdk::MAX_TEXT_CHARS + 1
+    );
+    assert!(actions[0].label.fr.ends_with('…'));
+
+    let event = r#"{"text":{"fr":"x","en":"x"},"reveal":false}"#;
+    let flood = format!(
+        "[{}]",
+        vec![event; veillee_sdk::MAX_EVENTS_PER_MOVE + 1].join(",")
+    );
+    let wat = Wat::good().text_named("FLOOD", flood).body(
+        "veillee_apply",
+        "(if (result i64) (call $state (local.get 0)) (then (call $fail $$GAME_OVER)) \
+         (else (call $finish (local.get 0)) (call $emit $$FLOOD)))",
+    );
+    let mut plugin = load(&runtime, "event-flood", &wat);
+    let game = plugin.create(&Setup::new(2, 1)).unwrap();
+    let message = protocol("event-flood", "veillee_apply", plugin.apply(game, 0, "win"));
+    assert!(
+        message.contains("told 257 events for one move (at most 256)"),
+        "{message}"
+    );
+    siege_still_plays(&runtime);
+}
