@@ -73,6 +73,7 @@
 //! | 1.11 | The optional scene field `Card::die` ([`crate::Die`]: a card drawn as a die, its faces and the one on top, with a roll number) and the optional manifest field `play_time` ([`crate::PlayTime`]: how long a game takes at the table). | No dice; no length on its library card. | Draws a die as the card whose title and colour name its face. |
 //! | 1.12 | The optional field `Action::bots_avoid` ([`crate::Game::bot_may_choose`]: a legal action a bot's search leaves out, so that the host's search through the engine prunes what the plugin's own search prunes). | No action marked: its bots search as before. | Ignores the field. |
 //! | 1.13 | The optional export `veillee_playout_packed`: `veillee_playout`'s game, its result as little-endian integers and two texts ([`packed`]), read by the host in place in the plugin's memory — no JSON per random game. | `veillee_playout` and its JSON, playing exactly as before. | Calls `veillee_playout`. |
+//! | 1.14 | The optional field `SearchRequest::tactics` ([`crate::search::Tactics`]: an exact win/loss check of the root's moves, a few plies deep, before the tree search) and the answer's optional `proven` and `checked`. | Its bots search as before, without the check: they may still miss a short forced line. | Sends no `tactics`; ignores the answer's new fields. |
 //!
 //! A packed result that does not add up (cut short, bytes after its end, unknown flags, a
 //! count beyond the bytes sent, reasons that are not UTF-8) is a protocol violation of that
@@ -90,7 +91,7 @@
 /// Major version of the plugin ABI. A host and a plugin must agree on it.
 pub const ABI_MAJOR: u16 = 1;
 /// Minor version of the plugin ABI: additions only.
-pub const ABI_MINOR: u16 = 13;
+pub const ABI_MINOR: u16 = 14;
 
 pub mod packed;
 

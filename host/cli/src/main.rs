@@ -40,7 +40,8 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    bench, check, check_variant, games, inspect, new, play, sessions, simulate, variants, Context,
+    bench, bot, check, check_variant, games, inspect, new, play, sessions, simulate, variants,
+    Context,
 };
 use crate::term::errln;
 
@@ -108,6 +109,12 @@ enum Command {
     CheckVariant(check_variant::CheckVariantArgs),
     /// Measure wasm vs native speed and the compiled-code cache.
     Bench(bench::BenchArgs),
+    /// The move a bot of a level plays in a position given by action ids (`--json`: with
+    /// its think time, iterations and what its exact check proved).
+    Bot(bot::BotArgs),
+    /// A bot for programs: load a game once, then answer `position`, `go` (`bestmove ID`),
+    /// `legal`, `status`, `level` and `play` lines on standard input.
+    Engine(bot::EngineArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -151,5 +158,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Variants(args) => args.run(&ctx),
         Command::CheckVariant(args) => args.run(&ctx),
         Command::Bench(args) => args.run(),
+        Command::Bot(args) => args.run(&ctx),
+        Command::Engine(args) => args.run(&ctx),
     }
 }

@@ -17,7 +17,7 @@
 use std::time::Instant;
 
 use veillee_engine::search::search_through;
-use veillee_sdk::search::{SearchAnswer, SearchRequest};
+use veillee_sdk::search::{Proven, SearchAnswer, SearchRequest, Tactics};
 use veillee_sdk::{Action, Event, GameError, GameRng, Handle, Seat, Text};
 
 use crate::engine::{EngineError, GameEngine};
@@ -56,6 +56,11 @@ pub struct BotMove {
     pub searched: Searched,
     /// Iterations the search ran.
     pub iterations: u32,
+    /// What the exact check proved of the chosen action (a forced win, or, when every move
+    /// loses by force, the loss it puts off longest).
+    pub proven: Option<Proven>,
+    /// Positions the exact check played.
+    pub checked: u32,
     /// Think time, measured.
     pub seconds: f64,
 }
@@ -107,6 +112,30 @@ const ENGINE_DIVISOR: u32 = 6;
 /// this many moves).
 const FULL_PLAYOUT: u32 = 1000;
 
+/// The exact check of the root's moves at `level` (see [`veillee_sdk::search::Tactics`]):
+/// `easy` has none, so that a player can still set it a trap; `normal` sees a forced win or
+/// loss within four plies (a mate in two), `strong` within six. Through the engine every
+/// position is a host call and often a script's hook: the budget is smaller there.
+pub fn tactics(level: BotLevel, in_plugin: bool) -> Option<Tactics> {
+    let (plies, nodes) = match level {
+        BotLevel::Random | BotLevel::Easy => return None,
+        BotLevel::Normal => (4, NORMAL_CHECK),
+        BotLevel::Strong => (6, STRONG_CHECK),
+    };
+    let nodes = if in_plugin {
+        nodes
+    } else {
+        nodes / ENGINE_CHECK_DIVISOR
+    };
+    Some(Tactics { plies, nodes })
+}
+
+/// Positions the exact check of `normal` and `strong` may play inside the plugin.
+const NORMAL_CHECK: u32 = 40_000;
+const STRONG_CHECK: u32 = 300_000;
+/// Through the engine, the check plays this many times fewer positions.
+const ENGINE_CHECK_DIVISOR: u32 = 20;
+
 /// The seed of the decision of `seat` at move `moves` of a session set up with
 /// `session_seed`: the same game always gets the same bot moves, whatever the machine.
 pub fn decision_seed(session_seed: u64, moves: u32, seat: Seat) -> u64 {
@@ -132,11 +161,13 @@ pub fn choose(
         .into_iter()
         .filter(|a| !exclude.contains(&a.id))
         .collect();
-    let done = |action: &Action, searched, iterations| {
+    let done = |action: &Action, searched, answer: Option<&SearchAnswer>| {
         Some(BotMove {
             action: action.clone(),
             searched,
-            iterations,
+            iterations: answer.map_or(0, |a| a.iterations),
+            proven: answer.and_then(|a| a.proven),
+            checked: answer.map_or(0, |a| a.checked),
             seconds: started.elapsed().as_secs_f64(),
         })
     };
@@ -148,14 +179,17 @@ pub fn choose(
     if level == BotLevel::Random {
         let mut rng = GameRng::new(seed);
         let pick = rng.pick(&legal).unwrap_or(&legal[0]);
-        return Ok(done(pick, Searched::Random, 0));
+        return Ok(done(pick, Searched::Random, None));
     }
     if let Some(only) = only {
-        return Ok(done(only, Searched::Forced, 0));
+        return Ok(done(only, Searched::Forced, None));
     }
+    // The exact check is exact only where the state hides nothing from the bot's seat.
+    let open_game = !engine.manifest().hidden_information;
     let request_for = |in_plugin, evaluates| {
         Effort::of(level, in_plugin, evaluates).map(|effort| SearchRequest {
             exclude: exclude.to_vec(),
+            tactics: open_game.then(|| tactics(level, in_plugin)).flatten(),
             ..SearchRequest::new(effort.iterations, effort.playout_moves, seed, players)
         })
     };
@@ -180,7 +214,7 @@ pub fn choose(
         .iter()
         .find(|a| a.id == answer.action)
         .unwrap_or(&legal[0]);
-    Ok(done(action, searched, answer.iterations))
+    Ok(done(action, searched, Some(&answer)))
 }
 
 /// What a bot's turn came to.

@@ -73,6 +73,7 @@
 //! same search (the host's search benchmark fails if their answers differ).
 
 mod game_space;
+mod proof;
 #[cfg(test)]
 mod tests;
 mod tree;
@@ -82,6 +83,7 @@ use serde::{Deserialize, Serialize};
 use crate::{GameRng, Outcome, Seat, Status};
 
 pub use game_space::GameSpace;
+pub use proof::Proven;
 pub use tree::search;
 
 /// A move's identity across re-drawn worlds, so that the same move in two samples of the
@@ -147,6 +149,21 @@ pub struct SearchRequest {
     /// The exploration constant of the selection (UCB1).
     #[serde(default = "default_exploration")]
     pub exploration: f32,
+    /// The exact check of the root's moves before the tree search (see [`Tactics`]); `None`:
+    /// no check. Asked only in games without hidden information or chance still to come.
+    #[serde(default)]
+    pub tactics: Option<Tactics>,
+}
+
+/// How deep the exact check of the root looks: a win/loss alpha-beta, deepened one ply at a
+/// time, that plays a forced win at once and leaves the moves proven lost out of the tree
+/// search (the "shallow traps" that averaging replies misses). Nodes, not time, bound it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tactics {
+    /// Plies looked ahead, the root's own move included.
+    pub plies: u8,
+    /// Positions played at most, over every depth.
+    pub nodes: u32,
 }
 
 fn default_exploration() -> f32 {
@@ -163,6 +180,7 @@ impl SearchRequest {
             players,
             exclude: Vec::new(),
             exploration: default_exploration(),
+            tactics: None,
         }
     }
 }
@@ -178,6 +196,12 @@ pub struct SearchAnswer {
     pub visits: u32,
     /// Its mean value for the bot's seat, from 0 (lost) to 1 (won).
     pub value: f32,
+    /// What the exact check proved of the chosen move, if anything.
+    #[serde(default)]
+    pub proven: Option<Proven>,
+    /// Positions the exact check played.
+    #[serde(default)]
+    pub checked: u32,
 }
 
 /// Whether a move could be played in a search's world.

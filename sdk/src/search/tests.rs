@@ -280,3 +280,72 @@ fn a_game_may_play_out_fewer_random_moves_than_the_host_asks() {
     assert_eq!(played_out(Some(0)), 0);
     assert!((1..=3).contains(&played_out(Some(1))));
 }
+
+/// The search of `game` for seat 0 with barely any tree search (one iteration) and the exact
+/// check of `plies` plies within `nodes` positions.
+fn checked(left: u32, plies: u8, nodes: u32) -> super::SearchAnswer {
+    let game = Matches {
+        left,
+        to_move: 0,
+        winner: None,
+    };
+    let mut space = GameSpace::<Matches>::default();
+    let Ok(root) = Sampled::draw(&mut space, &game, 0, 11);
+    let mut request = SearchRequest::new(1, 0, 11, 2);
+    request.tactics = Some(super::Tactics { plies, nodes });
+    let Ok(answer) = search(&mut space, &root, &request);
+    answer
+}
+
+#[test]
+fn the_exact_check_plays_a_forced_win_at_once() {
+    // Six left: taking two leaves four, and whatever the other takes the bot takes the rest.
+    let answer = checked(6, 3, 10_000);
+    assert_eq!(answer.action, "take-2");
+    assert_eq!(answer.proven, Some(super::Proven::Win(3)));
+    assert_eq!(answer.iterations, 0, "a proven win needs no tree search");
+    // Three left: the win in one ply is found before any longer one.
+    assert_eq!(checked(3, 5, 10_000).proven, Some(super::Proven::Win(1)));
+}
+
+#[test]
+fn the_exact_check_leaves_the_moves_proven_lost_out_of_the_tree() {
+    // Five left, seen two plies deep: taking two or three hands the other the last matches;
+    // taking one is not proven either way at that depth, and is the only move left.
+    for seed in 0..10 {
+        let game = Matches {
+            left: 5,
+            to_move: 0,
+            winner: None,
+        };
+        let mut space = GameSpace::<Matches>::default();
+        let Ok(root) = Sampled::draw(&mut space, &game, 0, seed);
+        let mut request = SearchRequest::new(1, 0, seed, 2);
+        request.tactics = Some(super::Tactics {
+            plies: 2,
+            nodes: 10_000,
+        });
+        let Ok(answer) = search(&mut space, &root, &request);
+        assert_eq!(answer.action, "take-1", "seed {seed}");
+        assert_eq!(answer.proven, None);
+    }
+}
+
+#[test]
+fn when_every_move_loses_the_check_plays_the_one_that_loses_latest() {
+    // Four left: every move loses in two plies; with nothing better, a move is still played.
+    let answer = checked(4, 4, 10_000);
+    assert_eq!(answer.proven, Some(super::Proven::Loss(2)));
+    assert!(answer.action.starts_with("take-"));
+}
+
+#[test]
+fn a_check_out_of_budget_proves_nothing_false() {
+    // No positions at all: nothing proven, the tree search alone decides.
+    let answer = checked(6, 3, 0);
+    assert_eq!((answer.proven, answer.checked), (None, 0));
+    // A budget too small for the third ply: the win is not claimed, and no move is lost.
+    let answer = checked(6, 3, 5);
+    assert_eq!(answer.proven, None);
+    assert!(answer.checked <= 5);
+}

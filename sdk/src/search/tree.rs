@@ -129,11 +129,45 @@ pub fn search<S: SearchSpace>(
             }
         }
     }
-    let candidates: Vec<(MoveKey, S::Move)> = moves
+    let mut candidates: Vec<(MoveKey, S::Move)> = moves
         .iter()
         .filter(|(key, _)| !excluded.contains(key))
         .cloned()
         .collect();
+    let proof = match &request.tactics {
+        Some(tactics) if candidates.len() > 1 => Some(super::proof::prove_root(
+            space,
+            root,
+            &candidates,
+            tactics,
+            request.seed,
+        )?),
+        _ => None,
+    };
+    let checked = proof.as_ref().map_or(0, |p| p.nodes);
+    if let Some(proof) = &proof {
+        if let Some(i) = proof.win().or_else(|| proof.latest_loss()) {
+            let (_, mv) = &candidates[i];
+            return Ok(SearchAnswer {
+                action: space.action_id(root.state(), observer, mv)?,
+                iterations: 0,
+                visits: 0,
+                value: if proof.win().is_some() { 1.0 } else { 0.0 },
+                proven: proof.proven[i],
+                checked,
+            });
+        }
+        // The moves proven lost are out of the tree, like the excluded ones.
+        let mut i = 0;
+        candidates.retain(|(key, _)| {
+            let out = proof.left_out(i);
+            i += 1;
+            if out {
+                excluded.push(*key);
+            }
+            !out
+        });
+    }
     let mut tree = Tree {
         nodes: vec![Node::new(observer, 0)],
     };
@@ -195,6 +229,8 @@ pub fn search<S: SearchSpace>(
             iterations,
             visits: 0,
             value: 0.5,
+            proven: None,
+            checked,
         });
     };
     let (visits, value) = match tree.child(0, observer, *key) {
@@ -206,6 +242,8 @@ pub fn search<S: SearchSpace>(
         iterations,
         visits,
         value,
+        proven: None,
+        checked,
     })
 }
 

@@ -138,7 +138,7 @@ fn as_text(
 }
 
 /// `SEAT:ID`, or `ID` played by the first seat to act that may play it.
-fn resolve(
+pub(super) fn resolve(
     engine: &mut dyn GameEngine,
     handle: veillee_sdk::Handle,
     spec: &str,

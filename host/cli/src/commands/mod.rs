@@ -3,6 +3,7 @@
 //! runs on the [`Context`] the global options give.
 
 pub mod bench;
+pub mod bot;
 pub mod check;
 pub mod check_variant;
 pub mod game_flags;
