@@ -137,6 +137,50 @@ fn a_roc_noir_bot_chooses_the_same_whatever_the_trapdoors_and_piles_hide() {
     );
 }
 
+/// `strong` searches on two cores: two trees side by side, each from a copy re-drawn for
+/// its seat, their root statistics added up; it chooses the same whatever is hidden too.
+#[test]
+fn a_strong_roc_noir_bot_on_two_cores_chooses_the_same_whatever_is_hidden() {
+    let mut engine = builtin_plugin(&runtime(), "roc-noir");
+    let searched = same_choice_whatever_is_hidden(&mut engine, 2, BotLevel::Strong, &[3, 40, 160]);
+    assert!(searched.contains(&Searched::Plugin), "{searched:?}");
+    let game = random_position(&mut engine, 2, 3, 40);
+    let seat = engine.status(game).unwrap().seats()[0];
+    let chosen = bot::choose(&mut engine, game, seat, 2, BotLevel::Strong, 9, &[])
+        .unwrap()
+        .expect("a legal move");
+    let lanes = bot::Effort::of(BotLevel::Strong, true, true).unwrap();
+    if chosen.searched == Searched::Plugin {
+        assert_eq!(chosen.iterations, lanes.iterations * u32::from(lanes.lanes));
+    }
+}
+
+/// Searches run side by side (one plugin instance per lane, each on its own thread) answer
+/// exactly what they answer one after the other: more cores make a bot sooner, never another.
+#[test]
+fn searches_side_by_side_answer_as_one_after_the_other() {
+    for id in ["batisseurs", "roc-noir"] {
+        let mut engine = builtin_plugin(&runtime(), id);
+        let game = random_position(&mut engine, 2, 9, 12);
+        let seat = engine.status(game).unwrap().seats()[0];
+        let requests: Vec<SearchRequest> = (0..3)
+            .map(|lane| SearchRequest::new(300, 8, 100 + lane, 2))
+            .collect();
+        let side_by_side = engine.search_lanes(game, seat, &requests).unwrap().unwrap();
+        let one_by_one: Vec<SearchAnswer> = requests
+            .iter()
+            .map(|r| engine.search(game, seat, r).unwrap().unwrap())
+            .collect();
+        assert_eq!(side_by_side, one_by_one, "{id}");
+        assert!(
+            side_by_side.windows(2).any(|w| w[0].root != w[1].root),
+            "{id}: the lanes' seeds should give different trees"
+        );
+        // The game itself is untouched by the helpers' copies.
+        assert!(engine.legal_actions(game, seat).is_ok());
+    }
+}
+
 #[test]
 fn a_castel_bot_chooses_the_same_whatever_the_other_hands_and_piles_hide() {
     let mut engine = castel();

@@ -140,6 +140,25 @@ pub trait GameEngine {
         let _ = (game, seat, request);
         Ok(None)
     }
+    /// Several searches of `seat` in `game`, one per request (each with its own seed): what
+    /// a bot runs on every core. The answers are those of [`GameEngine::search`] for each
+    /// request in turn, in the requests' order — an engine that runs them side by side
+    /// changes the time taken, never an answer. `Ok(None)`: the engine has no search inside.
+    fn search_lanes(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        requests: &[SearchRequest],
+    ) -> Result<Option<Vec<SearchAnswer>>, EngineError> {
+        let mut answers = Vec::with_capacity(requests.len());
+        for request in requests {
+            match self.search(game, seat, request)? {
+                Some(answer) => answers.push(answer),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(answers))
+    }
     /// The game's own evaluation for each of the `players` seats, each in `[0, 1]`
     /// (ABI 1.8 `veillee_evaluate`, `Game::evaluate`). `Ok(None)`: the engine has none.
     fn evaluate(&mut self, game: Handle, players: u8) -> Result<Option<Vec<f32>>, EngineError> {

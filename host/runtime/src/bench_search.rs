@@ -1,7 +1,8 @@
 //! `veillee bench`'s bots figures: iterations per second of the information-set search inside
 //! the plugin (`veillee_search`), wasm against the native build of the same game, on the same
-//! positions with the same seeds — a ratio measured within one run; and the `normal` bot's
-//! think time per move in games played as players play them (the wasm plugin, the game's own
+//! positions with the same seeds — a ratio measured within one run; two searches side by side
+//! against one after the other (the speed-up of a second core); and the levels' think time
+//! per move in games played as players play them (the wasm plugin, the game's own
 //! scripts in force).
 
 use std::time::{Duration, Instant};
@@ -41,6 +42,10 @@ pub struct SearchBenchReport {
     pub wasm_iterations_per_second: f64,
     /// Iterations per second natively.
     pub native_iterations_per_second: f64,
+    /// Two searches of each position through wasm side by side (two plugin instances on two
+    /// threads, as `strong` searches), against the same two one after the other: the
+    /// iterations per second on two threads over one thread.
+    pub two_lanes_speedup: f64,
 }
 
 /// Random moves played before a position is searched.
@@ -77,6 +82,12 @@ pub fn run_search(
         ratios.push(w.as_secs_f64() / t.as_secs_f64().max(1e-12));
     }
     ratios.sort_by(f64::total_cmp);
+    let (mut one_thread, mut two_threads) = (Duration::ZERO, Duration::ZERO);
+    for position in 0..positions {
+        let (one, two) = lanes(&mut wasm, u64::from(position), iterations)?;
+        one_thread += one;
+        two_threads += two;
+    }
     let per_second = |t: Duration| done as f64 / t.as_secs_f64().max(1e-12);
     Ok(SearchBenchReport {
         game: game.to_string(),
@@ -88,7 +99,45 @@ pub fn run_search(
         wasm_native_round_median: ratios.get(ratios.len() / 2).copied().unwrap_or(f64::NAN),
         wasm_iterations_per_second: per_second(wasm_time),
         native_iterations_per_second: per_second(native_time),
+        two_lanes_speedup: one_thread.as_secs_f64() / two_threads.as_secs_f64().max(1e-12),
     })
+}
+
+/// Two searches of the position of seed `seed`, one after the other then side by side
+/// ([`GameEngine::search_lanes`]): the two times. Fails if the answers differ.
+fn lanes(
+    engine: &mut dyn GameEngine,
+    seed: u64,
+    iterations: u32,
+) -> Result<(Duration, Duration), BenchError> {
+    let players = engine.manifest().min_players;
+    let game = engine.create(&Setup::new(players, seed))?;
+    engine.playout(game, seed, OPENING)?;
+    let Some(&seat) = engine.status(game)?.seats().first() else {
+        engine.drop_game(game);
+        return Ok((Duration::ZERO, Duration::ZERO));
+    };
+    let requests: Vec<SearchRequest> = (0..2)
+        .map(|lane| SearchRequest::new(iterations, PLAYOUT, seed * 2 + lane, players))
+        .collect();
+    // The helper instance is made by the first call: warm it up outside the timing.
+    engine.search_lanes(game, seat, &requests[..1])?;
+    let started = Instant::now();
+    let mut one_by_one = Vec::new();
+    for request in &requests {
+        one_by_one.extend(engine.search(game, seat, request)?);
+    }
+    let one = started.elapsed();
+    engine.search_lanes(game, seat, &requests)?;
+    let started = Instant::now();
+    let side_by_side = engine.search_lanes(game, seat, &requests)?;
+    let two = started.elapsed();
+    engine.drop_game(game);
+    ensure!(
+        side_by_side.as_ref() == Some(&one_by_one),
+        "seed {seed}: the searches side by side answered otherwise than one after the other"
+    );
+    Ok((one, two))
 }
 
 /// Searches `count` positions from seed `first`: the time spent searching, the iterations
@@ -119,7 +168,7 @@ fn search(
     Ok((elapsed, done, answers))
 }
 
-/// The `normal` bot's think time in one game.
+/// A level's think time over seeded games.
 #[derive(Clone, Debug, Serialize)]
 pub struct ThinkBenchReport {
     /// Game id.
@@ -145,11 +194,12 @@ pub struct ThinkBenchReport {
 }
 
 /// Plays seeded games of a built-in game through its wasm plugin with its own scripts
-/// (Castel's cards), a `normal` bot at every seat, each stopped after `max_moves` moves, on
-/// one thread, until `min_moves` moves are measured (or 20 games: short games such as Siège's
+/// (Castel's cards), a `level` bot at every seat, each stopped after `max_moves` moves, on
+/// one game thread (`strong` searches on two), until `min_moves` moves are measured (or 20 games: short games such as Siège's
 /// take several); measures the think time of every move.
 pub fn run_think(
     game: &str,
+    level: BotLevel,
     min_moves: usize,
     max_moves: u32,
 ) -> Result<ThinkBenchReport, BenchError> {
@@ -170,7 +220,7 @@ pub fn run_think(
             max_moves,
             threads: 1,
             options: Default::default(),
-            seats: vec![BotLevel::Normal; usize::from(players)],
+            seats: vec![level; usize::from(players)],
         };
         let report = simulate_bots(&make_engine, &config, &|| {}).map_err(BenchError::Failed)?;
         ensure!(
@@ -190,7 +240,7 @@ pub fn run_think(
     let ms = |p| percentile(&times, p) * 1e3;
     Ok(ThinkBenchReport {
         game: game.to_string(),
-        level: BotLevel::Normal.as_str().to_string(),
+        level: level.as_str().to_string(),
         games,
         max_moves,
         moves: times.len() as u64,

@@ -31,6 +31,10 @@ pub struct Effort {
     pub iterations: u32,
     /// Random moves per playout before the position is evaluated.
     pub playout_moves: u32,
+    /// Searches run side by side, each of `iterations` with its own seed, their root
+    /// statistics added up ([`search_on_every_core`]). A fixed number, whatever the machine's
+    /// cores, so that a move depends on the seed alone; more cores only make it sooner.
+    pub lanes: u8,
 }
 
 /// Where a bot's move was decided.
@@ -77,13 +81,17 @@ impl Effort {
             Some(Effort {
                 iterations,
                 playout_moves,
+                lanes: 1,
             })
         };
         match (level, in_plugin) {
             (BotLevel::Random, _) => None,
             (BotLevel::Easy, true) => effort(EASY, PLAYOUT),
             (BotLevel::Normal, true) => effort(NORMAL, PLAYOUT),
-            (BotLevel::Strong, true) => effort(STRONG, PLAYOUT),
+            (BotLevel::Strong, true) => Some(Effort {
+                lanes: STRONG_LANES,
+                ..effort(STRONG, PLAYOUT)?
+            }),
             (level, false) => {
                 let playout = if evaluates { 0 } else { FULL_PLAYOUT };
                 let iterations = match level {
@@ -101,6 +109,9 @@ impl Effort {
 const EASY: u32 = 100;
 const NORMAL: u32 = 600;
 const STRONG: u32 = 6000;
+/// `strong` searches this many times [`STRONG`] iterations inside the plugin, side by side:
+/// one per core of a two-core laptop.
+const STRONG_LANES: u8 = 2;
 /// `strong` through the engine counts as this many (then divided by [`ENGINE_DIVISOR`]):
 /// fewer than inside the plugin, so that Castel's think time stays near its measured p95.
 const STRONG_THROUGH_ENGINE: u32 = 3000;
@@ -187,21 +198,25 @@ pub fn choose(
     // The exact check is exact only where the state hides nothing from the bot's seat.
     let open_game = !engine.manifest().hidden_information;
     let request_for = |in_plugin, evaluates| {
-        Effort::of(level, in_plugin, evaluates).map(|effort| SearchRequest {
-            exclude: exclude.to_vec(),
-            tactics: open_game.then(|| tactics(level, in_plugin)).flatten(),
-            ..SearchRequest::new(effort.iterations, effort.playout_moves, seed, players)
+        Effort::of(level, in_plugin, evaluates).map(|effort| {
+            let request = SearchRequest {
+                exclude: exclude.to_vec(),
+                tactics: open_game.then(|| tactics(level, in_plugin)).flatten(),
+                ..SearchRequest::new(effort.iterations, effort.playout_moves, seed, players)
+            };
+            (request, effort.lanes)
         })
     };
-    let Some(request) = request_for(true, true) else {
+    let Some((request, lanes)) = request_for(true, true) else {
         return Ok(None);
     };
-    let (answer, searched): (SearchAnswer, Searched) = match engine.search(game, seat, &request)? {
+    let in_plugin = search_on_every_core(engine, game, seat, &request, lanes)?;
+    let (answer, searched): (SearchAnswer, Searched) = match in_plugin {
         Some(answer) => (answer, Searched::Plugin),
         None => {
             // Whether the plugin evaluates (ABI 1.8) decides the playouts.
             let evaluates = engine.evaluate(game, players)?.is_some();
-            let Some(request) = request_for(false, evaluates) else {
+            let Some((request, _)) = request_for(false, evaluates) else {
                 return Ok(None);
             };
             let answer = search_through(engine, game, seat, &request)?;
@@ -215,6 +230,120 @@ pub fn choose(
         .find(|a| a.id == answer.action)
         .unwrap_or(&legal[0]);
     Ok(done(action, searched, Some(&answer)))
+}
+
+/// The search inside the plugin in `lanes` searches side by side (root parallelism): the
+/// exact check once, on this instance — a forced win or loss needs no tree — then one tree
+/// per lane, each with its own seed and the moves proven lost left out, and the root moves'
+/// visits added up. Lane 0 has the request's own seed, so one lane is the plain search.
+/// `Ok(None)`: the plugin has no search inside.
+pub fn search_on_every_core(
+    engine: &mut dyn GameEngine,
+    game: Handle,
+    seat: Seat,
+    request: &SearchRequest,
+    lanes: u8,
+) -> Result<Option<SearchAnswer>, EngineError> {
+    if lanes <= 1 {
+        return engine.search(game, seat, request);
+    }
+    let mut exclude = request.exclude.clone();
+    let (mut checked, mut lost) = (0, Vec::new());
+    if request.tactics.is_some() {
+        let check_only = SearchRequest {
+            iterations: 0,
+            ..request.clone()
+        };
+        let Some(check) = engine.search(game, seat, &check_only)? else {
+            return Ok(None);
+        };
+        if check.proven.is_some() {
+            return Ok(Some(check));
+        }
+        checked = check.checked;
+        exclude.extend(check.lost.iter().cloned());
+        lost = check.lost;
+    }
+    let requests: Vec<SearchRequest> = (0..lanes)
+        .map(|lane| SearchRequest {
+            seed: lane_seed(request.seed, lane),
+            exclude: exclude.clone(),
+            tactics: None,
+            ..request.clone()
+        })
+        .collect();
+    let Some(answers) = engine.search_lanes(game, seat, &requests)? else {
+        return Ok(None);
+    };
+    Ok(merge_lanes(answers).map(|merged| SearchAnswer {
+        checked,
+        lost,
+        ..merged
+    }))
+}
+
+/// The seed of lane `lane` of a search seeded `seed` (lane 0: `seed` itself).
+fn lane_seed(seed: u64, lane: u8) -> u64 {
+    if lane == 0 {
+        return seed;
+    }
+    GameRng::new(seed ^ u64::from(lane).wrapping_mul(0x9e37_79b9_7f4a_7c15)).next_u64()
+}
+
+/// The lanes' answers as one: each root move's visits and values added up, the most visited
+/// chosen (ties: the higher mean, then the first listed). An answer without root statistics
+/// (a plugin older than ABI 1.14, or one move to choose) leaves lane 0's answer as it is.
+fn merge_lanes(answers: Vec<SearchAnswer>) -> Option<SearchAnswer> {
+    let mut answers = answers.into_iter();
+    let first = answers.next()?;
+    let rest: Vec<SearchAnswer> = answers.collect();
+    if first.root.is_empty() || rest.iter().any(|a| a.root.is_empty()) {
+        return Some(first);
+    }
+    // (action, visits, sum of values × visits), in lane 0's order then new ones.
+    let mut merged: Vec<(String, u64, f64)> = Vec::new();
+    let mut iterations = 0u32;
+    for answer in std::iter::once(&first).chain(&rest) {
+        iterations = iterations.saturating_add(answer.iterations);
+        for stat in &answer.root {
+            let weight = f64::from(stat.visits);
+            match merged.iter_mut().find(|(id, _, _)| *id == stat.action) {
+                Some((_, visits, total)) => {
+                    *visits += u64::from(stat.visits);
+                    *total += f64::from(stat.value) * weight;
+                }
+                None => merged.push((
+                    stat.action.clone(),
+                    u64::from(stat.visits),
+                    f64::from(stat.value) * weight,
+                )),
+            }
+        }
+    }
+    let mean = |(_, visits, total): &(String, u64, f64)| total / (*visits).max(1) as f64;
+    let best = merged.iter().enumerate().max_by(|(ia, a), (ib, b)| {
+        a.1.cmp(&b.1)
+            .then(mean(a).total_cmp(&mean(b)))
+            .then(ib.cmp(ia))
+    })?;
+    let (action, visits, _) = best.1.clone();
+    Some(SearchAnswer {
+        value: mean(best.1) as f32,
+        action,
+        iterations,
+        visits: u32::try_from(visits).unwrap_or(u32::MAX),
+        proven: None,
+        checked: 0,
+        root: merged
+            .iter()
+            .map(|m| veillee_sdk::search::RootMove {
+                action: m.0.clone(),
+                visits: u32::try_from(m.1).unwrap_or(u32::MAX),
+                value: mean(m) as f32,
+            })
+            .collect(),
+        lost: Vec::new(),
+    })
 }
 
 /// What a bot's turn came to.

@@ -98,6 +98,56 @@ pub(crate) fn check_search_answer(
     if !answer.value.is_finite() {
         return Err("answered a value that is not a number".into());
     }
+    check_root_moves(answer, legal, excluded)
+}
+
+/// The root statistics and the moves proven lost name legal, distinct actions, and the
+/// visits add up to no more than the iterations run: the host sums them over searches.
+fn check_root_moves(
+    answer: &SearchAnswer,
+    legal: &[Action],
+    excluded: &[String],
+) -> Result<(), String> {
+    let is_legal = |id: &str| legal.iter().any(|a| a.id == id);
+    if answer.root.len() > legal.len() || answer.lost.len() > legal.len() {
+        return Err("listed more root moves than the seat has legal actions".into());
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let mut visits = 0u64;
+    for stat in &answer.root {
+        if !is_legal(&stat.action) || excluded.contains(&stat.action) {
+            return Err(format!(
+                "listed `{}` among the root moves, which is not a legal action it may choose",
+                stat.action
+                    .chars()
+                    .take(64)
+                    .collect::<String>()
+                    .escape_debug()
+            ));
+        }
+        if !seen.insert(stat.action.as_str()) {
+            return Err(format!(
+                "listed `{}` twice among the root moves",
+                stat.action.escape_debug()
+            ));
+        }
+        if !(0.0..=1.0).contains(&stat.value) {
+            return Err("gave a root move a value outside 0–1".into());
+        }
+        visits += u64::from(stat.visits);
+    }
+    if visits > u64::from(answer.iterations) {
+        return Err(format!(
+            "counted {visits} visits of root moves in {} iterations",
+            answer.iterations
+        ));
+    }
+    if let Some(id) = answer.lost.iter().find(|id| !is_legal(id)) {
+        return Err(format!(
+            "said `{}` was proven lost, which is not a legal action",
+            id.chars().take(64).collect::<String>().escape_debug()
+        ));
+    }
     Ok(())
 }
 

@@ -51,6 +51,9 @@ pub struct Plugin {
     /// The last action ids listed per game and seat (see [`answers::Listings`]).
     listings: Listings,
     drop_failure: Option<PluginError>,
+    /// Instances of the same plugin kept for the bots' searches on the other cores
+    /// ([`GameEngine::search_lanes`]), made on first use.
+    helpers: Vec<Plugin>,
 }
 
 // The launcher moves plugins to worker threads; keep that possible.
@@ -136,6 +139,7 @@ impl Plugin {
             handles: Handles::default(),
             listings: Listings::default(),
             drop_failure: None,
+            helpers: Vec::new(),
         })
     }
 
@@ -184,7 +188,21 @@ impl Plugin {
             handles: Handles::default(),
             listings: Listings::default(),
             drop_failure: None,
+            helpers: Vec::new(),
         })
+    }
+
+    /// [`GameEngine::search`] on a copy of a game loaded from `state`, dropped after.
+    fn search_copy(
+        &mut self,
+        state: &[u8],
+        seat: Seat,
+        request: &SearchRequest,
+    ) -> Result<Option<SearchAnswer>, EngineError> {
+        let copy = self.load(state)?;
+        let answer = self.search(copy, seat, request);
+        self.drop_game(copy);
+        answer
     }
 
     /// The failure of the last [`GameEngine::drop_game`] that failed, if not taken yet.
@@ -457,6 +475,55 @@ impl GameEngine for Plugin {
             return Err(self.violation("veillee_search", detail));
         }
         Ok(Some(answer))
+    }
+
+    /// The first request on this instance, each other one on a helper instance of its own
+    /// on its own thread, with a copy of the game loaded from its saved state: the same
+    /// answers as one after the other, in the time of the longest.
+    fn search_lanes(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        requests: &[SearchRequest],
+    ) -> Result<Option<Vec<SearchAnswer>>, EngineError> {
+        let Some((first, others)) = requests.split_first() else {
+            return Ok(Some(Vec::new()));
+        };
+        if others.is_empty() {
+            return Ok(self.search(game, seat, first)?.map(|answer| vec![answer]));
+        }
+        let state = self.save(game)?;
+        let mut helpers = std::mem::take(&mut self.helpers);
+        while helpers.len() < others.len() {
+            helpers.push(self.duplicate()?);
+        }
+        let (own, theirs) = std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .iter_mut()
+                .zip(others)
+                .map(|(helper, request)| {
+                    let state = &state;
+                    scope.spawn(move || helper.search_copy(state, seat, request))
+                })
+                .collect();
+            let own = self.search(game, seat, first);
+            let theirs: Vec<_> = running.into_iter().map(|lane| lane.join()).collect();
+            (own, theirs)
+        });
+        self.helpers = helpers;
+        let Some(own) = own? else {
+            return Ok(None);
+        };
+        let mut answers = vec![own];
+        for lane in theirs {
+            // A panic there is the host's, not the plugin's: it goes on as on this thread.
+            let answer = lane.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            match answer {
+                Some(answer) => answers.push(answer),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(answers))
     }
 
     fn evaluate(&mut self, game: Handle, players: u8) -> Result<Option<Vec<f32>>, EngineError> {

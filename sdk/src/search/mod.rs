@@ -202,6 +202,24 @@ pub struct SearchAnswer {
     /// Positions the exact check played.
     #[serde(default)]
     pub checked: u32,
+    /// Every root move the tree searched, with its statistics: what the host adds up over
+    /// searches run side by side (one per core, each with its own seed) to choose.
+    #[serde(default)]
+    pub root: Vec<RootMove>,
+    /// The root moves the exact check proved lost and left out of the tree.
+    #[serde(default)]
+    pub lost: Vec<String>,
+}
+
+/// One root move of a search and how the tree valued it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RootMove {
+    /// Its action id.
+    pub action: String,
+    /// Iterations through it.
+    pub visits: u32,
+    /// Its mean value for the bot's seat, from 0 to 1.
+    pub value: f32,
 }
 
 /// Whether a move could be played in a search's world.

@@ -328,7 +328,31 @@ fn the_exact_check_leaves_the_moves_proven_lost_out_of_the_tree() {
         let Ok(answer) = search(&mut space, &root, &request);
         assert_eq!(answer.action, "take-1", "seed {seed}");
         assert_eq!(answer.proven, None);
+        assert_eq!(answer.lost, ["take-2", "take-3"]);
     }
+}
+
+#[test]
+fn the_answer_lists_every_root_move_the_tree_searched_with_its_visits() {
+    let game = Matches {
+        left: 21,
+        to_move: 0,
+        winner: None,
+    };
+    let mut space = GameSpace::<Matches>::default();
+    let Ok(root) = Sampled::draw(&mut space, &game, 0, 5);
+    let Ok(answer) = search(&mut space, &root, &SearchRequest::new(300, 10, 5, 2));
+    let ids: Vec<&str> = answer.root.iter().map(|m| m.action.as_str()).collect();
+    assert_eq!(ids, ["take-1", "take-2", "take-3"]);
+    let visits: u32 = answer.root.iter().map(|m| m.visits).sum();
+    assert_eq!(visits, answer.iterations);
+    let chosen = answer
+        .root
+        .iter()
+        .find(|m| m.action == answer.action)
+        .unwrap();
+    assert_eq!(chosen.visits, answer.visits);
+    assert!(answer.root.iter().all(|m| m.visits <= answer.visits));
 }
 
 #[test]

@@ -6,7 +6,9 @@
 //! visits, in UCB1 (the "subset-armed bandit" of Cowling et al.). A move that a world refuses
 //! (a house rule) is dropped at that node.
 
-use super::{outcome_values, MoveKey, Played, Sampled, SearchAnswer, SearchRequest, SearchSpace};
+use super::{
+    outcome_values, MoveKey, Played, RootMove, Sampled, SearchAnswer, SearchRequest, SearchSpace,
+};
 use crate::{GameRng, Seat, Status};
 
 /// One node: the edge that leads to it and its statistics, for the seat that chose that edge.
@@ -145,6 +147,7 @@ pub fn search<S: SearchSpace>(
         _ => None,
     };
     let checked = proof.as_ref().map_or(0, |p| p.nodes);
+    let mut lost = Vec::new();
     if let Some(proof) = &proof {
         if let Some(i) = proof.win().or_else(|| proof.latest_loss()) {
             let (_, mv) = &candidates[i];
@@ -155,18 +158,18 @@ pub fn search<S: SearchSpace>(
                 value: if proof.win().is_some() { 1.0 } else { 0.0 },
                 proven: proof.proven[i],
                 checked,
+                root: Vec::new(),
+                lost: Vec::new(),
             });
         }
         // The moves proven lost are out of the tree, like the excluded ones.
-        let mut i = 0;
-        candidates.retain(|(key, _)| {
-            let out = proof.left_out(i);
-            i += 1;
-            if out {
+        for (i, (key, mv)) in candidates.iter().enumerate() {
+            if proof.left_out(i) {
                 excluded.push(*key);
+                lost.push(space.action_id(root.state(), observer, mv)?);
             }
-            !out
-        });
+        }
+        candidates.retain(|(key, _)| !excluded.contains(key));
     }
     let mut tree = Tree {
         nodes: vec![Node::new(observer, 0)],
@@ -231,12 +234,29 @@ pub fn search<S: SearchSpace>(
             value: 0.5,
             proven: None,
             checked,
+            root: Vec::new(),
+            lost,
         });
     };
     let (visits, value) = match tree.child(0, observer, *key) {
         Ok(c) => (tree.nodes[c].visits, tree.nodes[c].mean() as f32),
         Err(_) => (0, 0.5),
     };
+    let mut stats = Vec::with_capacity(candidates.len());
+    if iterations > 0 {
+        for (key, mv) in &candidates {
+            if let Ok(c) = tree.child(0, observer, *key) {
+                let node = &tree.nodes[c];
+                if !node.refused && node.visits > 0 {
+                    stats.push(RootMove {
+                        action: space.action_id(root.state(), observer, mv)?,
+                        visits: node.visits,
+                        value: node.mean() as f32,
+                    });
+                }
+            }
+        }
+    }
     Ok(SearchAnswer {
         action: space.action_id(root.state(), observer, mv)?,
         iterations,
@@ -244,6 +264,8 @@ pub fn search<S: SearchSpace>(
         value,
         proven: None,
         checked,
+        root: stats,
+        lost,
     })
 }
 

@@ -5,6 +5,7 @@ use serde::Serialize;
 use crate::term::{self, outln};
 use veillee_runtime::bench::{self, BenchReport};
 use veillee_runtime::bench_search::{self, SearchBenchReport, ThinkBenchReport};
+use veillee_runtime::store::model::BotLevel;
 
 /// One game's figures.
 #[derive(Serialize)]
@@ -16,11 +17,15 @@ struct GameFigures {
     search: SearchBenchReport,
     /// The `normal` bot's think time per move.
     think: ThinkBenchReport,
+    /// The `strong` bot's, searching on two cores.
+    think_strong: ThinkBenchReport,
 }
 
 /// Moves of `normal` bots measured for their think time, and the length of their games at
 /// most: short enough for Château Noir's thousand-move games.
 const THINK_MOVES: usize = 150;
+/// `strong` thinks about ten times longer: fewer moves keep the run short.
+const STRONG_THINK_MOVES: usize = 40;
 const THINK_GAME_MOVES: u32 = 60;
 
 /// `veillee bench [GAME]`.
@@ -66,7 +71,18 @@ fn bench(game: &str, playouts: Option<u32>, json: bool) -> anyhow::Result<()> {
             Ok(GameFigures {
                 playouts: bench::run(id, playouts)?,
                 search: bench_search::run_search(id, 20, 600)?,
-                think: bench_search::run_think(id, THINK_MOVES, THINK_GAME_MOVES)?,
+                think: bench_search::run_think(
+                    id,
+                    BotLevel::Normal,
+                    THINK_MOVES,
+                    THINK_GAME_MOVES,
+                )?,
+                think_strong: bench_search::run_think(
+                    id,
+                    BotLevel::Strong,
+                    STRONG_THINK_MOVES,
+                    THINK_GAME_MOVES,
+                )?,
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
@@ -99,6 +115,7 @@ fn bench(game: &str, playouts: Option<u32>, json: bool) -> anyhow::Result<()> {
         print_game(&figures.playouts);
         print_search(&figures.search);
         print_think(&figures.think);
+        print_think(&figures.think_strong);
     }
     outln!(
         "sessions ({}, {} moves): durable save p50 {:.2} ms, p99 {:.2} ms (goal ≤ 5); resume {:.1} ms (goal ≤ 50), full replay {:.1} ms",
@@ -156,7 +173,7 @@ fn print_game(report: &BenchReport) {
 
 fn print_search(search: &SearchBenchReport) {
     outln!(
-        "  bots' search      {:>9.3} s wasm, {:.3} s native ({} positions, {} iterations): ratio wasm/native {:.2} (median per position {:.2}); {:.0} iterations/s wasm, {:.0} native",
+        "  bots' search      {:>9.3} s wasm, {:.3} s native ({} positions, {} iterations): ratio wasm/native {:.2} (median per position {:.2}); {:.0} iterations/s wasm, {:.0} native; two searches side by side {:.2}× as fast as one after the other (goal ≥ 1.8)",
         search.wasm_seconds,
         search.native_seconds,
         search.positions,
@@ -164,7 +181,8 @@ fn print_search(search: &SearchBenchReport) {
         search.wasm_native_ratio,
         search.wasm_native_round_median,
         search.wasm_iterations_per_second,
-        search.native_iterations_per_second
+        search.native_iterations_per_second,
+        search.two_lanes_speedup
     );
 }
 

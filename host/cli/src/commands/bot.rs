@@ -20,7 +20,7 @@
 //! A line that cannot be carried out gets `error …` naming the problem, and the position is
 //! left as it was: the engine keeps going.
 
-use std::io::{BufRead, Write as _};
+use std::io::BufRead;
 
 use anyhow::{bail, Context as _};
 use serde_json::json;
@@ -295,8 +295,9 @@ impl EngineArgs {
             1,
         )?;
         let mut level = BotLevel::Normal;
-        println!("veillee-engine 1 {}", bench.manifest.id);
-        println!("ready");
+        outln!("veillee-engine 1 {}", bench.manifest.id);
+        outln!("ready");
+        crate::term::prompt("");
         let stdin = std::io::stdin();
         for line in stdin.lock().lines() {
             let line = line.context("reading the engine's input")?;
@@ -305,11 +306,10 @@ impl EngineArgs {
                 break;
             }
             for answer in answer(&mut bench, &mut level, &words) {
-                println!("{answer}");
+                outln!("{answer}");
             }
-            std::io::stdout()
-                .flush()
-                .context("writing the engine's answers")?;
+            // The program on the other side waits for the answer: it goes out now.
+            crate::term::prompt("");
         }
         Ok(())
     }

@@ -801,6 +801,22 @@ impl GameEngine for VariantEngine {
         }
     }
 
+    fn search_lanes(
+        &mut self,
+        game: Handle,
+        seat: Seat,
+        requests: &[SearchRequest],
+    ) -> Result<Option<Vec<SearchAnswer>>, EngineError> {
+        // As `search`: inside the plugin only when no script concerns any action.
+        match self.watch(game) {
+            Some(watch) if watch.is_empty() => {
+                let base = self.slot(game)?.base;
+                self.base.search_lanes(base, seat, requests)
+            }
+            _ => Ok(None),
+        }
+    }
+
     fn evaluate(&mut self, game: Handle, players: u8) -> Result<Option<Vec<f32>>, EngineError> {
         // With a question pending, the position is the base game's; only the question is
         // on top of it.
