@@ -405,10 +405,7 @@ impl TryFrom<Saved> for RocNoir {
             None => None,
         };
         g.rolls = v.rolls;
-        let all_accepted = matches!(
-            v.ending,
-            Some(Ending::DrawAgreed | Ending::StandoffAgreed)
-        );
+        let all_accepted = matches!(v.ending, Some(Ending::DrawAgreed | Ending::StandoffAgreed));
         if v.draw_accepted > v.players
             || (v.draw_accepted == v.players) != all_accepted
             || (v.draw_accepted > 0 && v.phase != Phase::DrawOffer)

@@ -58,8 +58,7 @@ impl RocNoir {
                 }
                 // RN-E3, 3: the same number beside another knight of the same player (RN-G5).
                 for k in (h + 1)..3u8 {
-                    if out(s, k) && held(s, h).any(|p| held(s, k).any(|q| number(p) == number(q)))
-                    {
+                    if out(s, k) && held(s, h).any(|p| held(s, k).any(|q| number(p) == number(q))) {
                         return false;
                     }
                 }

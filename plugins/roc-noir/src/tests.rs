@@ -1075,14 +1075,20 @@ fn rn_e3_a_stand_off_is_offered_as_a_draw_at_once_and_drawn_when_all_accept() {
     let json = NEAR_THE_LIMIT.replace("\"rolls\":1494", "\"rolls\":300");
     let mut g: RocNoir = serde_json::from_str(&json).unwrap();
     assert!(g.is_standoff());
-    assert_eq!(g.standoff, Standoff::None, "a save of 1.0.0 knows no stand-off");
+    assert_eq!(
+        g.standoff,
+        Standoff::None,
+        "a save of 1.0.0 knows no stand-off"
+    );
     play(&mut g, "stop");
     // Red is to roll: Red, then Blue are asked.
     assert_eq!(g.status(), Status::to_act(0));
     assert_eq!(ids(&g), ["accept-draw", "play-on"]);
     assert!(g.moves(1).is_empty());
     let message = g.view(None).message;
-    assert!(message.en.starts_with("Stand-off: nobody can complete a pair"));
+    assert!(message
+        .en
+        .starts_with("Stand-off: nobody can complete a pair"));
     assert!(message.en.ends_with("Red, do you accept a draw?"));
     assert!(message.fr.starts_with("Impasse"));
     assert!(!message.en.contains("safety"), "{}", message.en);
@@ -1103,7 +1109,10 @@ fn rn_e3_a_stand_off_is_offered_as_a_draw_at_once_and_drawn_when_all_accept() {
         .en
         .contains("accepted by everyone after 300 rolls: a stand-off"));
     assert!(outcome.reason.fr.contains("impasse"));
-    assert_eq!(g.view(None).message.en, "Draw, accepted by everyone (stand-off)");
+    assert_eq!(
+        g.view(None).message.en,
+        "Draw, accepted by everyone (stand-off)"
+    );
     let json = serde_json::to_string(&g).unwrap();
     assert_eq!(serde_json::from_str::<RocNoir>(&json).unwrap(), g);
 }
@@ -1131,7 +1140,10 @@ fn rn_e3_after_a_play_on_no_offer_while_the_stand_off_lasts_and_again_at_a_new_o
         assert!(g.is_standoff());
         assert_ne!(g.phase, Phase::DrawOffer, "no new offer while it lasts");
     }
-    assert_eq!(g.draw_offer_at, draw_offer_at, "the safety net is untouched");
+    assert_eq!(
+        g.draw_offer_at, draw_offer_at,
+        "the safety net is untouched"
+    );
     // Saved and loaded, the refusal still holds.
     let json = serde_json::to_string(&g).unwrap();
     assert!(json.contains("\"standoff\":\"played_on\""));
@@ -1187,7 +1199,10 @@ fn rn_e3_a_position_that_is_not_a_stand_off_offers_nothing() {
     cases.push(("a pair in hand", g));
     for (what, mut g) in cases {
         let json = serde_json::to_string(&g).unwrap();
-        assert!(serde_json::from_str::<RocNoir>(&json).is_ok(), "{what}: a sane position");
+        assert!(
+            serde_json::from_str::<RocNoir>(&json).is_ok(),
+            "{what}: a sane position"
+        );
         assert!(!g.is_standoff(), "{what}");
         play(&mut g, "stop");
         assert_eq!(g.status(), Status::to_act(1), "{what}");
@@ -1329,6 +1344,24 @@ fn saved_games_load_identically_and_bad_saves_are_refused() {
     // Acceptances only while a draw is on offer.
     let bad = json.replace("\"draw_accepted\":0", "\"draw_accepted\":1");
     assert!(serde_json::from_str::<RocNoir>(&bad).is_err());
+    // RN-E3: no stand-off field when none was seen (saves before 1.1.0 have none either); a
+    // stand-off's offer only in the phase of an offer.
+    assert!(!json.contains("standoff"));
+    let bad = json.replace(
+        "\"draw_accepted\":0",
+        "\"draw_accepted\":0,\"standoff\":\"offered\"",
+    );
+    assert!(serde_json::from_str::<RocNoir>(&bad).is_err());
+    let played_on = json.replace(
+        "\"draw_accepted\":0",
+        "\"draw_accepted\":0,\"standoff\":\"played_on\"",
+    );
+    assert_eq!(
+        serde_json::from_str::<RocNoir>(&played_on)
+            .unwrap()
+            .standoff,
+        Standoff::PlayedOn
+    );
 }
 
 // ---------------------------------------------------------------------------------------
