@@ -47,8 +47,8 @@ const HOPE: f32 = 0.6;
 const NODES: usize = ROOM as usize + 5;
 /// An unfinished game's advantage counts this much…
 const UNFINISHED_SCALE: f32 = 0.5;
-/// …and it is worth this much less, at every roll: against the safety net's draw (½) a bot
-/// plays on only when its position is worth 0.7 or more. A win (1) and a loss (0) stay the
+/// …and it is worth this much less, at every roll: against a draw on offer (½: the safety
+/// net's, or a stand-off's, RN-E3) a bot plays on only when its position is worth 0.7 or more. A win (1) and a loss (0) stay the
 /// extremes, and this is the same for every unfinished position, so it changes only how the
 /// ended games — the draw on offer above all — compare with playing on. It must not depend
 /// on the roll count: when it began at [`DRAW_OFFER_ROLLS`](crate::DRAW_OFFER_ROLLS) rolls,

@@ -18,6 +18,7 @@ mod ops;
 mod rules;
 mod saved;
 mod scene;
+mod standoff;
 #[cfg(test)]
 mod tests;
 
@@ -73,8 +74,9 @@ pub enum Phase {
     Exchange,
     /// The move ended next to an opposing knight with a common portrait (RN-G6).
     Brigand,
-    /// The safety net: [`DRAW_OFFER_ROLLS`] rolls were made; each player in turn accepts a
-    /// draw or plays on (not part of the original rules).
+    /// A draw is on offer: each player in turn accepts it or plays on. Either the position
+    /// is a stand-off (RN-E3, [`Standoff::Offered`]) or the safety net's
+    /// [`DRAW_OFFER_ROLLS`] rolls were made (not part of the original rules).
     DrawOffer,
 }
 
@@ -104,7 +106,8 @@ pub enum Move {
     Rob { victim: u8, give: u8 },
     /// Do not rob (`no-rob`).
     NoRob,
-    /// Accept the draw offered by the safety net (`accept-draw`).
+    /// Accept the draw on offer, at a stand-off (RN-E3) or at the safety net
+    /// (`accept-draw`).
     AcceptDraw,
     /// Refuse it: the game goes on (`play-on`).
     PlayOn,
@@ -141,9 +144,33 @@ pub enum Ending {
     Won(u8),
     /// Every player accepted the draw offered by the safety net ([`DRAW_OFFER_ROLLS`]).
     DrawAgreed,
+    /// Every player accepted the draw offered at a stand-off (RN-E3).
+    StandoffAgreed,
     /// Version 1.0.0 ended games silently at 1500 rolls; kept only so that those saved
     /// games still load. Never produced now.
     RollLimit,
+}
+
+/// RN-E3: what the game knows of a stand-off ([`RocNoir::is_standoff`]), as of the last end
+/// of a turn. Public, like everything the check reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Standoff {
+    /// The position was no stand-off (or has not been looked at since this version).
+    #[default]
+    None,
+    /// A stand-off: the draw on offer is for it.
+    Offered,
+    /// A stand-off whose draw someone refused: no new offer until the position has stopped
+    /// being a stand-off and become one again.
+    PlayedOn,
+}
+
+impl Standoff {
+    /// Whether nothing is known of a stand-off (what old saves hold; not saved).
+    pub(crate) fn is_none(&self) -> bool {
+        *self == Standoff::None
+    }
 }
 
 /// The way back out of a gallery (RN-G4, RN-R3).
@@ -213,6 +240,8 @@ pub struct RocNoir {
     /// How many players have accepted the draw on offer (they answer in turn, starting with
     /// the player to roll).
     pub(crate) draw_accepted: u8,
+    /// RN-E3: the stand-off seen at the last end of a turn, offered or played on.
+    pub(crate) standoff: Standoff,
     /// The seeded generator (die, and nothing else after set-up).
     pub(crate) rng: GameRng,
     /// How the game ended.
@@ -280,6 +309,7 @@ impl RocNoir {
             rolls: 0,
             draw_offer_at: DRAW_OFFER_ROLLS,
             draw_accepted: 0,
+            standoff: Standoff::None,
             rng,
             ending: None,
             costly_trapdoor: false,
@@ -356,7 +386,7 @@ impl RocNoir {
     }
 
     /// The seat that has a decision to make: the player whose turn it is, or, while the
-    /// safety net offers a draw, the next player to answer.
+    /// game offers a draw (RN-E3 or the safety net), the next player to answer.
     pub fn to_act(&self) -> u8 {
         if self.phase == Phase::DrawOffer {
             (self.turn + self.draw_accepted) % self.players
@@ -445,7 +475,7 @@ impl Game for RocNoir {
                  ancestor portraits from the galleries and bring all three into the treasure \
                  room. A family game by Gunter Baars (2000).",
             ),
-            version: "1.0.0".into(),
+            version: "1.1.0".into(),
             min_players: 2,
             max_players: 4,
             seats: (0..4)
@@ -527,6 +557,21 @@ impl Game for RocNoir {
                     ),
                     format!(
                         "draw accepted by everyone after {} rolls (safety limit)",
+                        self.rolls
+                    ),
+                )),
+            },
+            Some(Ending::StandoffAgreed) => Status::Finished {
+                outcome: Outcome::draw(text(
+                    format!(
+                        "partie nulle acceptée par tous après {} lancers : impasse, plus \
+                         personne ne peut compléter de paire sans compléter aussi celle de sa \
+                         victime",
+                        self.rolls
+                    ),
+                    format!(
+                        "draw accepted by everyone after {} rolls: a stand-off, nobody can \
+                         complete a pair any more without completing their victim's too",
                         self.rolls
                     ),
                 )),

@@ -4,8 +4,8 @@ use veillee_sdk::{text, Event, Log};
 
 use crate::board::{self, Node, NO, TREASURE};
 use crate::{
-    back, gallery_fr, number, Ending, Exit, Move, Phase, Portrait, RocNoir, DRAW_REOFFER_ROLLS,
-    HELMETS, HELMETS_FR, RING_FACE, SEAT_EN, SEAT_FR,
+    back, gallery_fr, number, Ending, Exit, Move, Phase, Portrait, RocNoir, Standoff,
+    DRAW_REOFFER_ROLLS, HELMETS, HELMETS_FR, RING_FACE, SEAT_EN, SEAT_FR,
 };
 
 impl RocNoir {
@@ -115,7 +115,7 @@ impl RocNoir {
                 out.push(Move::NoRob);
             }
             Phase::DrawOffer => {
-                // The safety net (not in the rules): a draw only if every player accepts.
+                // RN-E3, or the safety net: a draw only if every player accepts.
                 out.push(Move::AcceptDraw);
                 out.push(Move::PlayOn);
             }
@@ -737,8 +737,18 @@ impl RocNoir {
         self.entered = 0;
         self.exit = None;
         self.forget_trail();
-        if self.rolls >= self.draw_offer_at {
-            // The safety net: before the next roll, every player is asked.
+        // RN-E3: a stand-off is offered as a draw the first time it is seen; once refused,
+        // only after the position stopped being one. A turn is the smallest step looked at:
+        // only a robbery or a pair in hand ends a stand-off, and either ends a turn first.
+        let standoff = self.is_standoff();
+        let new_standoff = standoff && self.standoff == Standoff::None;
+        if new_standoff {
+            self.standoff = Standoff::Offered;
+        } else if !standoff {
+            self.standoff = Standoff::None;
+        }
+        if new_standoff || self.rolls >= self.draw_offer_at {
+            // Before the next roll, every player is asked.
             self.phase = Phase::DrawOffer;
             self.draw_accepted = 0;
         }
@@ -755,12 +765,17 @@ impl RocNoir {
         });
         self.draw_accepted += 1;
         if self.draw_accepted >= self.players {
-            self.ending = Some(Ending::DrawAgreed);
+            self.ending = Some(if self.standoff == Standoff::Offered {
+                Ending::StandoffAgreed // RN-E3
+            } else {
+                Ending::DrawAgreed
+            });
         }
     }
 
-    /// The player asked refuses the draw: the player to roll rolls, and the draw is offered
-    /// again [`DRAW_REOFFER_ROLLS`] rolls later.
+    /// The player asked refuses the draw: the player to roll rolls. A stand-off's draw
+    /// (RN-E3) comes back only with a new stand-off; the safety net's, if its limit was
+    /// reached, [`DRAW_REOFFER_ROLLS`] rolls later.
     fn play_on(&mut self, log: &mut Log) {
         let s = self.to_act() as usize;
         log.record(|| {
@@ -771,7 +786,12 @@ impl RocNoir {
         });
         self.phase = Phase::Roll;
         self.draw_accepted = 0;
-        self.draw_offer_at = self.rolls.saturating_add(DRAW_REOFFER_ROLLS);
+        if self.standoff == Standoff::Offered {
+            self.standoff = Standoff::PlayedOn; // RN-E3
+        }
+        if self.rolls >= self.draw_offer_at {
+            self.draw_offer_at = self.rolls.saturating_add(DRAW_REOFFER_ROLLS);
+        }
     }
 }
 

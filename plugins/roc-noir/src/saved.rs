@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use veillee_sdk::GameRng;
 
 use crate::board::{self, NO, TILES, TREASURE};
-use crate::{Ending, Exit, Phase, Portrait, RocNoir, ENTRANCE, HELMETS, SEAT_IDS};
+use crate::{Ending, Exit, Phase, Portrait, RocNoir, Standoff, ENTRANCE, HELMETS, SEAT_IDS};
 
 #[derive(Serialize, Deserialize)]
 pub(crate) struct Saved {
@@ -53,6 +53,10 @@ pub(crate) struct Saved {
     /// How many players have accepted the draw on offer.
     #[serde(default)]
     draw_accepted: u8,
+    /// RN-E3: the stand-off seen at the last end of a turn, `offered` or `played_on`
+    /// (absent when none, and in saves before version 1.1.0).
+    #[serde(default, skip_serializing_if = "Standoff::is_none")]
+    standoff: Standoff,
     rng: GameRng,
     ending: Option<Ending>,
     /// House rule « trappe coûteuse » switched on (absent when off).
@@ -214,6 +218,7 @@ impl From<RocNoir> for Saved {
             rolls: g.rolls,
             draw_offer_at: g.draw_offer_at,
             draw_accepted: g.draw_accepted,
+            standoff: g.standoff,
             rng: g.rng.clone(),
             ending: g.ending,
             costly_trapdoor: g.costly_trapdoor,
@@ -400,15 +405,22 @@ impl TryFrom<Saved> for RocNoir {
             None => None,
         };
         g.rolls = v.rolls;
-        let all_accepted = v.ending == Some(Ending::DrawAgreed);
+        let all_accepted = matches!(v.ending, Some(Ending::DrawAgreed | Ending::StandoffAgreed));
         if v.draw_accepted > v.players
             || (v.draw_accepted == v.players) != all_accepted
             || (v.draw_accepted > 0 && v.phase != Phase::DrawOffer)
         {
             return Err("bad count of draw acceptances".into());
         }
+        let offered = v.standoff == Standoff::Offered;
+        if (offered && v.phase != Phase::DrawOffer)
+            || (v.ending == Some(Ending::StandoffAgreed)) != (offered && all_accepted)
+        {
+            return Err("a stand-off's draw (RN-E3) only while it is on offer".into());
+        }
         g.draw_offer_at = v.draw_offer_at;
         g.draw_accepted = v.draw_accepted;
+        g.standoff = v.standoff;
         g.rng = v.rng;
         g.ending = v.ending;
         g.costly_trapdoor = v.costly_trapdoor;

@@ -12,7 +12,7 @@ use veillee_sdk::{
 use crate::board::{self, Node, NO, ROOM, TILES, TREASURE};
 use crate::{
     back, helmet_colour, number, portrait_name, seat_colour, Ending, Phase, Portrait, RocNoir,
-    BOARD_ID, ENTRANCE, HELMETS, HELMETS_FR, RING_FACE, SEAT_EN, SEAT_FR, SEAT_IDS,
+    Standoff, BOARD_ID, ENTRANCE, HELMETS, HELMETS_FR, RING_FACE, SEAT_EN, SEAT_FR, SEAT_IDS,
 };
 
 /// A knight's piece id: `red-black`.
@@ -302,6 +302,12 @@ impl RocNoir {
                     "Draw, accepted by everyone (safety limit)",
                 )
             }
+            Some(Ending::StandoffAgreed) => {
+                return text(
+                    "Partie nulle, acceptée par tous (impasse)",
+                    "Draw, accepted by everyone (stand-off)",
+                )
+            }
             Some(Ending::RollLimit) => {
                 return text("Partie nulle (limite de lancers)", "Draw (roll limit)")
             }
@@ -328,6 +334,22 @@ impl RocNoir {
                 "peut jouer au brigand".to_string(),
                 "may play the brigand".to_string(),
             ),
+            Phase::DrawOffer if self.standoff == Standoff::Offered => {
+                // RN-E3: the offer says why.
+                let asked = self.to_act() as usize;
+                return text(
+                    format!(
+                        "Impasse : plus personne ne peut compléter de paire sans compléter aussi \
+                         celle de sa victime. {}, acceptez-vous la partie nulle ?",
+                        SEAT_FR[asked]
+                    ),
+                    format!(
+                        "Stand-off: nobody can complete a pair any more without completing their \
+                         victim's too. {}, do you accept a draw?",
+                        SEAT_EN[asked]
+                    ),
+                );
+            }
             Phase::DrawOffer => {
                 let asked = self.to_act() as usize;
                 return text(

@@ -9,8 +9,8 @@ use veillee_sdk::{
 
 use crate::board::{self, Node, NO, TILES, TREASURE};
 use crate::{
-    back, number, Ending, Move, Phase, RocNoir, DRAW_OFFER_ROLLS, DRAW_REOFFER_ROLLS, ENTRANCE,
-    RING_FACE,
+    back, number, Ending, Move, Phase, RocNoir, Standoff, DRAW_OFFER_ROLLS, DRAW_REOFFER_ROLLS,
+    ENTRANCE, RING_FACE,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -1022,6 +1022,196 @@ fn rn_e2_the_safety_limit_offers_a_draw_that_every_player_must_accept() {
 }
 
 // ---------------------------------------------------------------------------------------
+// RN-E3: the stand-off
+
+/// Portrait `n`, copy 0 (`a`) or 1 (`b`).
+fn copy(n: u8, c: u8) -> u8 {
+    (n - 1) * 2 + c
+}
+
+/// Every pile empty, the last knight of each side in the treasure room with a pair (5, 6),
+/// and the others in two couples of opposing knights holding the same two numbers: Red's black
+/// knight (1a, 2a, at h5, on the move) and Blue's black knight (1b, 2b, at g6); Red's grey
+/// knight (3a, 4a, at a3) and Blue's grey knight (3b, 4b, at c8). A robbery in a couple
+/// completes both pairs (RN-G6): a stand-off (RN-E3).
+fn two_couples() -> RocNoir {
+    let mut g = game(2);
+    g.visited = [0b111, 0b111, 0, 0];
+    give(&mut g, 0, 0, &[copy(1, 0), copy(2, 0)]);
+    give(&mut g, 1, 0, &[copy(1, 1), copy(2, 1)]);
+    give(&mut g, 0, 1, &[copy(3, 0), copy(4, 0)]);
+    give(&mut g, 1, 1, &[copy(3, 1), copy(4, 1)]);
+    give(&mut g, 0, 2, &[copy(5, 0), copy(5, 1)]);
+    give(&mut g, 1, 2, &[copy(6, 0), copy(6, 1)]);
+    put(&mut g, 0, 0, "h5");
+    put(&mut g, 1, 0, "g6");
+    put(&mut g, 0, 1, "a3");
+    put(&mut g, 1, 1, "c8");
+    put(&mut g, 0, 2, "treasure");
+    put(&mut g, 1, 2, "treasure");
+    moving(&mut g, 0);
+    g
+}
+
+/// Plays the turn of the seat to act without changing the position: roll, then stop (or
+/// pick the first knight the die leaves it).
+fn idle_turn(g: &mut RocNoir) {
+    assert_eq!(g.phase, Phase::Roll, "{:?}", ids(g));
+    play(g, "roll");
+    if g.phase == Phase::Choose {
+        let first = ids(g).remove(0);
+        play(g, &first);
+    }
+    play(g, "stop");
+}
+
+/// The stand-off of a `normal`-vs-`normal` game (NEAR_THE_LIMIT, its rolls put back to 300):
+/// Red's black knight holds 5 and 2, Blue's white knight the other 5 and 2, the piles are
+/// empty and the four other knights are in the treasure room. When Blue's move ends the draw
+/// is offered at once, long before the safety net, saying why; all accept and the game is
+/// drawn.
+#[test]
+fn rn_e3_a_stand_off_is_offered_as_a_draw_at_once_and_drawn_when_all_accept() {
+    let json = NEAR_THE_LIMIT.replace("\"rolls\":1494", "\"rolls\":300");
+    let mut g: RocNoir = serde_json::from_str(&json).unwrap();
+    assert!(g.is_standoff());
+    assert_eq!(
+        g.standoff,
+        Standoff::None,
+        "a save of 1.0.0 knows no stand-off"
+    );
+    play(&mut g, "stop");
+    // Red is to roll: Red, then Blue are asked.
+    assert_eq!(g.status(), Status::to_act(0));
+    assert_eq!(ids(&g), ["accept-draw", "play-on"]);
+    assert!(g.moves(1).is_empty());
+    let message = g.view(None).message;
+    assert!(message
+        .en
+        .starts_with("Stand-off: nobody can complete a pair"));
+    assert!(message.en.ends_with("Red, do you accept a draw?"));
+    assert!(message.fr.starts_with("Impasse"));
+    assert!(!message.en.contains("safety"), "{}", message.en);
+    // The offer is saved as such.
+    let json = serde_json::to_string(&g).unwrap();
+    assert!(json.contains("\"standoff\":\"offered\""));
+    assert_eq!(serde_json::from_str::<RocNoir>(&json).unwrap(), g);
+    play(&mut g, "accept-draw");
+    assert_eq!(g.status(), Status::to_act(1));
+    play(&mut g, "accept-draw");
+    assert_eq!(g.ending, Some(Ending::StandoffAgreed));
+    let Status::Finished { outcome } = g.status() else {
+        panic!("{:?}", g.status());
+    };
+    assert!(outcome.is_draw());
+    assert!(outcome
+        .reason
+        .en
+        .contains("accepted by everyone after 300 rolls: a stand-off"));
+    assert!(outcome.reason.fr.contains("impasse"));
+    assert_eq!(
+        g.view(None).message.en,
+        "Draw, accepted by everyone (stand-off)"
+    );
+    let json = serde_json::to_string(&g).unwrap();
+    assert_eq!(serde_json::from_str::<RocNoir>(&json).unwrap(), g);
+}
+
+/// RN-E3: one `play-on` and play goes on; while the position stays a stand-off nothing is
+/// offered again (not after 20 rolls either: that is the safety net's re-offer). A robbery in
+/// a couple completes both pairs (RN-G6) and ends the stand-off; once both knights have
+/// walked into the treasure room the other couple is a new stand-off, offered at once.
+#[test]
+fn rn_e3_after_a_play_on_no_offer_while_the_stand_off_lasts_and_again_at_a_new_one() {
+    let mut g = two_couples();
+    assert!(g.is_standoff());
+    play(&mut g, "stop");
+    assert_eq!(g.status(), Status::to_act(1));
+    assert_eq!(ids(&g), ["accept-draw", "play-on"]);
+    play(&mut g, "accept-draw");
+    play(&mut g, "play-on");
+    assert_eq!(g.status(), Status::to_act(1), "Blue rolls");
+    assert_eq!(ids(&g), ["roll"]);
+    assert_eq!(g.standoff, Standoff::PlayedOn);
+    let draw_offer_at = g.draw_offer_at;
+    // 41 turns, past the safety net's 20-roll re-offer, and Red is to roll.
+    for _ in 0..41 {
+        idle_turn(&mut g);
+        assert!(g.is_standoff());
+        assert_ne!(g.phase, Phase::DrawOffer, "no new offer while it lasts");
+    }
+    assert_eq!(
+        g.draw_offer_at, draw_offer_at,
+        "the safety net is untouched"
+    );
+    // Saved and loaded, the refusal still holds.
+    let json = serde_json::to_string(&g).unwrap();
+    assert!(json.contains("\"standoff\":\"played_on\""));
+    let mut g: RocNoir = serde_json::from_str(&json).unwrap();
+    // Red's black knight robs Blue's (RN-G6): 1a and 1b for Red, 2a and 2b for Blue.
+    assert_eq!(g.turn, 0);
+    moving(&mut g, 0);
+    play(&mut g, "step-g5");
+    play(&mut g, "stop");
+    play(&mut g, "rob-blue-black-give-2");
+    assert!(g.holds_pair(0, 0) && g.holds_pair(1, 0));
+    assert!(!g.is_standoff());
+    assert_eq!((g.phase, g.standoff), (Phase::Roll, Standoff::None));
+    // Both walk in (RN-E1): the grey knights' couple is left, a new stand-off.
+    moving(&mut g, 0);
+    play(&mut g, "step-treasure");
+    assert_eq!((g.turn, g.phase), (0, Phase::Roll));
+    moving(&mut g, 0);
+    play(&mut g, "step-treasure");
+    assert!(g.is_standoff());
+    assert_eq!(g.status(), Status::to_act(1));
+    assert_eq!(ids(&g), ["accept-draw", "play-on"]);
+    assert_eq!(g.standoff, Standoff::Offered);
+}
+
+/// RN-E3 is no stand-off while a pair can still be completed otherwise: a portrait still in a
+/// pile (RN-G2, RN-G3: which one comes up is hidden), a number beside two knights of one
+/// player (RN-G5), a robbery that leaves its victim without a pair (RN-G6), a pair in hand
+/// (RN-E1). None of these positions offers a draw when the move ends.
+#[test]
+fn rn_e3_a_position_that_is_not_a_stand_off_offers_nothing() {
+    let mut cases: Vec<(&str, RocNoir)> = Vec::new();
+    // Red's grey knight holds 3a alone; 4a is back in the grey pile (its back, 4 mod 3).
+    let mut g = two_couples();
+    g.rail[0][1] = [copy(3, 0), NO];
+    g.piles[usize::from(back(copy(4, 0)))].push(copy(4, 0));
+    cases.push(("a pile not empty", g));
+    // 2a and 3b change places: Red holds 3 beside its black and grey knights.
+    let mut g = two_couples();
+    g.rail[0][0] = [copy(1, 0), copy(3, 1)];
+    g.rail[1][1] = [copy(2, 0), copy(4, 1)];
+    cases.push(("a pair to gather on one's own rail", g));
+    // 2b and 3b change places: Red's black knight robbing Blue's (1b) would give it 2a,
+    // which makes no pair with 3b.
+    let mut g = two_couples();
+    g.rail[1][0] = [copy(1, 1), copy(3, 1)];
+    g.rail[1][1] = [copy(2, 1), copy(4, 1)];
+    cases.push(("a robbery that leaves the victim without a pair", g));
+    // 2a and 1b change places: Red's black knight holds 1a and 1b.
+    let mut g = two_couples();
+    g.rail[0][0] = [copy(1, 0), copy(1, 1)];
+    g.rail[1][0] = [copy(2, 0), copy(2, 1)];
+    cases.push(("a pair in hand", g));
+    for (what, mut g) in cases {
+        let json = serde_json::to_string(&g).unwrap();
+        assert!(
+            serde_json::from_str::<RocNoir>(&json).is_ok(),
+            "{what}: a sane position"
+        );
+        assert!(!g.is_standoff(), "{what}");
+        play(&mut g, "stop");
+        assert_eq!(g.status(), Status::to_act(1), "{what}");
+        assert_ne!(g.phase, Phase::DrawOffer, "{what}");
+        assert_eq!(g.standoff, Standoff::None, "{what}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Views: hot seat, spectator, leak check
 
 /// Plays `n` random moves.
@@ -1154,6 +1344,24 @@ fn saved_games_load_identically_and_bad_saves_are_refused() {
     // Acceptances only while a draw is on offer.
     let bad = json.replace("\"draw_accepted\":0", "\"draw_accepted\":1");
     assert!(serde_json::from_str::<RocNoir>(&bad).is_err());
+    // RN-E3: no stand-off field when none was seen (saves before 1.1.0 have none either); a
+    // stand-off's offer only in the phase of an offer.
+    assert!(!json.contains("standoff"));
+    let bad = json.replace(
+        "\"draw_accepted\":0",
+        "\"draw_accepted\":0,\"standoff\":\"offered\"",
+    );
+    assert!(serde_json::from_str::<RocNoir>(&bad).is_err());
+    let played_on = json.replace(
+        "\"draw_accepted\":0",
+        "\"draw_accepted\":0,\"standoff\":\"played_on\"",
+    );
+    assert_eq!(
+        serde_json::from_str::<RocNoir>(&played_on)
+            .unwrap()
+            .standoff,
+        Standoff::PlayedOn
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1216,6 +1424,7 @@ fn random_games_follow_the_protocol_and_replay_by_id() {
 fn random_playouts_always_terminate_with_an_outcome() {
     for players in 2..=4u8 {
         let (mut wins, mut draws, mut moves, mut rolls, mut longest) = (0, 0, 0u64, 0u64, 0);
+        let mut standoffs = 0;
         let mut most_rolls = 0;
         for seed in 0..500u64 {
             let mut g = RocNoir::new(&Setup::new(players, seed)).unwrap();
@@ -1225,7 +1434,9 @@ fn random_playouts_always_terminate_with_an_outcome() {
                 .outcome
                 .unwrap_or_else(|| panic!("seed {seed} did not end"));
             assert_eq!(g.status().outcome(), Some(&outcome));
-            if outcome.is_draw() {
+            if g.ending == Some(Ending::StandoffAgreed) {
+                standoffs += 1;
+            } else if outcome.is_draw() {
                 draws += 1;
             } else {
                 wins += 1;
@@ -1236,7 +1447,7 @@ fn random_playouts_always_terminate_with_an_outcome() {
             longest = longest.max(result.moves);
         }
         println!(
-"{players} players: {wins} wins, {draws} draws (accepted at the safety net), {} actions and {} rolls per game, longest {longest} actions, most rolls {most_rolls}",
+"{players} players: {wins} wins, {standoffs} draws at a stand-off (RN-E3), {draws} draws (accepted at the safety net), {} actions and {} rolls per game, longest {longest} actions, most rolls {most_rolls}",
             moves / 500,
             rolls / 500
         );
@@ -1381,6 +1592,61 @@ fn past_the_safety_limit_an_even_game_is_a_draw_the_bots_accept() {
     assert_eq!(bot_picks(&g, 0..3), ["accept-draw"; 3]);
     play(&mut g, "accept-draw");
     assert_eq!(bot_picks(&g, 0..3), ["accept-draw"; 3]);
+}
+
+/// RN-E3: at an even stand-off the bots accept the draw, as at the safety net: two couples of
+/// opposing knights holding the same numbers, a knight of each side in the treasure room.
+#[test]
+fn rn_e3_at_an_even_stand_off_the_bots_accept_the_draw() {
+    let mut g = two_couples();
+    play(&mut g, "stop");
+    assert_eq!(ids(&g), ["accept-draw", "play-on"]);
+    assert_eq!(bot_picks(&g, 0..3), ["accept-draw"; 3]);
+    play(&mut g, "accept-draw");
+    assert_eq!(bot_picks(&g, 0..3), ["accept-draw"; 3]);
+    play(&mut g, "accept-draw");
+    assert_eq!(g.ending, Some(Ending::StandoffAgreed));
+}
+
+/// RN-E3 in bot games: 2-player games between quick bots (40 iterations, 8-move playouts)
+/// end by the rules (RN-E2) or at a stand-off, all long before the safety net. Before RN-E3
+/// was detected, about one `normal`-vs-`normal` game in four reached a stand-off that only the
+/// safety net ended, after 1,500 rolls.
+#[test]
+fn rn_e3_bot_games_end_by_the_rules_or_at_a_stand_off_long_before_the_safety_net() {
+    use veillee_sdk::search::{search, GameSpace, Sampled, SearchRequest};
+    const GAMES: u64 = 12;
+    let mut space = GameSpace::<RocNoir>::default();
+    let (mut won, mut standoff, mut offered, mut most_rolls) = (0, 0, 0, 0);
+    for seed in 0..GAMES {
+        let mut g = RocNoir::new(&Setup::new(2, seed)).unwrap();
+        let mut seen_offer = false;
+        for decision in 0u64.. {
+            if g.ending.is_some() {
+                break;
+            }
+            assert!(decision < 20_000, "seed {seed} does not end");
+            seen_offer |= g.standoff == Standoff::Offered;
+            let seat = g.to_act();
+            let root = Sampled::draw(&mut space, &g, seat, seed * 7919 + decision).unwrap();
+            let request = SearchRequest::new(40, 8, seed * 31 + decision, g.players);
+            let id = search(&mut space, &root, &request).unwrap().action;
+            play(&mut g, &id);
+        }
+        offered += usize::from(seen_offer);
+        most_rolls = most_rolls.max(g.rolls);
+        match g.ending {
+            Some(Ending::Won(_)) => won += 1,
+            Some(Ending::StandoffAgreed) => standoff += 1,
+            other => panic!("seed {seed}: {other:?} after {} rolls", g.rolls),
+        }
+    }
+    println!(
+        "{GAMES} bot games: {won} won, {standoff} drawn at a stand-off ({offered} saw one \
+         offered), none at the safety net; most rolls {most_rolls}"
+    );
+    assert!(standoff > 0, "some games reach a stand-off");
+    assert!(most_rolls < DRAW_OFFER_ROLLS / 3, "{most_rolls} rolls");
 }
 
 /// A position of a `normal`-vs-`normal` game played natively (seed 104), 6 rolls before the
