@@ -121,3 +121,29 @@ quit
         .any(|l| l.starts_with("legal 0 ") && l.contains("e4-d6")));
     assert!(lines.iter().any(|l| l == "status over 0"), "{lines:#?}");
 }
+
+/// `h` at a player's prompt shows what a bot would play for that seat, and why when it is a
+/// forced win; the hint is not played: the same player is asked again.
+#[test]
+fn h_at_the_prompt_hints_the_move_that_takes_the_lord() {
+    let data = tempfile::tempdir().unwrap();
+    let out = run(
+        data.path(),
+        &["play", "siege", "--seats", "human,human", "--seed", "7"],
+        "lord-d6\ne0-f2\nd5-e6\nf2-e4\nc6-c5\nh\nq\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    let hint = said
+        .lines()
+        .find(|l| l.contains("Hint: "))
+        .unwrap_or_else(|| panic!("no hint in: {said}"));
+    assert!(hint.contains("[e4-d6]"), "{hint}");
+    assert!(hint.contains("wins by force within 1 move"), "{hint}");
+    let after = &said[said.find("Hint: ").unwrap()..];
+    assert!(
+        after.contains("Attacker, your move"),
+        "asked again after the hint: {after}"
+    );
+    assert!(after.contains("Saved. Resume with"), "{after}");
+}

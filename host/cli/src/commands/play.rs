@@ -2,6 +2,7 @@
 //! random bots, saved move by move as a session.
 
 use anyhow::{bail, Context as _};
+use veillee_sdk::search::Proven;
 use veillee_sdk::{Manifest, Outcome, Seat, Status, Text};
 
 use super::game_flags::{GameOptions, HouseRules};
@@ -150,6 +151,8 @@ enum Answer {
     Redo,
     /// The big screen hands this seat (from 0) to another phone.
     HandOver(Seat),
+    /// The person to move asks what a bot would play (`h`).
+    Hint,
     Quit,
 }
 
@@ -556,6 +559,10 @@ fn at_the_screen(
             Some(phones) => phones.hand_over(seat),
             None => outln!("No seat of this game is played on a phone."),
         },
+        Answer::Hint => match asking {
+            Some(seat) => say_hint(table, seat, lang)?,
+            None => outln!("A hint is for the person whose turn it is, at their prompt."),
+        },
         Answer::Quit => {
             outln!("Saved. Resume with `veillee resume {}`.", table.meta().id);
             return Ok(true);
@@ -563,6 +570,34 @@ fn at_the_screen(
         Answer::Action(_) => {}
     }
     Ok(false)
+}
+
+/// What a bot would play for `seat`, and why when its exact check proved it.
+fn say_hint(table: &mut Table, seat: Seat, lang: &str) -> anyhow::Result<()> {
+    let Some(hint) = table.hint(seat)? else {
+        outln!("No move to hint at.");
+        return Ok(());
+    };
+    let label = line(hint.action.label_for(seat, Some(seat)).get(lang)).into_owned();
+    let id = line(&hint.action.id).into_owned();
+    let why = match hint.proven {
+        Some(Proven::Win(plies)) => format!(" — it wins by force within {}", moves_of(plies)),
+        Some(Proven::Loss(plies)) => format!(
+            " — every move loses by force; this one holds out longest ({})",
+            moves_of(plies)
+        ),
+        None => String::new(),
+    };
+    outln!("Hint: {label} [{id}]{why}");
+    Ok(())
+}
+
+/// Plies as the moves of the seat that plays first in them (a ply each, in turn).
+fn moves_of(plies: u8) -> String {
+    match plies.div_ceil(2) {
+        1 => "1 move".into(),
+        n => format!("{n} moves"),
+    }
 }
 
 /// Undoes one decision, asking the owner of the move when someone else asks, and the
@@ -614,12 +649,15 @@ fn undo(
 fn ask(inputs: &mut Inputs, ids: &[&str], who: &str) -> Answer {
     loop {
         term::prompt(&format!(
-            "{who}, your move (number or id; u undo, r redo, q save and quit): "
+            "{who}, your move (number or id; h hint, u undo, r redo, q save and quit): "
         ));
         let Some(line) = inputs.line() else {
             return Answer::Quit;
         };
         let answer = line.trim();
+        if answer == "h" {
+            return Answer::Hint;
+        }
         if let Some(command) = screen_command(answer) {
             return command;
         }

@@ -383,6 +383,27 @@ impl Table {
         })
     }
 
+    /// What a `normal` bot would play for `seat` here: a hint for the person at that seat,
+    /// never saved as a move. The search sees only what `seat` may see (it starts from a
+    /// copy re-drawn for that seat, as every bot does), so a hint tells nothing of the
+    /// others' secrets; its seed differs from the bots' own decisions at this move.
+    /// `Ok(None)`: the seat has no legal move.
+    pub fn hint(&mut self, seat: Seat) -> Result<Option<bot::BotMove>, TableError> {
+        let meta = &self.live.meta;
+        let seed = bot::decision_seed(meta.setup.seed, meta.moves, seat) ^ HINT_SALT;
+        let players = meta.setup.players;
+        let game = self.live.game;
+        Ok(bot::choose(
+            &mut *self.engine,
+            game,
+            seat,
+            players,
+            BotLevel::Normal,
+            seed,
+            &[],
+        )?)
+    }
+
     /// Takes back the last decision of a person (and the bots' moves after it), asked by
     /// the person at `asking` — `None`: the big screen, for nobody in particular. The
     /// owner of the move must agree when it is not the one asking (at the big screen: when
@@ -497,6 +518,9 @@ impl Drop for Table {
 fn turn_time(ms: u64) -> serde_json::Value {
     serde_json::json!({ TURN_TIME_KEY: ms })
 }
+
+/// Keeps a hint's search apart from a bot's decision at the same move.
+const HINT_SALT: u64 = 0x4e17_0fa1_d5;
 
 /// Whose turn it is among `seats` to act: a person at this computer first (the screen is
 /// handed over between them), else a bot, else the phones.
