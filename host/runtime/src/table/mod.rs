@@ -520,7 +520,7 @@ fn turn_time(ms: u64) -> serde_json::Value {
 }
 
 /// Keeps a hint's search apart from a bot's decision at the same move.
-const HINT_SALT: u64 = 0x4e17_0fa1_d5;
+const HINT_SALT: u64 = 0x004e_170f_a1d5;
 
 /// Whose turn it is among `seats` to act: a person at this computer first (the screen is
 /// handed over between them), else a bot, else the phones.
