@@ -4,25 +4,7 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Output, Stdio};
-
-use common::command;
-
-fn run(data: &std::path::Path, args: &[&str], input: &str) -> Output {
-    let mut child = command(data, args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("veillee starts");
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes());
-    child.wait_with_output().expect("veillee finishes")
-}
+use common::veillee_with_input as run;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

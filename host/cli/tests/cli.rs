@@ -4,31 +4,14 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{command, WithPhones};
+use common::{command, veillee_with_input, WithPhones};
 
 fn veillee(data: &Path, args: &[&str]) -> Output {
     veillee_with_input(data, args, "")
-}
-
-fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = command(data, args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("veillee starts");
-    // The process may exit before reading everything (e.g. on an error): ignore a broken pipe.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes());
-    child.wait_with_output().expect("veillee finishes")
 }
 
 fn stdout(output: &Output) -> String {

@@ -52,11 +52,7 @@ pub struct BotArgs {
     #[arg(long, value_delimiter = ',')]
     actions: Vec<String>,
     #[command(flatten)]
-    players: Players,
-    #[command(flatten)]
-    options: GameOptions,
-    #[command(flatten)]
-    house_rules: HouseRules,
+    table: TableFlags,
     /// Print JSON: the move's id, the seat, the seconds, the iterations, what the exact check
     /// proved. Without it, the move's id alone.
     #[arg(long)]
@@ -68,6 +64,13 @@ pub struct BotArgs {
 pub struct EngineArgs {
     /// Game id.
     game: String,
+    #[command(flatten)]
+    table: TableFlags,
+}
+
+/// How the bots' game is set up: players, options, house rules.
+#[derive(clap::Args, Debug)]
+struct TableFlags {
     #[command(flatten)]
     players: Players,
     #[command(flatten)]
@@ -94,14 +97,12 @@ struct Bench {
 }
 
 impl Bench {
-    fn load(
-        ctx: &Context,
-        game: &str,
-        players: &Players,
-        options: &GameOptions,
-        house_rules: &HouseRules,
-        seed: u64,
-    ) -> anyhow::Result<Self> {
+    fn load(ctx: &Context, game: &str, table: &TableFlags, seed: u64) -> anyhow::Result<Self> {
+        let TableFlags {
+            players,
+            options,
+            house_rules,
+        } = table;
         let catalog = ctx.catalog()?;
         let manifest = GameEngine::manifest(&catalog.engine(game)?).clone();
         let count = players.count.unwrap_or(manifest.min_players);
@@ -243,14 +244,7 @@ fn proven_words(chosen: &BotMove) -> Option<String> {
 impl BotArgs {
     /// Sets the position up, asks the bot, prints its move.
     pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
-        let mut bench = Bench::load(
-            ctx,
-            &self.game,
-            &self.players,
-            &self.options,
-            &self.house_rules,
-            self.seed,
-        )?;
+        let mut bench = Bench::load(ctx, &self.game, &self.table, self.seed)?;
         // `--actions ""` is the start: no move.
         let actions: Vec<String> = self
             .actions
@@ -286,14 +280,7 @@ impl EngineArgs {
     /// Loads the game once, then answers the protocol line by line until `quit` or the end
     /// of the input.
     pub fn run(&self, ctx: &Context) -> anyhow::Result<()> {
-        let mut bench = Bench::load(
-            ctx,
-            &self.game,
-            &self.players,
-            &self.options,
-            &self.house_rules,
-            1,
-        )?;
+        let mut bench = Bench::load(ctx, &self.game, &self.table, 1)?;
         let mut level = BotLevel::Normal;
         outln!("veillee-engine 1 {}", bench.manifest.id);
         outln!("ready");

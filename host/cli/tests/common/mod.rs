@@ -30,6 +30,23 @@ pub fn command(data: &Path, args: &[&str]) -> Command {
     command
 }
 
+/// `veillee ARGS` run to its end with `input` on its standard input: its output.
+pub fn veillee_with_input(data: &Path, args: &[&str], input: &str) -> std::process::Output {
+    let mut child = command(data, args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("veillee starts");
+    // The process may exit before reading everything (e.g. on an error): ignore a broken pipe.
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes());
+    child.wait_with_output().expect("veillee finishes")
+}
+
 /// `veillee ARGS` with phone seats, the room on loopback: the running process (killed if
 /// the test fails first), the seats' links, and its output read on a thread.
 pub struct WithPhones {
