@@ -1861,7 +1861,9 @@ fn an_installed_game_with_a_section_is_listed_without_compiling_once_its_bytes_p
 const SEARCH: &str = "(param i32 i32 i32) (result i64)";
 const EVALUATE: &str = "(param i32 i32) (result i64)";
 
-/// A plugin's search that answers an action its seat cannot play, or its evaluation values
+/// A plugin's search that answers an action its seat cannot play (as its choice, among its
+/// root statistics or as a move proven lost), root visits beyond its iterations or a root
+/// value outside 0–1, or its evaluation values
 /// outside 0–1 or for the wrong number of seats, is a protocol violation naming the export;
 /// the plugin restarts and plays on. A search of the wrong type is refused at load.
 #[test]
@@ -1896,6 +1898,46 @@ fn search_and_evaluation_answers_are_checked() {
                 .optional("veillee_search", SEARCH, "(call $emit $$CHOSEN)"),
             "veillee_search",
             "chose `lose`, which is not among the seat's 1 legal actions",
+        ),
+        (
+            Wat::good()
+                .text_named(
+                    "CHOSEN",
+                    r#"{"action":"win","iterations":10,"visits":7,"value":0.9,"root":[{"action":"lose","visits":3,"value":0.5}]}"#,
+                )
+                .optional("veillee_search", SEARCH, "(call $emit $$CHOSEN)"),
+            "veillee_search",
+            "listed `lose` among the root moves, which is not a legal action it may choose",
+        ),
+        (
+            Wat::good()
+                .text_named(
+                    "CHOSEN",
+                    r#"{"action":"win","iterations":10,"visits":7,"value":0.9,"root":[{"action":"win","visits":4000000000,"value":0.9}]}"#,
+                )
+                .optional("veillee_search", SEARCH, "(call $emit $$CHOSEN)"),
+            "veillee_search",
+            "counted 4000000000 visits of root moves in 10 iterations",
+        ),
+        (
+            Wat::good()
+                .text_named(
+                    "CHOSEN",
+                    r#"{"action":"win","iterations":10,"visits":7,"value":0.9,"root":[{"action":"win","visits":7,"value":1.5}]}"#,
+                )
+                .optional("veillee_search", SEARCH, "(call $emit $$CHOSEN)"),
+            "veillee_search",
+            "gave a root move a value outside 0–1",
+        ),
+        (
+            Wat::good()
+                .text_named(
+                    "CHOSEN",
+                    r#"{"action":"win","iterations":10,"visits":7,"value":0.9,"lost":["lose"]}"#,
+                )
+                .optional("veillee_search", SEARCH, "(call $emit $$CHOSEN)"),
+            "veillee_search",
+            "said `lose` was proven lost, which is not a legal action",
         ),
         (
             Wat::good().text_named("VALUES", "[2.0,0.5]").optional(
