@@ -149,13 +149,18 @@ pub fn search<S: SearchSpace>(
     let checked = proof.as_ref().map_or(0, |p| p.nodes);
     let mut lost = Vec::new();
     if let Some(proof) = &proof {
-        if let Some(i) = proof.win().or_else(|| proof.latest_loss()) {
+        let decided = match (proof.win(), proof.latest_loss()) {
+            (Some(win), _) => Some((win, 1.0)),
+            (None, Some(loss)) => Some((loss, 0.0)),
+            (None, None) => None,
+        };
+        if let Some((i, value)) = decided {
             let (_, mv) = &candidates[i];
             return Ok(SearchAnswer {
                 action: space.action_id(root.state(), observer, mv)?,
                 iterations: 0,
                 visits: 0,
-                value: if proof.win().is_some() { 1.0 } else { 0.0 },
+                value,
                 proven: proof.proven[i],
                 checked,
                 root: Vec::new(),
@@ -243,18 +248,17 @@ pub fn search<S: SearchSpace>(
         Err(_) => (0, 0.5),
     };
     let mut stats = Vec::with_capacity(candidates.len());
-    if iterations > 0 {
-        for (key, mv) in &candidates {
-            if let Ok(c) = tree.child(0, observer, *key) {
-                let node = &tree.nodes[c];
-                if !node.refused && node.visits > 0 {
-                    stats.push(RootMove {
-                        action: space.action_id(root.state(), observer, mv)?,
-                        visits: node.visits,
-                        value: node.mean() as f32,
-                    });
-                }
-            }
+    for (key, mv) in &candidates {
+        let Ok(c) = tree.child(0, observer, *key) else {
+            continue;
+        };
+        let node = &tree.nodes[c];
+        if !node.refused && node.visits > 0 {
+            stats.push(RootMove {
+                action: space.action_id(root.state(), observer, mv)?,
+                visits: node.visits,
+                value: node.mean() as f32,
+            });
         }
     }
     Ok(SearchAnswer {
